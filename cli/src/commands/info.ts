@@ -1,0 +1,26 @@
+import type { CAC } from "cac";
+import type { CliContext } from "../io";
+import { formatTable } from "../output/table";
+
+export function registerInfo(cli: CAC, ctx: CliContext) {
+  cli
+    .command("info", "Show the running application's version, settings and component health")
+    .option("--json", "Print JSON")
+    .action(async (options: { json?: boolean }) => {
+      const client = ctx.client();
+      const [info, health] = await Promise.all([client.info(), client.health()]);
+      ctx.emit({ ...info, health }, Boolean(options.json), () =>
+        [
+          `svc ${info.version} at http://${info.host}:${info.port}`,
+          `home folder: ${info.homeDir}`,
+          `debug mode:  ${info.debug ? "on (no authentication)" : "off (auth token required)"}`,
+          `status:      ${health.status}`,
+          "",
+          formatTable(
+            ["component", "state", "latency"],
+            health.services.map((s) => [s.name, s.state, s.latencyMs === null ? null : `${s.latencyMs.toFixed(1)} ms`]),
+          ),
+        ].join("\n"),
+      );
+    });
+}

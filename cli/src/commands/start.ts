@@ -1,0 +1,52 @@
+import type { CAC } from "cac";
+import { loadSettings } from "@svc/platform";
+import { startApp } from "@svc/supervisor";
+import type { CliContext } from "../io";
+
+interface StartOptions {
+  host?: string;
+  port?: string | number;
+  homeDir?: string;
+  debug?: string | boolean;
+  authToken?: string;
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilSignal(controller: AbortController): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: string) => {
+      controller.abort();
+      resolve(signal);
+    };
+    process.once("SIGINT", () => onSignal("SIGINT"));
+    process.once("SIGTERM", () => onSignal("SIGTERM"));
+  });
+}
+
+export function registerStart(cli: CAC, ctx: CliContext) {
+  cli
+    .command("start", "Start the management application (REST API and web UI); Ctrl-C stops it")
+    .option("--host <host>", "Host to serve on (SVC_HOST, default localhost)")
+    .option("--port <port>", "Port to serve on (SVC_PORT, default 8000)")
+    .option("--home-dir <dir>", "Where application data is kept (SVC_HOME_DIR, default ~/.svc)")
+    .option("--debug <bool>", "Debug mode, no authentication: true/false (SVC_DEBUG, default true)")
+    .option("--auth-token <token>", "Auth token when debug is off (SVC_AUTH_TOKEN; the variable keeps it out of `ps`)")
+    .action(async (options: StartOptions) => {
+      const settings = loadSettings(ctx.env, {
+        host: options.host,
+        port: options.port,
+        homeDir: options.homeDir,
+        debug: options.debug,
+        authToken: options.authToken,
+      });
+      const controller = new AbortController();
+      const signalled = untilSignal(controller);
+      const app = await startApp(settings, { info: ctx.io.out, error: ctx.io.err }, controller.signal);
+      const signal = await signalled;
+      ctx.io.out(`Received ${signal}; stopping svc…`);
+      await app.shutdown();
+      ctx.io.out("svc stopped.");
+    });
+}
+
+

@@ -1,0 +1,75 @@
+import type { AppInfo, ErrorBody, HealthReport } from "@svc/contracts";
+import { SvcApiError, SvcUnreachableError } from "./errors";
+
+export interface SvcClientOptions {
+  /** e.g. http://localhost:8000 */
+  baseUrl: string;
+  /** The auth token; needed when the application runs with debug mode off. */
+  token?: string;
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | undefined>;
+  /** Error statuses whose body is still the expected result. */
+  alsoOk?: number[];
+}
+
+/** Typed access to the svc REST API through its gateway. */
+export class SvcClient {
+  readonly baseUrl: string;
+  private readonly token: string | undefined;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: SvcClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/$/, "");
+    this.token = options.token;
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  /** Sends one request; returns the parsed JSON body or throws SvcApiError / SvcUnreachableError. */
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const { body, query, alsoOk = [] } = options;
+    const url = new URL(`${this.baseUrl}${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (error) {
+      throw new SvcUnreachableError(this.baseUrl, error);
+    }
+    const text = await response.text();
+    const parsed = text ? safeJson(text) : undefined;
+    if (!response.ok && !alsoOk.includes(response.status)) {
+      const error = parsed as Partial<ErrorBody> | undefined;
+      throw new SvcApiError(
+        response.status,
+        error?.error ?? `http_${response.status}`,
+        error?.message ?? `The application answered ${response.status} ${response.statusText}.`,
+        error?.details,
+      );
+    }
+    return parsed as T;
+  }
+
+  info(): Promise<AppInfo> {
+    return this.request("GET", "/api/info");
+  }
+
+  /** The health report; also returned (status `degraded`, HTTP 503) when a service is down. */
+  health(): Promise<HealthReport> {
+    return this.request("GET", "/api/health", { alsoOk: [503] });
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

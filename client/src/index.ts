@@ -1,0 +1,3 @@
+export { SvcClient, type SvcClientOptions, type RequestOptions } from "./client";
+export { SvcApiError, SvcUnreachableError } from "./errors";
+export { clientFromEnvironment, localToken } from "./from-environment";

@@ -1,0 +1,4 @@
+export * from "./errors";
+export * from "./info";
+export * from "./topology";
+export * from "./version";

@@ -1,0 +1,27 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+export const AppInfo = Type.Object({
+  name: Type.Literal("svc"),
+  version: Type.String(),
+  host: Type.String(),
+  port: Type.Integer(),
+  homeDir: Type.String(),
+  debug: Type.Boolean({ description: "Debug mode: when on, no authentication is required." }),
+});
+export type AppInfo = Static<typeof AppInfo>;
+
+export const ComponentState = Type.Union([Type.Literal("up"), Type.Literal("down")]);
+
+export const ComponentHealth = Type.Object({
+  name: Type.String(),
+  state: ComponentState,
+  latencyMs: Type.Union([Type.Number(), Type.Null()]),
+  detail: Type.Optional(Type.String()),
+});
+export type ComponentHealth = Static<typeof ComponentHealth>;
+
+export const HealthReport = Type.Object({
+  status: Type.Union([Type.Literal("ok"), Type.Literal("degraded")]),
+  services: Type.Array(ComponentHealth),
+});
+export type HealthReport = Static<typeof HealthReport>;

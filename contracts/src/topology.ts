@@ -1,0 +1,23 @@
+/**
+ * How the application is split: which internal service owns which API prefix.
+ * The gateway forwards by this table; the supervisor starts one process per entry.
+ */
+export const SERVICES = [
+  { name: "profile-svc", apiPrefix: "/api/profiles" },
+  { name: "model-svc", apiPrefix: "/api/models" },
+  { name: "orchestrator-svc", apiPrefix: "/api/services" },
+] as const;
+
+export type ServiceName = (typeof SERVICES)[number]["name"];
+
+/** Header carrying the per-start secret that internal services require on every request. */
+export const INTERNAL_SECRET_HEADER = "x-svc-internal-secret";
+
+/** Route every internal service answers for liveness (behind the internal secret). */
+export const SERVICE_HEALTH_PATH = "/health";
+
+/** Route every internal service serves its part of the OpenAPI document on. */
+export const SERVICE_OPENAPI_PATH = "/openapi.json";
+
+/** Environment variable that tells the gateway a service's base URL, e.g. SVC_UPSTREAM_PROFILE_SVC. */
+export const upstreamVariable = (name: ServiceName) => `SVC_UPSTREAM_${name.toUpperCase().replaceAll("-", "_")}`;

@@ -1,0 +1,26 @@
+import { Elysia, type AnyElysia } from "elysia";
+import { toOpenAPISchema } from "@elysiajs/openapi";
+import { errorHandler, homeLayout } from "@svc/platform";
+import type { GatewayEnv } from "./gateway-env";
+import { authController } from "./auth";
+import { forwardController } from "./forward";
+import { statusController } from "./status";
+import { docsController } from "./docs";
+import { pagesController } from "./pages";
+
+/** The gateway: auth first, then forwarding to the services, then its own routes and the UI. */
+export function createGateway({ settings, internalSecret, upstreams, authToken }: GatewayEnv) {
+  const app: AnyElysia = new Elysia({ name: "gateway", serve: { idleTimeout: 0 } })
+    .use(errorHandler)
+    .onAfterHandle(({ set }) => {
+      set.headers["x-content-type-options"] = "nosniff";
+      set.headers["referrer-policy"] = "same-origin";
+      set.headers["x-frame-options"] = "DENY";
+    })
+    .use(authController({ token: authToken, tokenFile: homeLayout(settings.homeDir).tokenFile }))
+    .use(forwardController(upstreams, internalSecret))
+    .use(statusController(settings, upstreams, internalSecret))
+    .use(docsController({ ownPart: () => toOpenAPISchema(app), upstreams, internalSecret, debug: settings.debug }))
+    .use(pagesController(settings, upstreams, internalSecret));
+  return app;
+}

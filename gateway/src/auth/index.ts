@@ -1,0 +1,66 @@
+import { Elysia } from "elysia";
+import { loginPage } from "@svc/ui";
+import { jsonError, secretsEqual } from "@svc/platform";
+import { checkAccess, isApiPath, sameOrigin } from "./service";
+import { clearedSessionCookie, issueSession, sessionCookie } from "./session";
+import { LoginForm } from "./model";
+
+export interface AuthOptions {
+  /** undefined: debug mode, no authentication. */
+  token: string | undefined;
+  tokenFile: string;
+}
+
+const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
+
+/** Only local paths are followed after log-in, so the form cannot redirect elsewhere. */
+function safeNext(next: string | undefined): string {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+}
+
+/** The auth guard (in front of every route) and the log-in / log-out routes. */
+export function authController({ token, tokenFile }: AuthOptions) {
+  const unauthorizedMessage =
+    `Missing or wrong auth token: send the header 'Authorization: Bearer <token>'. ` +
+    `The token is SVC_AUTH_TOKEN, or the one svc start wrote to ${tokenFile}.`;
+
+  return new Elysia({ name: "gateway/auth" })
+    .onRequest(({ request }) => {
+      const access = checkAccess(request, token);
+      if (access.kind === "allow") return;
+      if (access.kind === "cross-origin") {
+        return jsonError(403, "cross_origin", "This write came from another origin and was refused; use the svc UI itself or an API token.");
+      }
+      const url = new URL(request.url);
+      if (isApiPath(url.pathname) || request.method !== "GET") {
+        return jsonError(401, "unauthorized", unauthorizedMessage, { "www-authenticate": 'Bearer realm="svc"' });
+      }
+      const next = encodeURIComponent(url.pathname + url.search);
+      return new Response(null, { status: 303, headers: { location: `/login?next=${next}` } });
+    })
+    .get("/login", ({ query, redirect }) => {
+      if (token === undefined) return redirect("/", 303);
+      return new Response(loginPage({ next: safeNext(query.next), tokenFile }), { headers: htmlHeaders });
+    }, { detail: { hide: true } })
+    .post(
+      "/login",
+      ({ body, request }) => {
+        const next = safeNext(body.next);
+        if (token === undefined) return new Response(null, { status: 303, headers: { location: next } });
+        if (!sameOrigin(request)) {
+          return jsonError(403, "cross_origin", "The log-in form was posted from another origin and was refused.");
+        }
+        if (!secretsEqual(body.token.trim(), token)) {
+          return new Response(loginPage({ next, tokenFile, error: "That is not the auth token. Check for a missing character and try again." }), {
+            status: 401,
+            headers: htmlHeaders,
+          });
+        }
+        return new Response(null, { status: 303, headers: { location: next, "set-cookie": sessionCookie(issueSession(token)) } });
+      },
+      { body: LoginForm, detail: { hide: true } },
+    )
+    .post("/logout", () => new Response(null, { status: 303, headers: { location: "/login", "set-cookie": clearedSessionCookie } }), {
+      detail: { hide: true },
+    });
+}

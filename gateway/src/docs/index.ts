@@ -1,0 +1,32 @@
+import { Elysia } from "elysia";
+import type { ServiceName } from "@svc/contracts";
+import { DOCS_ASSETS, DOCS_PAGE } from "./assets";
+import { mergedOpenApi, type OpenApiPart } from "./service";
+
+export interface DocsOptions {
+  /** The gateway's own part of the document, computed from its routes. */
+  ownPart: () => OpenApiPart;
+  upstreams: Record<ServiceName, string>;
+  internalSecret: string;
+  debug: boolean;
+}
+
+/** The merged OpenAPI document and a Swagger UI page that needs nothing from the internet. */
+export function docsController({ ownPart, upstreams, internalSecret, debug }: DocsOptions) {
+  return new Elysia({ name: "gateway/docs" })
+    .get("/api/openapi.json", () => mergedOpenApi(ownPart(), upstreams, internalSecret, debug), {
+      detail: { summary: "The OpenAPI document of the whole API", tags: ["app"] },
+    })
+    .get("/api/docs", () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), {
+      detail: { hide: true },
+    })
+    .get(
+      "/api/docs/assets/:name",
+      ({ params, status }) => {
+        const asset = DOCS_ASSETS[params.name];
+        if (!asset) return status(404, { error: "not_found", message: `No docs asset named ${params.name}.` });
+        return new Response(Bun.file(asset.file), { headers: { "content-type": asset.type, "cache-control": "public, max-age=3600" } });
+      },
+      { detail: { hide: true } },
+    );
+}

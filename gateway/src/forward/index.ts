@@ -1,0 +1,11 @@
+import { Elysia } from "elysia";
+import type { ServiceName } from "@svc/contracts";
+import { forward, ownerOf } from "./service";
+
+/** Routes /api/profiles…, /api/models… and /api/services… to the service that owns them. */
+export function forwardController(upstreams: Record<ServiceName, string>, internalSecret: string) {
+  return new Elysia({ name: "gateway/forward" }).onRequest(({ request }) => {
+    const service = ownerOf(new URL(request.url).pathname);
+    if (service) return forward(request, service, upstreams[service], internalSecret);
+  });
+}

@@ -1,0 +1,2 @@
+export { createGateway } from "./app";
+export { readGatewayEnv, type GatewayEnv } from "./gateway-env";

@@ -1,0 +1,32 @@
+import { Elysia } from "elysia";
+import type { ServiceName } from "@svc/contracts";
+import type { Settings } from "@svc/platform";
+import { ASSET_FILES, healthTable, overviewPage } from "@svc/ui";
+import { appInfo, healthReport } from "../status/service";
+
+const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
+
+/** The web UI's pages and fragments (rendered by ui/) and its static files. */
+export function pagesController(settings: Settings, upstreams: Record<ServiceName, string>, internalSecret: string) {
+  const loggedIn = !settings.debug;
+  return new Elysia({ name: "gateway/pages" })
+    .get(
+      "/",
+      async () => new Response(overviewPage(appInfo(settings), await healthReport(upstreams, internalSecret), loggedIn), { headers: htmlHeaders }),
+      { detail: { hide: true } },
+    )
+    .get(
+      "/fragments/health",
+      async () => new Response(healthTable(await healthReport(upstreams, internalSecret)).value, { headers: htmlHeaders }),
+      { detail: { hide: true } },
+    )
+    .get(
+      "/assets/:name",
+      ({ params, status }) => {
+        const file = ASSET_FILES[params.name];
+        if (!file) return status(404, { error: "not_found", message: `No UI asset named ${params.name}.` });
+        return new Response(Bun.file(file), { headers: { "cache-control": "public, max-age=3600" } });
+      },
+      { detail: { hide: true } },
+    );
+}

@@ -1,0 +1,25 @@
+import { Elysia } from "elysia";
+import { AppInfo, ErrorBody, HealthReport, type ServiceName } from "@svc/contracts";
+import type { Settings } from "@svc/platform";
+import { appInfo, healthReport } from "./service";
+
+/** /api/info and /api/health: what this application is, and whether its parts answer. */
+export function statusController(settings: Settings, upstreams: Record<ServiceName, string>, internalSecret: string) {
+  return new Elysia({ name: "gateway/status" })
+    .get("/api/info", () => appInfo(settings), {
+      response: { 200: AppInfo, 401: ErrorBody },
+      detail: { summary: "Application version and settings", tags: ["app"] },
+    })
+    .get(
+      "/api/health",
+      async ({ set }) => {
+        const report = await healthReport(upstreams, internalSecret);
+        if (report.status !== "ok") set.status = 503;
+        return report;
+      },
+      {
+        response: { 200: HealthReport, 503: HealthReport },
+        detail: { summary: "State of each internal service (no authentication)", tags: ["app"], security: [] },
+      },
+    );
+}

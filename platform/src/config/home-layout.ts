@@ -1,0 +1,15 @@
+import { join } from "node:path";
+
+/** Where things live inside SVC_HOME_DIR. One place, so no two components disagree. */
+export function homeLayout(homeDir: string) {
+  return {
+    homeDir,
+    lockFile: join(homeDir, "svc.lock"),
+    tokenFile: join(homeDir, "auth_token"),
+    logsDir: join(homeDir, "logs"),
+    profilesFile: join(homeDir, "profiles.cfg"),
+    dataDir: (component: string) => join(homeDir, "data", component),
+    logFile: (component: string) => join(homeDir, "logs", `${component}.log`),
+  };
+}
+export type HomeLayout = ReturnType<typeof homeLayout>;

@@ -1,0 +1,3 @@
+export * from "./settings";
+export * from "./home-layout";
+export { MIN_TOKEN_LENGTH } from "./parse";

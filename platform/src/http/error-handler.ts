@@ -1,0 +1,44 @@
+import { Elysia } from "elysia";
+import { ApiError } from "./api-error";
+
+interface ValidationIssue {
+  path?: string;
+  message?: string;
+  summary?: string;
+}
+
+function describeValidation(error: { all?: ValidationIssue[]; message: string }): string {
+  const issues = (error.all ?? []).slice(0, 3).map((issue) => {
+    const where = issue.path ? issue.path.replace(/^\//, "").replaceAll("/", ".") : "request";
+    return `${where}: ${issue.summary ?? issue.message ?? "invalid"}`;
+  });
+  return issues.length > 0 ? issues.join("; ") : "the request does not match the expected shape";
+}
+
+/**
+ * Turns every error into the JSON ErrorBody: validation → 400, unknown route → 404,
+ * ApiError → its status. Anything unexpected is logged and answered without a stack trace.
+ */
+export const errorHandler = new Elysia({ name: "svc/error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
+  set.headers["content-type"] = "application/json";
+  if (error instanceof ApiError) {
+    set.status = error.status;
+    return error.toBody();
+  }
+  switch (code) {
+    case "VALIDATION":
+      set.status = 400;
+      return { error: "invalid_request", message: describeValidation(error as never) };
+    case "PARSE":
+      set.status = 400;
+      return { error: "invalid_request", message: "The request body could not be parsed: send valid JSON with Content-Type: application/json." };
+    case "NOT_FOUND":
+      set.status = 404;
+      return { error: "not_found", message: `No route for ${request.method} ${new URL(request.url).pathname}.` };
+    default: {
+      console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, error);
+      set.status = 500;
+      return { error: "internal_error", message: "Something unexpected failed inside svc; see the logs in $SVC_HOME_DIR/logs." };
+    }
+  }
+});

@@ -1,0 +1,10 @@
+export * from "./config";
+export * from "./http/api-error";
+export { errorHandler } from "./http/error-handler";
+export { secretsEqual } from "./security/constant-time";
+export { randomSecret } from "./security/random-secret";
+export { createServiceApp } from "./service/create-service-app";
+export { runService, type ServiceContext } from "./service/run-service";
+export { readServiceEnv, type ServiceEnv } from "./service/service-env";
+export { exitOnConfigError } from "./service/exit-on-config-error";
+export { listenUntilSignal } from "./service/listen";

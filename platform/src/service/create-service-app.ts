@@ -1,0 +1,27 @@
+import { Elysia, type AnyElysia } from "elysia";
+import { toOpenAPISchema } from "@elysiajs/openapi";
+import { INTERNAL_SECRET_HEADER, SERVICE_HEALTH_PATH, SERVICE_OPENAPI_PATH, type ServiceName } from "@svc/contracts";
+import { errorHandler } from "../http/error-handler";
+import { jsonError } from "../http/api-error";
+import { secretsEqual } from "../security/constant-time";
+
+/**
+ * The shell every internal service shares: JSON errors, the internal-secret guard on every
+ * request, a health route and the service's part of the OpenAPI document. `features` are the
+ * service's feature controllers (one Elysia instance each).
+ */
+export function createServiceApp(name: ServiceName, internalSecret: string, features: AnyElysia[] = []) {
+  const app: AnyElysia = new Elysia({ name, serve: { idleTimeout: 0 } })
+    .use(errorHandler)
+    .onRequest(({ request }) => {
+      if (!secretsEqual(request.headers.get(INTERNAL_SECRET_HEADER), internalSecret)) {
+        return jsonError(401, "internal_secret_required", `${name} only answers the svc gateway; send requests to the gateway instead.`);
+      }
+    })
+    .get(SERVICE_HEALTH_PATH, () => ({ status: "ok", service: name, pid: process.pid }))
+    .get(SERVICE_OPENAPI_PATH, () =>
+      toOpenAPISchema(app, { paths: [SERVICE_HEALTH_PATH, SERVICE_OPENAPI_PATH] }),
+    );
+  for (const feature of features) app.use(feature);
+  return app;
+}

@@ -1,0 +1,33 @@
+import type { AnyElysia } from "elysia";
+
+/** Whether the process with this pid still exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Listens, logs one line, and closes the server cleanly on SIGTERM / SIGINT. Under `svc start`
+ * (SVC_SUPERVISOR_PID set) it also exits when the supervisor is gone, even if it was SIGKILLed,
+ * so no orphan keeps the ports.
+ */
+export function listenUntilSignal(app: AnyElysia, name: string, hostname: string, port: number) {
+  app.listen({ hostname, port });
+  console.log(`${name} listening on ${hostname}:${port} (pid ${process.pid})`);
+  const stop = () => void app.stop().finally(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  const supervisor = Number(process.env.SVC_SUPERVISOR_PID);
+  if (Number.isInteger(supervisor) && supervisor > 0) {
+    setInterval(() => {
+      if (!alive(supervisor)) {
+        console.log(`${name}: supervisor (pid ${supervisor}) is gone; exiting`);
+        stop();
+      }
+    }, 1000).unref();
+  }
+}

@@ -1,0 +1,8 @@
+import { SERVICES, type ServiceName } from "@svc/contracts";
+
+/** The processes `svc start` runs: the three services, then the gateway in front of them. */
+export const SERVICE_ENTRIES: Record<ServiceName, string> = Object.fromEntries(
+  SERVICES.map(({ name }) => [name, Bun.resolveSync(`@svc/${name}/src/main.ts`, import.meta.dir)]),
+) as Record<ServiceName, string>;
+
+export const GATEWAY_ENTRY = Bun.resolveSync("@svc/gateway/src/main.ts", import.meta.dir);

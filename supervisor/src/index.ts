@@ -1,0 +1,2 @@
+export { startApp, StartError, type Output } from "./supervisor";
+export { AlreadyRunningError, readRunRecord, type RunRecord } from "./lock";

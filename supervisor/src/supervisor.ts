@@ -1,0 +1,112 @@
+import { mkdirSync } from "node:fs";
+import { SERVICES, upstreamVariable } from "@svc/contracts";
+import { appUrl, homeLayout, randomSecret, type Settings } from "@svc/platform";
+import { acquireLock, processStartTicks, releaseLock, updateLock, type RunRecord } from "./lock";
+import { freePort, portInUse } from "./free-port";
+import { decideAuthToken } from "./auth-token";
+import { GATEWAY_ENTRY, SERVICE_ENTRIES } from "./components";
+import { SupervisedProcess } from "./supervised-process";
+import { waitReady } from "./wait-ready";
+
+export class StartError extends Error {
+  override name = "StartError";
+}
+
+export interface Output {
+  info(line: string): void;
+  error(line: string): void;
+}
+
+const READY_TIMEOUT_MS = 30_000;
+
+/** An address a local client can connect to for the host the gateway binds. */
+function probeHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::") return "::1";
+  return host;
+}
+
+function settingsEnv(settings: Settings, token: string | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && key !== "SVC_DEV_MODE" && key !== "SVC_TOKEN" && key !== "SVC_AUTH_TOKEN") env[key] = value;
+  }
+  Object.assign(env, { SVC_HOST: settings.host, SVC_PORT: String(settings.port), SVC_HOME_DIR: settings.homeDir, SVC_DEBUG: String(settings.debug) });
+  if (token) env.SVC_AUTH_TOKEN = token;
+  return env;
+}
+
+/**
+ * `svc start`: takes the home folder's lock, starts the services and the gateway as supervised
+ * child processes, and resolves `ready` once the gateway reports every service up.
+ */
+export async function startApp(settings: Settings, out: Output, signal?: AbortSignal) {
+  const layout = homeLayout(settings.homeDir);
+  mkdirSync(layout.logsDir, { recursive: true, mode: 0o700 });
+  const url = appUrl(settings);
+  const record: RunRecord = {
+    pid: process.pid,
+    pidStartTicks: processStartTicks(process.pid),
+    url,
+    homeDir: settings.homeDir,
+    startedAt: new Date().toISOString(),
+    components: {},
+  };
+  acquireLock(layout.lockFile, record);
+  let stopped = false;
+  const processes: SupervisedProcess[] = [];
+
+  const shutdown = async () => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all(processes.map((p) => p.stop()));
+    releaseLock(layout.lockFile);
+  };
+
+  try {
+    if (await portInUse(settings.host, settings.port)) {
+      throw new StartError(`Port ${settings.port} on ${settings.host} is already in use by another program: stop it, or pick another port with --port or SVC_PORT.`);
+    }
+    const { token, generated } = decideAuthToken(settings, layout.tokenFile);
+    const baseEnv = settingsEnv(settings, token);
+    baseEnv.SVC_INTERNAL_SECRET = randomSecret(32);
+    baseEnv.SVC_SUPERVISOR_PID = String(process.pid);
+
+    const log = (message: string) => out.info(`[svc ${new Date().toISOString()}] ${message}`);
+    const onSpawn = (name: string, pid: number) => {
+      record.components[name] = { ...record.components[name], pid };
+      if (!stopped) updateLock(layout.lockFile, record);
+    };
+    const gatewayEnv = { ...baseEnv };
+    for (const { name } of SERVICES) {
+      const port = await freePort();
+      record.components[name] = { pid: null, port };
+      gatewayEnv[upstreamVariable(name)] = `http://127.0.0.1:${port}`;
+      processes.push(
+        new SupervisedProcess(
+          { name, entry: SERVICE_ENTRIES[name], env: { ...baseEnv, SVC_SERVICE_PORT: String(port) }, logFile: layout.logFile(name) },
+          log,
+          onSpawn,
+        ),
+      );
+    }
+    record.components.gateway = { pid: null, port: settings.port };
+    processes.push(new SupervisedProcess({ name: "gateway", entry: GATEWAY_ENTRY, env: gatewayEnv, logFile: layout.logFile("gateway") }, log, onSpawn));
+    for (const p of processes) p.start();
+
+    const probeUrl = appUrl({ host: probeHost(settings.host), port: settings.port });
+    const ready = await waitReady(probeUrl, READY_TIMEOUT_MS, () => !stopped && !signal?.aborted);
+    if (signal?.aborted) throw new StartError("Interrupted while starting; everything started so far was stopped.");
+    if (!ready) {
+      throw new StartError(`svc did not come up within ${READY_TIMEOUT_MS / 1000} s; see the logs in ${layout.logsDir}.`);
+    }
+    out.info(`svc is ready at ${url} (home ${settings.homeDir}, debug ${settings.debug ? "on: no authentication" : "off: auth token required"})`);
+    if (generated) {
+      out.info(`Auth token (shown once; also saved with mode 0600 in ${layout.tokenFile}): ${token}`);
+    }
+    return { url, shutdown, token };
+  } catch (error) {
+    await shutdown();
+    throw error;
+  }
+}

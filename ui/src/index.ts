@@ -1,0 +1,5 @@
+export { html, raw, escapeHtml, SafeHtml } from "./html";
+export { layout } from "./layout";
+export { ASSET_PREFIX, ASSET_FILES } from "./assets";
+export { loginPage } from "./pages/login";
+export { overviewPage, healthTable } from "./pages/overview";

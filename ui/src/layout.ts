@@ -1,0 +1,48 @@
+import { html, type SafeHtml } from "./html";
+import { ASSET_PREFIX } from "./assets";
+
+export interface LayoutOptions {
+  title: string;
+  /** Path of the current page, to mark its navigation link. */
+  current?: string;
+  /** Whether the visitor is logged in with a session (shows the log-out button). */
+  session?: boolean;
+  /** Hide the navigation (login page). */
+  bare?: boolean;
+}
+
+const NAV = [
+  { href: "/", label: "Overview" },
+  { href: "/api/docs", label: "API docs" },
+];
+
+export function layout(options: LayoutOptions, body: SafeHtml): string {
+  const nav = options.bare
+    ? html``
+    : html`<nav class="nav" aria-label="Main">
+        <a class="brand" href="/">svc</a>
+        <ul>
+          ${NAV.map(
+            (item) =>
+              html`<li><a href="${item.href}" ${item.href === options.current ? html`aria-current="page"` : ""}>${item.label}</a></li>`,
+          )}
+        </ul>
+        ${options.session
+          ? html`<form method="post" action="/logout" class="logout"><button type="submit">Log out</button></form>`
+          : ""}
+      </nav>`;
+  return html`<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${options.title} · svc</title>
+    <link rel="stylesheet" href="${ASSET_PREFIX}/app.css" />
+    <script src="${ASSET_PREFIX}/htmx.min.js" defer></script>
+  </head>
+  <body>
+    ${nav}
+    <main id="main">${body}</main>
+  </body>
+</html>`.value;
+}
