@@ -17,3 +17,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# Integration tests need a Docker Engine and the base image (both idempotent, quick when present).
+DOCKER_HOST=$(bash "$here/docker-engine.sh")
+export DOCKER_HOST
+bash "$here/../../images/base/build.sh" >/dev/null
