@@ -1,5 +1,5 @@
 import { SvcApiError, SvcUnreachableError } from "@svc/client";
-import { ConfigError, DEFAULTS, type Settings } from "@svc/platform";
+import { ConfigError, DEFAULTS, type Settings } from "@svc/platform/config";
 import { AlreadyRunningError, StartError } from "@svc/supervisor";
 
 /** A usage problem (unknown command or option, missing argument): exit code 2. */

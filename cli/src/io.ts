@@ -1,4 +1,4 @@
-import type { Settings } from "@svc/platform";
+import type { Settings } from "@svc/platform/config";
 import type { SvcClient } from "@svc/client";
 
 /** Where the CLI writes; tests pass collectors instead of the console. */

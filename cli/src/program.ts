@@ -1,6 +1,6 @@
 import { cac } from "cac";
-import { VERSION } from "@svc/contracts";
-import { loadSettings, type Settings } from "@svc/platform";
+import { VERSION } from "@svc/contracts/version";
+import { loadSettings, type Settings } from "@svc/platform/config";
 import { clientFromEnvironment, type SvcClient } from "@svc/client";
 import { EXIT, reportError, UsageError } from "./errors";
 import type { CliContext, Io } from "./io";

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { appUrl, homeLayout, loadSettings, type Settings } from "@svc/platform";
+import { appUrl, homeLayout, loadSettings, type Settings } from "@svc/platform/config";
 import { SvcClient } from "./client";
 
 /** The token a local client uses: SVC_AUTH_TOKEN / SVC_TOKEN, else the file `svc start` wrote. */

@@ -1,5 +1,6 @@
 import { renameSync, rmSync, writeFileSync } from "node:fs";
-import { randomSecret, type Settings } from "@svc/platform";
+import type { Settings } from "@svc/platform/config";
+import { randomSecret } from "@svc/platform/security";
 
 export interface AuthTokenDecision {
   /** The token the gateway enforces; undefined in debug mode. */

@@ -1,4 +1,4 @@
-import { SERVICES, type ServiceName } from "@svc/contracts";
+import { SERVICES, type ServiceName } from "@svc/contracts/topology";
 
 /** The processes `svc start` runs: the three services, then the gateway in front of them. */
 export const SERVICE_ENTRIES: Record<ServiceName, string> = Object.fromEntries(

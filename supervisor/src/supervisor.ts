@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
-import { SERVICES, upstreamVariable } from "@svc/contracts";
-import { appUrl, homeLayout, randomSecret, type Settings } from "@svc/platform";
+import { SERVICES, upstreamVariable } from "@svc/contracts/topology";
+import { appUrl, homeLayout, type Settings } from "@svc/platform/config";
+import { randomSecret } from "@svc/platform/security";
 import { acquireLock, processStartTicks, releaseLock, updateLock, type RunRecord } from "./lock";
 import { freePort, portInUse } from "./free-port";
 import { decideAuthToken } from "./auth-token";

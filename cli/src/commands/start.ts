@@ -1,5 +1,5 @@
 import type { CAC } from "cac";
-import { loadSettings } from "@svc/platform";
+import { loadSettings } from "@svc/platform/config";
 import { startApp } from "@svc/supervisor";
 import type { CliContext } from "../io";
 

@@ -1,0 +1,63 @@
+import { describe, expect, test } from "bun:test";
+import { checkAccess } from "../src/auth/service";
+import { issueSession, sessionValid, SESSION_TTL_SECONDS } from "../src/auth/session";
+
+const TOKEN = "the-auth-token-0123456789";
+const ORIGIN = "http://localhost:8000";
+
+function request(path: string, init: { method?: string; headers?: Record<string, string> } = {}) {
+  return new Request(`${ORIGIN}${path}`, { method: init.method ?? "GET", headers: init.headers });
+}
+
+describe("sessions", () => {
+  test("a session issued with the token is valid until it expires", () => {
+    const now = Date.now();
+    const session = issueSession(TOKEN, now);
+    expect(sessionValid(TOKEN, session, now)).toBe(true);
+    expect(sessionValid(TOKEN, session, now + (SESSION_TTL_SECONDS - 1) * 1000)).toBe(true);
+    expect(sessionValid(TOKEN, session, now + (SESSION_TTL_SECONDS + 1) * 1000)).toBe(false);
+  });
+
+  test("a session is worthless under another token or when altered", () => {
+    const session = issueSession(TOKEN);
+    expect(sessionValid("another-token-0123456789", session)).toBe(false);
+    const [issued, nonce, mac] = session.split(".");
+    expect(sessionValid(TOKEN, `${Number(issued) + 60}.${nonce}.${mac}`)).toBe(false);
+    expect(sessionValid(TOKEN, `${issued}.x${nonce}.${mac}`)).toBe(false);
+    expect(sessionValid(TOKEN, "garbage")).toBe(false);
+    expect(sessionValid(TOKEN, undefined)).toBe(false);
+  });
+});
+
+describe("checkAccess", () => {
+  const cookie = `svc_session=${issueSession(TOKEN)}`;
+
+  test("debug mode lets everything through", () => {
+    expect(checkAccess(request("/api/info"), undefined)).toEqual({ kind: "allow", via: "debug" });
+  });
+
+  test("public paths need nothing", () => {
+    for (const path of ["/login", "/api/health", "/assets/htmx.min.js", "/api/docs/assets/init.js"]) {
+      expect(checkAccess(request(path), TOKEN).kind).toBe("allow");
+    }
+  });
+
+  test("bearer tokens are checked exactly", () => {
+    expect(checkAccess(request("/api/info", { headers: { authorization: `Bearer ${TOKEN}` } }), TOKEN)).toEqual({ kind: "allow", via: "bearer" });
+    expect(checkAccess(request("/api/info", { headers: { authorization: `Bearer ${TOKEN}x` } }), TOKEN).kind).toBe("unauthenticated");
+    expect(checkAccess(request("/api/info", { headers: { authorization: `Basic ${TOKEN}` } }), TOKEN).kind).toBe("unauthenticated");
+    expect(checkAccess(request("/api/info"), TOKEN).kind).toBe("unauthenticated");
+  });
+
+  test("a session cookie allows reads, and writes only from this origin", () => {
+    expect(checkAccess(request("/api/info", { headers: { cookie } }), TOKEN)).toEqual({ kind: "allow", via: "session" });
+    const post = (headers: Record<string, string>) => checkAccess(request("/api/profiles", { method: "POST", headers: { cookie, ...headers } }), TOKEN);
+    expect(post({ origin: ORIGIN }).kind).toBe("allow");
+    expect(post({ origin: "http://evil.example" }).kind).toBe("cross-origin");
+    expect(post({ referer: `${ORIGIN}/profiles` }).kind).toBe("allow");
+    expect(post({ referer: "http://evil.example/x" }).kind).toBe("cross-origin");
+    expect(post({ "sec-fetch-site": "same-origin" }).kind).toBe("allow");
+    expect(post({ "sec-fetch-site": "cross-site" }).kind).toBe("cross-origin");
+    expect(post({}).kind).toBe("cross-origin");
+  });
+});

@@ -1,0 +1,2 @@
+export { secretsEqual } from "./constant-time";
+export { randomSecret } from "./random-secret";

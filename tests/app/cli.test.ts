@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { VERSION } from "@svc/contracts";
+import { freePort, runSvc, startSvc, tempHome, type RunningSvc } from "../support/svc-app";
+
+describe("svc CLI against a running application (debug off)", () => {
+  let app: RunningSvc;
+  beforeAll(async () => {
+    app = await startSvc({ env: { SVC_DEBUG: "false" } });
+  });
+  afterAll(() => app.cleanup());
+  const env = () => ({ SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) });
+
+  test("svc info finds the generated token in the home folder", async () => {
+    const result = await runSvc(["info"], env());
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`svc ${VERSION} at http://127.0.0.1:${app.port}`);
+    expect(result.stdout).toMatch(/profile-svc\s+up/);
+  });
+
+  test("svc info --json prints the info and health as JSON", async () => {
+    const result = await runSvc(["info", "--json"], env());
+    const parsed = JSON.parse(result.stdout);
+    expect(parsed).toMatchObject({ port: app.port, debug: false, health: { status: "ok" } });
+  });
+
+  test("a wrong token is reported with what to set", async () => {
+    const result = await runSvc(["info"], { ...env(), SVC_AUTH_TOKEN: "definitely-not-the-token" });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Missing or wrong auth token");
+    expect(result.stderr).toContain("SVC_AUTH_TOKEN");
+  });
+
+  test("pointed at the wrong port, every command says where it looked and which variables set it", async () => {
+    const wrongPort = await freePort();
+    const result = await runSvc(["info"], { ...env(), SVC_PORT: String(wrongPort) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`cannot reach the svc application at 127.0.0.1:${wrongPort}`);
+    expect(result.stderr).toContain("SVC_HOST");
+    expect(result.stderr).toContain("SVC_PORT");
+    expect(result.stderr).not.toContain("    at ");
+  });
+});
+
+describe("svc CLI usage and configuration errors", () => {
+  test("--help lists the commands and --version prints the version", async () => {
+    const help = await runSvc(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("start");
+    const version = await runSvc(["--version"]);
+    expect(version.stdout.trim()).toBe(`svc ${VERSION}`);
+  });
+
+  test("an unknown command gives a short usage message and exit code 2", async () => {
+    const result = await runSvc(["frobnicate"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown command 'frobnicate'");
+    expect(result.stderr).toContain("svc --help");
+  });
+
+  test("an unknown option gives a short usage message and exit code 2", async () => {
+    const result = await runSvc(["start", "--colour", "red"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("Unknown option `--colour`");
+    expect(result.stderr).toContain("svc start --help");
+  });
+
+  test("bad environment values stop start-up with the variable and the accepted values", async () => {
+    const home = tempHome();
+    const cases: [Record<string, string>, string[], string[]][] = [
+      [{ SVC_PORT: "abc" }, [], ["SVC_PORT", "1 to 65535"]],
+      [{ SVC_PORT: "70000" }, [], ["SVC_PORT", "1 to 65535"]],
+      [{ SVC_DEBUG: "perhaps" }, [], ["SVC_DEBUG", "true/false"]],
+      [{}, ["--port", "abc"], ["--port", "1 to 65535"]],
+      [{ SVC_DEBUG: "false", SVC_AUTH_TOKEN: "short" }, [], ["SVC_AUTH_TOKEN", "at least 16"]],
+    ];
+    for (const [env, args, expected] of cases) {
+      const result = await runSvc(["start", ...args], { SVC_HOME_DIR: home, ...env });
+      expect(result.code).toBe(2);
+      for (const text of expected) expect(result.stderr).toContain(text);
+      expect(result.stderr).not.toContain("    at ");
+    }
+    const info = await runSvc(["info"], { SVC_PORT: "abc" });
+    expect(info.code).toBe(2);
+    expect(info.stderr).toContain("SVC_PORT");
+  });
+});

@@ -1,0 +1,109 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+export const REPO_ROOT = new URL("../..", import.meta.url).pathname;
+export const SVC = join(REPO_ROOT, "svc");
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = server.port;
+  server.stop(true);
+  return port;
+}
+
+export function tempHome(prefix = "svc-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs the CLI to completion. */
+export async function runSvc(args: string[], env: Record<string, string | undefined> = {}) {
+  const proc = Bun.spawn([SVC, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, code };
+}
+
+export interface RunningSvc {
+  url: string;
+  port: number;
+  home: string;
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  output(): string;
+  /** Resolves when the output contains `text` (or rejects after `ms`). */
+  waitForOutput(text: string | RegExp, ms?: number): Promise<void>;
+  lock(): { pid: number; components: Record<string, { pid: number | null; port: number }> };
+  stop(signal?: NodeJS.Signals): Promise<number>;
+  cleanup(): Promise<void>;
+}
+
+/** Starts `./svc start` on a free port and a fresh home folder; resolves once it printed that it is ready. */
+export async function startSvc(options: { env?: Record<string, string>; args?: string[]; home?: string } = {}): Promise<RunningSvc> {
+  const port = await freePort();
+  const home = options.home ?? tempHome();
+  const proc = Bun.spawn([SVC, "start", "--port", String(port), ...(options.args ?? [])], {
+    env: { ...process.env, SVC_HOME_DIR: home, SVC_HOST: "127.0.0.1", SVC_DEBUG: "true", ...options.env },
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
+  let text = "";
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
+
+  const running: RunningSvc = {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    home,
+    proc,
+    output: () => text,
+    async waitForOutput(wanted, ms = 20_000) {
+      const deadline = Date.now() + ms;
+      while (Date.now() < deadline) {
+        if (typeof wanted === "string" ? text.includes(wanted) : wanted.test(text)) return;
+        if (proc.exitCode !== null) break;
+        await Bun.sleep(25);
+      }
+      throw new Error(`svc start did not print ${wanted} (exit ${proc.exitCode}); output:\n${text}`);
+    },
+    lock: () => JSON.parse(readFileSync(join(home, "svc.lock"), "utf8")),
+    async stop(signal = "SIGTERM") {
+      if (proc.exitCode === null) proc.kill(signal);
+      return proc.exited;
+    },
+    async cleanup() {
+      await running.stop();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+  await running.waitForOutput("svc is ready at");
+  return running;
+}
+
+/** Polls `check` until it returns true (or throws after `ms`). */
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000, what = "condition"): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      if (await check()) return;
+    } catch {
+      // not yet
+    }
+    await Bun.sleep(50);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
