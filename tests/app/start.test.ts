@@ -90,6 +90,18 @@ describe("svc start lifecycle", () => {
     await app.cleanup();
   });
 
+  test("Ctrl-C (SIGINT to the whole process group) stops everything once, without restarts", async () => {
+    const app = await startSvc({ wrapper: ["setsid"] });
+    const pids = Object.values(app.lock().components).map((c) => c.pid!);
+    process.kill(-app.proc.pid, "SIGINT");
+    expect(await app.proc.exited).toBe(0);
+    await app.waitForOutput("svc stopped.");
+    expect(app.output()).toContain("Received SIGINT; stopping svc");
+    expect(app.output()).not.toContain("restarting");
+    for (const pid of pids) expect(processExists(pid)).toBe(false);
+    await app.cleanup();
+  });
+
   test("a stale lock from a killed run does not block the next start", async () => {
     const home = tempHome();
     const first = await startSvc({ home });

@@ -39,10 +39,12 @@ export interface RunningSvc {
 }
 
 /** Starts `./svc start` on a free port and a fresh home folder; resolves once it printed that it is ready. */
-export async function startSvc(options: { env?: Record<string, string>; args?: string[]; home?: string } = {}): Promise<RunningSvc> {
+export async function startSvc(
+  options: { env?: Record<string, string>; args?: string[]; home?: string; /** e.g. ["setsid"] */ wrapper?: string[] } = {},
+): Promise<RunningSvc> {
   const port = await freePort();
   const home = options.home ?? tempHome();
-  const proc = Bun.spawn([SVC, "start", "--port", String(port), ...(options.args ?? [])], {
+  const proc = Bun.spawn([...(options.wrapper ?? []), SVC, "start", "--port", String(port), ...(options.args ?? [])], {
     env: { ...process.env, SVC_HOME_DIR: home, SVC_HOST: "127.0.0.1", SVC_DEBUG: "true", ...options.env },
     stdout: "pipe",
     stderr: "pipe",
@@ -53,8 +55,7 @@ export async function startSvc(options: { env?: Record<string, string>; args?: s
     const decoder = new TextDecoder();
     for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
   };
-  void pump(proc.stdout);
-  void pump(proc.stderr);
+  const drained = Promise.all([pump(proc.stdout), pump(proc.stderr)]);
 
   const running: RunningSvc = {
     url: `http://127.0.0.1:${port}`,
@@ -63,10 +64,15 @@ export async function startSvc(options: { env?: Record<string, string>; args?: s
     proc,
     output: () => text,
     async waitForOutput(wanted, ms = 20_000) {
+      const seen = () => (typeof wanted === "string" ? text.includes(wanted) : wanted.test(text));
       const deadline = Date.now() + ms;
       while (Date.now() < deadline) {
-        if (typeof wanted === "string" ? text.includes(wanted) : wanted.test(text)) return;
-        if (proc.exitCode !== null) break;
+        if (seen()) return;
+        if (proc.exitCode !== null) {
+          await drained;
+          if (seen()) return;
+          break;
+        }
         await Bun.sleep(25);
       }
       throw new Error(`svc start did not print ${wanted} (exit ${proc.exitCode}); output:\n${text}`);

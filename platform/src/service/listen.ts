@@ -11,18 +11,20 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Listens, logs one line, and closes the server cleanly on SIGTERM / SIGINT. Under `svc start`
- * (SVC_SUPERVISOR_PID set) it also exits when the supervisor is gone, even if it was SIGKILLed,
- * so no orphan keeps the ports.
+ * Listens, logs one line, and closes the server cleanly on SIGTERM (and SIGINT when run alone).
+ * Under `svc start` (SVC_SUPERVISOR_PID set) Ctrl-C's SIGINT, which reaches the whole terminal
+ * process group, is left to the supervisor, which stops its children in order; and the process
+ * exits when the supervisor is gone, even if it was SIGKILLed, so no orphan keeps the ports.
  */
 export function listenUntilSignal(app: AnyElysia, name: string, hostname: string, port: number) {
   app.listen({ hostname, port });
   console.log(`${name} listening on ${hostname}:${port} (pid ${process.pid})`);
   const stop = () => void app.stop().finally(() => process.exit(0));
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
   const supervisor = Number(process.env.SVC_SUPERVISOR_PID);
-  if (Number.isInteger(supervisor) && supervisor > 0) {
+  const supervised = Number.isInteger(supervisor) && supervisor > 0;
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", supervised ? () => {} : stop);
+  if (supervised) {
     setInterval(() => {
       if (!alive(supervisor)) {
         console.log(`${name}: supervisor (pid ${supervisor}) is gone; exiting`);
