@@ -21,3 +21,8 @@ export const SERVICE_OPENAPI_PATH = "/openapi.json";
 
 /** Environment variable that tells the gateway a service's base URL, e.g. SVC_UPSTREAM_PROFILE_SVC. */
 export const upstreamVariable = (name: ServiceName) => `SVC_UPSTREAM_${name.toUpperCase().replaceAll("-", "_")}`;
+
+/** The service that owns an API path, by its prefix (e.g. /api/models/… → model-svc). */
+export function ownerOf(path: string): ServiceName | undefined {
+  return SERVICES.find(({ apiPrefix }) => path === apiPrefix || path.startsWith(`${apiPrefix}/`))?.name;
+}

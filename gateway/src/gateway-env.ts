@@ -1,5 +1,5 @@
-import { SERVICES, upstreamVariable, type ServiceName } from "@svc/contracts";
-import { ConfigError, loadSettings, type Settings } from "@svc/platform";
+import type { ServiceName } from "@svc/contracts";
+import { ConfigError, loadSettings, readInternalSecret, readUpstreams, type Settings } from "@svc/platform";
 
 export interface GatewayEnv {
   settings: Settings;
@@ -12,16 +12,8 @@ export interface GatewayEnv {
 
 export function readGatewayEnv(env: Record<string, string | undefined> = process.env): GatewayEnv {
   const settings = loadSettings(env);
-  const internalSecret = env.SVC_INTERNAL_SECRET;
-  if (!internalSecret || internalSecret.length < 32) {
-    throw new ConfigError("SVC_INTERNAL_SECRET is missing or shorter than 32 characters: the gateway is started by `svc start`, which sets it.");
-  }
-  const upstreams = {} as Record<ServiceName, string>;
-  for (const { name } of SERVICES) {
-    const url = env[upstreamVariable(name)];
-    if (!url || !URL.canParse(url)) throw new ConfigError(`${upstreamVariable(name)} must be the base URL of ${name}, e.g. http://127.0.0.1:8101.`);
-    upstreams[name] = url.replace(/\/$/, "");
-  }
+  const internalSecret = readInternalSecret(env, "the gateway");
+  const upstreams = readUpstreams(env);
   if (!settings.debug && !settings.authToken) {
     throw new ConfigError("Debug mode is off but no auth token is set: set SVC_AUTH_TOKEN (svc start generates one when it is unset).");
   }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { INTERNAL_SECRET_HEADER } from "@svc/contracts";
-import { forward, ownerOf } from "../src/forward/service";
+import { INTERNAL_SECRET_HEADER, ownerOf } from "@svc/contracts";
+import { forward } from "../src/forward/service";
 
 const SECRET = "internal-secret-".padEnd(43, "x");
 

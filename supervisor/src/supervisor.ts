@@ -78,21 +78,21 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
       record.components[name] = { ...record.components[name], pid };
       if (!stopped) updateLock(layout.lockFile, record);
     };
-    const gatewayEnv = { ...baseEnv };
+    // Every process learns every service's address: the gateway forwards to them, and a service
+    // may ask another (model-svc asks profile-svc for a profile).
+    const ports = new Map<string, number>();
     for (const { name } of SERVICES) {
       const port = await freePort();
+      ports.set(name, port);
       record.components[name] = { pid: null, port };
-      gatewayEnv[upstreamVariable(name)] = `http://127.0.0.1:${port}`;
-      processes.push(
-        new SupervisedProcess(
-          { name, entry: SERVICE_ENTRIES[name], env: { ...baseEnv, SVC_SERVICE_PORT: String(port) }, logFile: layout.logFile(name) },
-          log,
-          onSpawn,
-        ),
-      );
+      baseEnv[upstreamVariable(name)] = `http://127.0.0.1:${port}`;
+    }
+    for (const { name } of SERVICES) {
+      const env = { ...baseEnv, SVC_SERVICE_PORT: String(ports.get(name)) };
+      processes.push(new SupervisedProcess({ name, entry: SERVICE_ENTRIES[name], env, logFile: layout.logFile(name) }, log, onSpawn));
     }
     record.components.gateway = { pid: null, port: settings.port };
-    processes.push(new SupervisedProcess({ name: "gateway", entry: GATEWAY_ENTRY, env: gatewayEnv, logFile: layout.logFile("gateway") }, log, onSpawn));
+    processes.push(new SupervisedProcess({ name: "gateway", entry: GATEWAY_ENTRY, env: baseEnv, logFile: layout.logFile("gateway") }, log, onSpawn));
     for (const p of processes) p.start();
 
     const probeUrl = appUrl({ host: probeHost(settings.host), port: settings.port });

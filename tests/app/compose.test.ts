@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SERVICES, upstreamVariable } from "@svc/contracts";
+import { SERVICES } from "@svc/contracts";
 import { readServiceEnv } from "@svc/platform";
 import { readGatewayEnv } from "@svc/gateway";
 import { REPO_ROOT } from "../support/svc-app";
@@ -55,12 +55,12 @@ describe("compose.yaml stays true to the code", () => {
     }
   });
 
-  test("the gateway's environment names every service at its compose address", () => {
-    const env = readGatewayEnv(interpolate(compose.services.gateway.environment, given));
-    expect(env.settings.port).toBe(8000);
+  test("the gateway and every service find each service at its compose address", () => {
+    const gateway = readGatewayEnv(interpolate(compose.services.gateway.environment, given));
+    expect(gateway.settings.port).toBe(8000);
     for (const { name } of SERVICES) {
-      expect(compose.services.gateway.environment[upstreamVariable(name)]).toBeDefined();
-      expect(env.upstreams[name]).toBe(`http://${name}:8100`);
+      expect(gateway.upstreams[name]).toBe(`http://${name}:8100`);
+      expect(readServiceEnv(interpolate(compose.services[name].environment, given)).upstreams).toEqual(gateway.upstreams);
     }
   });
 

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { ServiceName } from "@svc/contracts";
-import { forward, ownerOf } from "./service";
+import { ownerOf, type ServiceName } from "@svc/contracts";
+import { forward } from "./service";
 
 /** Routes /api/profiles…, /api/models… and /api/services… to the service that owns them. */
 export function forwardController(upstreams: Record<ServiceName, string>, internalSecret: string) {

@@ -1,14 +1,10 @@
-import { INTERNAL_SECRET_HEADER, SERVICES, type ServiceName } from "@svc/contracts";
+import { INTERNAL_SECRET_HEADER, type ServiceName } from "@svc/contracts";
 import { jsonError } from "@svc/platform";
 
 /** Request headers that stay at the gateway: credentials for the gateway itself and hop-by-hop headers. */
 const DROPPED_REQUEST_HEADERS = ["host", "authorization", "cookie", "connection", "keep-alive", "transfer-encoding", "upgrade", INTERNAL_SECRET_HEADER];
 /** Fetch already decoded the body, so its framing headers no longer describe it. */
 const DROPPED_RESPONSE_HEADERS = ["content-encoding", "content-length", "transfer-encoding", "connection"];
-
-export function ownerOf(path: string): ServiceName | undefined {
-  return SERVICES.find(({ apiPrefix }) => path === apiPrefix || path.startsWith(`${apiPrefix}/`))?.name;
-}
 
 /** Sends the request on to the internal service that owns its path, streaming both ways. */
 export async function forward(request: Request, service: ServiceName, baseUrl: string, internalSecret: string): Promise<Response> {

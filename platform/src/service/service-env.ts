@@ -1,5 +1,7 @@
-import { ConfigError, loadSettings, type Settings } from "../config";
+import { loadSettings, type Settings } from "../config";
+import { readInternalSecret } from "./internal-secret";
 import { parsePortVar } from "./parse-port-var";
+import { readUpstreams, type Upstreams } from "./upstreams";
 
 /** What the supervisor hands each internal service through its environment. */
 export interface ServiceEnv {
@@ -8,17 +10,17 @@ export interface ServiceEnv {
   bindHost: string;
   port: number;
   internalSecret: string;
+  /** Every internal service's base URL, for calls to another service (see internalFetch). */
+  upstreams: Upstreams;
 }
 
 export function readServiceEnv(env: Record<string, string | undefined> = process.env): ServiceEnv {
-  const internalSecret = env.SVC_INTERNAL_SECRET;
-  if (!internalSecret || internalSecret.length < 32) {
-    throw new ConfigError("SVC_INTERNAL_SECRET is missing or shorter than 32 characters: internal services are started by `svc start`, which sets it.");
-  }
+  const internalSecret = readInternalSecret(env, "this service");
   return {
     settings: loadSettings(env),
     bindHost: env.SVC_SERVICE_HOST || "127.0.0.1",
     port: parsePortVar(env.SVC_SERVICE_PORT, "SVC_SERVICE_PORT"),
     internalSecret,
+    upstreams: readUpstreams(env),
   };
 }
