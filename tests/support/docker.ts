@@ -39,3 +39,29 @@ export function ensureBaseImage(): string {
 export function dockerSocket(): string {
   return ensureDocker().replace(/^unix:\/\//, "");
 }
+
+/**
+ * Builds `tag` from a folder with a Dockerfile (plus extra files copied into the context), unless
+ * an image built from the same content exists. Uses the docker CLI: this is test set-up only.
+ */
+export function buildImage(tag: string, dir: string, extraFiles: Record<string, string> = {}): string {
+  ensureBaseImage();
+  const { mkdtempSync, cpSync, readdirSync, readFileSync } = require("node:fs") as typeof import("node:fs");
+  const { join } = require("node:path") as typeof import("node:path");
+  const { tmpdir } = require("node:os") as typeof import("node:os");
+  const hasher = new Bun.CryptoHasher("sha256");
+  for (const file of readdirSync(dir).sort()) hasher.update(readFileSync(join(dir, file)));
+  for (const [name, source] of Object.entries(extraFiles).sort()) hasher.update(name).update(readFileSync(source));
+  const content = hasher.digest("hex").slice(0, 16);
+  const inspect = Bun.spawnSync(["docker", "image", "inspect", "--format", '{{ index .Config.Labels "svc.content" }}', tag]);
+  if (inspect.exitCode === 0 && inspect.stdout.toString().trim() === content) return tag;
+  const context = mkdtempSync(join(tmpdir(), "svc-image-"));
+  cpSync(dir, context, { recursive: true });
+  for (const [name, source] of Object.entries(extraFiles)) cpSync(source, join(context, name));
+  const build = Bun.spawnSync(["docker", "build", "--network", "host", "--label", `svc.content=${content}`, "-t", tag, context], { stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`docker build of ${tag} failed:\n${build.stderr.toString()}`);
+  return tag;
+}
+
+/** The Bun binary of this checkout, to copy into test images. */
+export const BUN_BINARY = require.resolve("bun/bin/bun.exe");
