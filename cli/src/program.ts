@@ -6,14 +6,24 @@ import { EXIT, reportError, UsageError } from "./errors";
 import type { CliContext, Io } from "./io";
 import { registerStart } from "./commands/start";
 import { registerInfo } from "./commands/info";
+import { registerInit } from "./commands/init";
+import { profileGroup } from "./commands/profile";
+import { terminalPrompter, type Prompter, type PromptingContext } from "./prompt";
 
-const COMMANDS = [registerStart, registerInfo];
+const COMMANDS = [registerStart, registerInfo, registerInit];
+/** Two-word commands (`svc profile ls`): see group.ts. */
+const GROUPS = [profileGroup];
+
+export interface RunOptions {
+  /** Asks questions; default: the terminal (stdin). Tests pass a scripted one. */
+  prompter?: () => Prompter;
+}
 
 /** Runs the CLI on `args` (without the program name) and returns the exit code. */
-export async function runCli(args: string[], io: Io, env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function runCli(args: string[], io: Io, env: Record<string, string | undefined> = process.env, options: RunOptions = {}): Promise<number> {
   let settings: Settings | undefined;
   let client: SvcClient | undefined;
-  const ctx: CliContext = {
+  const ctx: CliContext & PromptingContext = {
     io,
     env,
     settings: () => (settings ??= loadSettings(env)),
@@ -22,13 +32,20 @@ export async function runCli(args: string[], io: Io, env: Record<string, string 
       return (client ??= clientFromEnvironment(env));
     },
     emit: (value, json, human) => io.out(json ? JSON.stringify(value, null, 2) : human()),
+    prompter: options.prompter ?? (() => terminalPrompter()),
   };
 
   const cli = cac("svc");
   for (const register of COMMANDS) register(cli, ctx);
+  for (const group of GROUPS) group.register(cli);
   cli.help();
+  const group = GROUPS.find((g) => g.name === args[0]);
   cli.option("-v, --version", "Print the version");
   try {
+    if (group) {
+      await group.run(args.slice(1), ctx);
+      return EXIT.ok;
+    }
     cli.parse(["bun", "svc", ...args], { run: false });
     if (cli.options.help) return EXIT.ok;
     if (cli.options.version && !cli.matchedCommand) {
@@ -46,6 +63,6 @@ export async function runCli(args: string[], io: Io, env: Record<string, string 
     await cli.runMatchedCommand();
     return EXIT.ok;
   } catch (error) {
-    return reportError(error, io.err, settings, cli.matchedCommandName);
+    return reportError(error, io.err, settings, group ? group.name : cli.matchedCommandName);
   }
 }

@@ -1,5 +1,6 @@
 import type { AppInfo, ErrorBody, HealthReport } from "@svc/contracts";
 import { SvcApiError, SvcUnreachableError } from "./errors";
+import { ProfilesApi } from "./profiles";
 
 export interface SvcClientOptions {
   /** e.g. http://localhost:8000 */
@@ -21,11 +22,14 @@ export class SvcClient {
   readonly baseUrl: string;
   private readonly token: string | undefined;
   private readonly fetchImpl: typeof fetch;
+  /** Profiles: list, get, create, update, remove. */
+  readonly profiles: ProfilesApi;
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
     this.token = options.token;
     this.fetchImpl = options.fetch ?? fetch;
+    this.profiles = new ProfilesApi((method, path, options) => this.request(method, path, options));
   }
 
   /** Sends one request; returns the parsed JSON body or throws SvcApiError / SvcUnreachableError. */

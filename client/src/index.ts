@@ -1,3 +1,4 @@
 export { SvcClient, type SvcClientOptions, type RequestOptions } from "./client";
 export { SvcApiError, SvcUnreachableError } from "./errors";
 export { clientFromEnvironment, localToken } from "./from-environment";
+export { ProfilesApi } from "./profiles";

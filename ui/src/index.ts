@@ -3,3 +3,12 @@ export { layout } from "./layout";
 export { ASSET_PREFIX, ASSET_FILES } from "./assets";
 export { loginPage } from "./pages/login";
 export { overviewPage, healthTable } from "./pages/overview";
+export {
+  profilesListPage,
+  profileAddPage,
+  profileDetailPage,
+  profileRemovePage,
+  profilesErrorPage,
+  type ProfileFormValues,
+  type FormError,
+} from "./pages/profiles";

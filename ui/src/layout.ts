@@ -13,6 +13,7 @@ export interface LayoutOptions {
 
 const NAV = [
   { href: "/", label: "Overview" },
+  { href: "/profiles", label: "Profiles" },
   { href: "/api/docs", label: "API docs" },
 ];
 

@@ -11,7 +11,8 @@ import { secretsEqual } from "../security/constant-time";
  * service's feature controllers (one Elysia instance each).
  */
 export function createServiceApp(name: ServiceName, internalSecret: string, features: AnyElysia[] = []) {
-  const app: AnyElysia = new Elysia({ name, serve: { idleTimeout: 0 } })
+  // normalize: false makes typebox reject unknown fields (a typo in an optional field) instead of dropping them.
+  const app: AnyElysia = new Elysia({ name, normalize: false, serve: { idleTimeout: 0 } })
     .use(errorHandler)
     .onRequest(({ request }) => {
       if (!secretsEqual(request.headers.get(INTERNAL_SECRET_HEADER), internalSecret)) {

@@ -1,0 +1,156 @@
+import { userInfo } from "node:os";
+import type { CAC, Command } from "cac";
+import type { Profile, ProfileChange } from "@svc/contracts";
+import { UsageError } from "../../errors";
+import type { CliContext } from "../../io";
+import type { PromptingContext, Prompter } from "../../prompt";
+
+export type ProfileCliContext = CliContext & PromptingContext;
+
+export const SCHEMAS = ["local", "slurm"] as const;
+export type SchemaName = (typeof SCHEMAS)[number];
+
+/** Options shared by `svc init`, `svc profile add` and `svc profile update`. */
+export interface AttributeOptions {
+  schema?: string;
+  homeDir?: string;
+  cacheDir?: string;
+  host?: string;
+  user?: string | number;
+  home?: string;
+  cache?: string;
+  port?: string | number;
+  identityFile?: string;
+  yes?: boolean;
+  json?: boolean;
+}
+
+export function attributeOptions(command: Command): Command {
+  return command
+    .option("--home-dir <path>", "local: folder for model and image files (created when missing)")
+    .option("--cache-dir <path>", "local: existing shared folder to read model and image files from")
+    .option("--host <host>", "slurm: SSH host or ~/.ssh/config alias; localhost when svc runs on the cluster")
+    .option("--user <name>", "slurm: user name on the server")
+    .option("--home <path>", "slurm: folder on the server for models, images and job data (created)")
+    .option("--cache <path>", "slurm: existing shared folder on the server")
+    .option("--port <port>", "slurm: SSH port (default: ~/.ssh/config, else 22)")
+    .option("--identity-file <path>", "slurm: private key to log in with (default: ~/.ssh/config, ~/.ssh/id_*, ssh-agent)")
+    .option("--yes", "Do not ask: take the defaults for what the options leave out")
+    .option("--json", "Print JSON");
+}
+
+interface Field {
+  key: "home_dir" | "cache_dir" | "host" | "user" | "home" | "cache";
+  option: keyof AttributeOptions;
+  flag: string;
+  question: string;
+}
+
+export const FIELDS: Record<SchemaName, Field[]> = {
+  local: [
+    { key: "home_dir", option: "homeDir", flag: "--home-dir", question: "Home folder (model and image files; created when missing)" },
+    { key: "cache_dir", option: "cacheDir", flag: "--cache-dir", question: "Cache folder (existing, shared, read-only is fine)" },
+  ],
+  slurm: [
+    { key: "host", option: "host", flag: "--host", question: "Slurm host (SSH host or ~/.ssh/config alias; localhost if this is the cluster)" },
+    { key: "user", option: "user", flag: "--user", question: "User name on that host" },
+    { key: "home", option: "home", flag: "--home", question: "Home folder on the host (created when missing)" },
+    { key: "cache", option: "cache", flag: "--cache", question: "Cache folder on the host (must exist)" },
+  ],
+};
+
+const text = (value: unknown) => (value === undefined || value === null || value === "" || value === true ? undefined : String(value));
+
+export function parseSchema(raw: unknown): SchemaName | undefined {
+  const value = text(raw);
+  if (value === undefined) return undefined;
+  const schema = SCHEMAS.find((s) => s === value.toLowerCase());
+  if (!schema) throw new UsageError(`--schema ${value} is not a schema: use local or slurm.`);
+  return schema;
+}
+
+export function parsePort(raw: unknown): number | undefined {
+  const value = text(raw);
+  if (value === undefined) return undefined;
+  const port = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 1 && port <= 65535)) throw new UsageError(`--port ${value} is not a port: use a whole number from 1 to 65535.`);
+  return port;
+}
+
+/** Defaults offered for a new profile. */
+export function newProfileDefaults(ctx: CliContext): Record<string, string> {
+  let user = ctx.env.USER || ctx.env.LOGNAME;
+  try {
+    user ||= userInfo().username;
+  } catch {
+    // no passwd entry
+  }
+  return { home_dir: ctx.settings().homeDir, host: "", user: user ?? "", home: "~/.svc" };
+}
+
+/**
+ * The attribute values for `schema`: from the options, else asked (with `defaults`), else — with
+ * --yes or without a terminal — the defaults; a value that is still missing is a usage error.
+ */
+export async function collectAttributes(
+  schema: SchemaName,
+  options: AttributeOptions,
+  defaults: Record<string, string | undefined>,
+  prompter: Prompter,
+  mode: "create" | "update",
+): Promise<{ values: Record<string, string>; asked: boolean }> {
+  const values: Record<string, string> = {};
+  let asked = false;
+  const foreign = FIELDS[schema === "local" ? "slurm" : "local"].filter((f) => text(options[f.option]) !== undefined);
+  if (foreign.length > 0) {
+    throw new UsageError(`${foreign.map((f) => f.flag).join(", ")} ${foreign.length > 1 ? "are" : "is"} for ${schema === "local" ? "slurm" : "local"} profiles; a ${schema} profile takes ${FIELDS[schema].map((f) => f.flag).join(", ")}.`);
+  }
+  for (const field of FIELDS[schema]) {
+    const given = text(options[field.option]);
+    // The cache folder defaults to the home folder just chosen (for a new profile).
+    const fallback = defaults[field.key] || (mode === "create" && (field.key === "cache_dir" || field.key === "cache") ? values[field.key === "cache_dir" ? "home_dir" : "home"] : undefined);
+    if (given !== undefined) values[field.key] = given;
+    else if (!options.yes && prompter.interactive) {
+      values[field.key] = await prompter.text(field.question, { flag: field.flag, default: fallback });
+      asked = true;
+    } else if (fallback) values[field.key] = fallback;
+    else if (mode === "create") {
+      throw new UsageError(`${field.flag} is required for a ${schema} profile${prompter.interactive ? "" : " (there is no terminal to ask in)"}.`);
+    }
+  }
+  return { values, asked };
+}
+
+export function describeProfile(profile: Profile): string {
+  const rows: Array<[string, string | number | undefined]> =
+    profile.schema === "local"
+      ? [
+          ["name", profile.name],
+          ["schema", profile.schema],
+          ["home_dir", profile.home_dir],
+          ["cache_dir", profile.cache_dir],
+        ]
+      : [
+          ["name", profile.name],
+          ["schema", profile.schema],
+          ["host", profile.host],
+          ["user", profile.user],
+          ["home", profile.home],
+          ["cache", profile.cache],
+          ["port", profile.port],
+          ["identity_file", profile.identity_file],
+        ];
+  return rows
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${`${key}:`.padEnd(15)}${value}`)
+    .join("\n");
+}
+
+/** Prints the result of a create or update: what the checks did, then the profile. */
+export function reportChange(ctx: CliContext, change: ProfileChange, verb: string, json: boolean): void {
+  if (json) return ctx.io.out(JSON.stringify(change, null, 2));
+  for (const notice of change.notices) ctx.io.err(notice);
+  ctx.io.out(`${verb} profile ${change.profile.name} (${change.profile.schema}).\n${describeProfile(change.profile)}`);
+}
+
+export type RegisterProfileCommand = (cli: CAC, ctx: ProfileCliContext) => void;

@@ -1,0 +1,37 @@
+import { UsageError } from "../../errors";
+import { profilesBackend } from "./backend";
+import { attributeOptions, collectAttributes, FIELDS, parsePort, parseSchema, reportChange, type AttributeOptions, type RegisterProfileCommand } from "./form";
+
+export const registerProfileUpdate: RegisterProfileCommand = (cli, ctx) => {
+  attributeOptions(
+    cli
+      .command("update", "Change a profile (the default profile when --name is omitted); name and schema stay")
+      .option("--name <name>", "Profile name", { default: "default" })
+      .option("--schema <schema>", "Must be the profile's schema (it cannot change)"),
+  ).action(async (options: AttributeOptions & { name: string | number }) => {
+    const name = String(options.name);
+    const backend = profilesBackend(ctx);
+    const current = await backend.get(name);
+    const schema = parseSchema(options.schema);
+    if (schema && schema !== current.schema) {
+      throw new UsageError(`a profile's schema cannot change (${name} is ${current.schema}): create a new profile with \`svc profile add --schema ${schema}\`.`);
+    }
+    const prompter = ctx.prompter();
+    try {
+      const given = [...FIELDS.local, ...FIELDS.slurm].some((f) => options[f.option] !== undefined) || options.port !== undefined || options.identityFile !== undefined;
+      if (!given && (options.yes || !prompter.interactive)) {
+        const flags = [...FIELDS[current.schema].map((f) => f.flag), ...(current.schema === "slurm" ? ["--port", "--identity-file"] : [])];
+        throw new UsageError(`nothing to change: pass ${flags.join(", ")}${prompter.interactive ? "" : " (there is no terminal to ask in)"}.`);
+      }
+      const { values } = await collectAttributes(current.schema, options, current as unknown as Record<string, string>, prompter, "update");
+      const port = parsePort(options.port);
+      const identity = options.identityFile === undefined ? undefined : String(options.identityFile);
+      if (current.schema === "local" && (port !== undefined || identity !== undefined)) throw new UsageError("--port and --identity-file are for slurm profiles.");
+      if (!options.json) ctx.io.err(current.schema === "slurm" && values.host !== "localhost" ? `Checking ${values.user}@${values.host} over SSH…` : "Checking folders…");
+      const change = await backend.update(name, { ...values, ...(port !== undefined ? { port } : {}), ...(identity ? { identity_file: identity } : {}) });
+      reportChange(ctx, change, "Updated", Boolean(options.json));
+    } finally {
+      prompter.close();
+    }
+  });
+};

@@ -1,0 +1,46 @@
+import { cac, type CAC } from "cac";
+import { UsageError } from "./errors";
+
+/**
+ * A command group: `svc <group> <command> [options]`, e.g. `svc profile ls`. cac matches only
+ * single-word commands, so the root program lists the group as one command and hands the rest of
+ * argv to a sub-program named `svc <group>` with the group's own commands, help and usage errors.
+ */
+export interface CommandGroup<Ctx> {
+  name: string;
+  description: string;
+  /** Lists the group in the root program's help. */
+  register(root: CAC): void;
+  /** Runs `args` (what follows the group name) in the group's sub-program. */
+  run(args: string[], ctx: Ctx): Promise<void>;
+}
+
+export function defineGroup<Ctx>(spec: {
+  name: string;
+  description: string;
+  commands: Array<(cli: CAC, ctx: Ctx) => void>;
+}): CommandGroup<Ctx> {
+  return {
+    name: spec.name,
+    description: spec.description,
+    register(root) {
+      root.command(`${spec.name} <command>`, spec.description).allowUnknownOptions();
+    },
+    async run(args, ctx) {
+      const cli = cac(`svc ${spec.name}`);
+      for (const register of spec.commands) register(cli, ctx);
+      cli.help();
+      cli.parse(["bun", `svc ${spec.name}`, ...args], { run: false });
+      if (cli.options.help) return;
+      if (!cli.matchedCommand) {
+        if (cli.args.length === 0) {
+          cli.outputHelp();
+          return;
+        }
+        const names = cli.commands.map((c) => [c.name, ...c.aliasNames].join("/")).join(", ");
+        throw new UsageError(`unknown command 'svc ${spec.name} ${cli.args[0]}'. Commands: ${names}.`);
+      }
+      await cli.runMatchedCommand();
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+/**
+ * Profiles (spec §2.2): where and how services run. Field names are those of profiles.cfg.
+ * Shared by profile-svc (which owns $SVC_HOME_DIR/profiles.cfg), the gateway, the client and the CLI.
+ */
+
+/** Letters, digits, `.`, `_`, `-`; starts with a letter or digit; at most 63 characters. */
+export const PROFILE_NAME_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$";
+export const PROFILE_NAME_RULE = "1–63 characters: letters, digits, '.', '_' or '-', starting with a letter or digit";
+export const DEFAULT_PROFILE = "default";
+export const PROFILE_SCHEMAS = ["local", "slurm"] as const;
+export type ProfileSchemaName = (typeof PROFILE_SCHEMAS)[number];
+
+export const ProfileName = Type.String({ pattern: PROFILE_NAME_PATTERN, description: `Profile name: ${PROFILE_NAME_RULE}.`, examples: ["default"] });
+export const ProfileSchemaName = Type.Union([Type.Literal("local"), Type.Literal("slurm")], {
+  description: "`local`: run on this machine; `slurm`: run as Slurm jobs on a (possibly remote) server.",
+});
+
+/** One line of text: no control characters (a value is one line of profiles.cfg). */
+const line = (description: string, maxLength = 4096) => Type.String({ minLength: 1, maxLength, pattern: "^[^\\x00-\\x1f\\x7f]+$", description });
+
+const IDENTITY_FILE = "Private key to log in with; default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_{rsa,ecdsa,ed25519} and ssh-agent.";
+
+export const LocalProfile = Type.Object({
+  name: ProfileName,
+  schema: Type.Literal("local"),
+  home_dir: line("Absolute path of the user-owned folder for model and image files; created when missing; must be writable."),
+  cache_dir: line("Absolute path of a shared folder to source model and image files from; must exist and be readable (never created)."),
+});
+export type LocalProfile = Static<typeof LocalProfile>;
+
+export const SlurmProfile = Type.Object({
+  name: ProfileName,
+  schema: Type.Literal("slurm"),
+  host: line("SSH host (name, address or ~/.ssh/config alias) of the cluster, or `localhost` when svc runs on the cluster itself.", 253),
+  user: line("User name to log in with.", 64),
+  home: line("Folder on the server for model, image and job data (absolute, or ~/…); created when missing."),
+  cache: line("Shared folder on the server with model and image files (absolute, or ~/…); must exist and be readable."),
+  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "SSH port; default: Port from ~/.ssh/config, else 22." })),
+  identity_file: Type.Optional(line(IDENTITY_FILE)),
+});
+export type SlurmProfile = Static<typeof SlurmProfile>;
+
+export const Profile = Type.Union([LocalProfile, SlurmProfile]);
+export type Profile = Static<typeof Profile>;
+
+/**
+ * Request bodies check only the shape (types, lengths, no unknown fields); the service checks the
+ * rules (name characters, schema, paths) so that each failure says what to fix in words.
+ */
+const text = (description: string, maxLength = 4096) => Type.String({ minLength: 1, maxLength, description });
+
+const attributes = {
+  home_dir: Type.Optional(text(LocalProfile.properties.home_dir.description!)),
+  cache_dir: Type.Optional(text(LocalProfile.properties.cache_dir.description!)),
+  host: Type.Optional(text(SlurmProfile.properties.host.description!, 253)),
+  user: Type.Optional(text(SlurmProfile.properties.user.description!, 64)),
+  home: Type.Optional(text(SlurmProfile.properties.home.description!)),
+  cache: Type.Optional(text(SlurmProfile.properties.cache.description!)),
+  port: SlurmProfile.properties.port,
+  identity_file: Type.Optional(text(IDENTITY_FILE)),
+};
+
+/** Body of POST /api/profiles: name, schema and that schema's attributes. */
+export const ProfileCreate = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 256, description: ProfileName.description }),
+    schema: Type.String({ minLength: 1, maxLength: 64, description: ProfileSchemaName.description }),
+    ...attributes,
+  },
+  { additionalProperties: false },
+);
+export type ProfileCreate = Static<typeof ProfileCreate>;
+
+/**
+ * Body of PUT /api/profiles/{name}: the attributes to change; omitted ones keep their value.
+ * `name` and `schema` may be given but cannot change.
+ */
+export const ProfileUpdate = Type.Object(
+  { name: Type.Optional(Type.String({ maxLength: 256 })), schema: Type.Optional(Type.String({ maxLength: 64 })), ...attributes },
+  { additionalProperties: false },
+);
+export type ProfileUpdate = Static<typeof ProfileUpdate>;
+
+export const HostKeyNotice = Type.Object({
+  name: Type.String({ description: "The name the key is recorded under, e.g. `[host]:2222`." }),
+  type: Type.String({ description: "Key type, e.g. ssh-ed25519." }),
+  fingerprint: Type.String({ description: "SHA256 fingerprint as ssh prints it." }),
+  status: Type.Union([Type.Literal("known"), Type.Literal("added")], { description: "`added`: the host was new and its key was recorded in known_hosts now." }),
+  file: Type.String({ description: "The known_hosts file." }),
+});
+export type HostKeyNotice = Static<typeof HostKeyNotice>;
+
+/** Answer to a create or update: the profile as stored and what the checks did. */
+export const ProfileChange = Type.Object({
+  profile: Profile,
+  notices: Type.Array(Type.String(), { description: "What the checks did, e.g. a folder created or a host key recorded." }),
+  hostKey: Type.Optional(HostKeyNotice),
+});
+export type ProfileChange = Static<typeof ProfileChange>;
+
+/** Error codes of the profile routes, beyond `invalid_request`, `not_found` and `conflict`. */
+export const PROFILE_ERROR_CODES = [
+  "profiles_file_invalid",
+  "no_profiles",
+  "default_profile_required",
+  "local_dir_failed",
+  "ssh_unreachable",
+  "ssh_auth_failed",
+  "ssh_host_key_changed",
+  "ssh_failed",
+  "remote_check_failed",
+] as const;

@@ -1,0 +1,119 @@
+/**
+ * The profiles pages of the web UI, through the real gateway and the real profile-svc (served on
+ * loopback): plain form posts (no JavaScript), redirects, errors that say what to fix, escaping.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServiceApp, loadSettings } from "@svc/platform";
+import { profilesController } from "@svc/profile-svc/src/profiles";
+import { ProfileService } from "@svc/profile-svc/src/profiles/service";
+import { createGateway } from "../src/app";
+
+const SECRET = "pages-test-internal-secret".padEnd(40, "x");
+const home = mkdtempSync(join(tmpdir(), "svc-pages-"));
+const cache = join(home, "cache");
+mkdirSync(cache);
+const file = join(home, "svc", "profiles.cfg");
+const profileSvc = createServiceApp("profile-svc", SECRET, [
+  profilesController(new ProfileService({ profilesFile: file, userHome: home, env: { HOME: home, PATH: "/usr/bin:/bin" } })),
+]).listen({ hostname: "127.0.0.1", port: 0 });
+const upstream = `http://127.0.0.1:${profileSvc.server!.port}`;
+const gateway = createGateway({
+  settings: loadSettings({ SVC_HOME_DIR: join(home, "svc"), HOME: home }),
+  internalSecret: SECRET,
+  upstreams: { "profile-svc": upstream, "model-svc": "http://127.0.0.1:9", "orchestrator-svc": "http://127.0.0.1:9" },
+  authToken: undefined,
+});
+afterAll(async () => {
+  await profileSvc.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+const ORIGIN = "http://localhost:8000";
+async function get(path: string) {
+  const response = await gateway.handle(new Request(`${ORIGIN}${path}`));
+  return { status: response.status, html: await response.text(), location: response.headers.get("location") };
+}
+async function post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  const response = await gateway.handle(
+    new Request(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN, ...headers },
+      body: new URLSearchParams(form).toString(),
+    }),
+  );
+  return { status: response.status, html: await response.text(), location: response.headers.get("location") };
+}
+
+describe("profiles pages", () => {
+  test("empty list invites to create the default profile; the nav marks Profiles", async () => {
+    const page = await get("/profiles");
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("No profiles yet");
+    expect(page.html).toContain('href="/profiles/new?name=default"');
+    expect(page.html).toMatch(/<a href="\/profiles" aria-current="page">Profiles<\/a>/);
+    const form = await get("/profiles/new?name=default");
+    expect(form.html).toContain('name="name" type="text" value="default"');
+    expect(form.html).toContain('method="post" action="/profiles"');
+  });
+
+  test("a rejected form shows the API's message, keeps the values, marks the field, and escapes everything", async () => {
+    const first = await post("/profiles", { name: "other", schema: "local", home_dir: join(home, "o"), cache_dir: cache });
+    expect(first.status).toBe(409);
+    expect(first.html).toContain("A profile named &quot;default&quot; is required first");
+
+    const evil = await post("/profiles", { name: "default", schema: "local", home_dir: "<script>alert(1)</script>", cache_dir: cache });
+    expect(evil.status).toBe(400);
+    expect(evil.html).not.toContain("<script>alert");
+    expect(evil.html).toContain("home_dir &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot; is not an absolute path");
+    expect(evil.html).toMatch(/name="home_dir"[^>]*value="&lt;script&gt;alert\(1\)&lt;\/script&gt;"[^>]*aria-invalid="true"/);
+
+    const missing = await post("/profiles", { name: "default", schema: "local", home_dir: join(home, "d"), cache_dir: join(home, "no-cache") });
+    expect(missing.status).toBe(422);
+    expect(missing.html).toContain("does not exist. svc never creates the cache folder");
+    // htmx does not swap error statuses: a boosted form gets the same page as 200.
+    const boosted = await post("/profiles", { name: "bad name", schema: "local" }, { "hx-request": "true" });
+    expect(boosted.status).toBe(200);
+    expect(boosted.html).toContain("is not allowed: 1–63 characters");
+    const port = await post("/profiles", { name: "default", schema: "slurm", host: "h", user: "u", home: "/h", cache: "/c", port: "abc" });
+    expect(port.status).toBe(400);
+    expect(port.html).toContain("is not a port");
+  });
+
+  test("create → redirect to the details page with what the checks did; update; remove", async () => {
+    const created = await post("/profiles", { name: "default", schema: "local", home_dir: join(home, "d"), cache_dir: cache, host: "ignored for local" });
+    expect(created.status).toBe(303);
+    expect(created.location).toStartWith("/profiles/default?notice=");
+    const details = await get(created.location!);
+    expect(details.html).toContain("Created profile default.");
+    expect(details.html).toContain(`Created home_dir ${join(home, "d")}.`);
+    expect(details.html).toContain("The default profile is required and cannot be removed");
+
+    const badUpdate = await post("/profiles/default", { schema: "local", home_dir: join(home, "d"), cache_dir: join(home, "gone") });
+    expect(badUpdate.status).toBe(422);
+    expect(badUpdate.html).toMatch(/name="cache_dir"[^>]*aria-invalid="true"/);
+    const update = await post("/profiles/default", { schema: "local", home_dir: join(home, "d"), cache_dir: home });
+    expect(update.status).toBe(303);
+    expect((await get("/profiles/default")).html).toContain(`<dt>cache_dir</dt><dd><code>${home}</code></dd>`);
+
+    expect((await post("/profiles/default/remove", {})).status).toBe(409);
+    await post("/profiles", { name: "two", schema: "local", home_dir: join(home, "two"), cache_dir: cache });
+    expect((await get("/profiles")).html).toContain('<a href="/profiles/two">two</a>');
+    expect((await get("/profiles/two/remove")).html).toContain("Remove profile two?");
+    const removed = await post("/profiles/two/remove", {});
+    expect(removed.status).toBe(303);
+    expect(removed.location).toBe("/profiles?removed=two");
+    expect((await get("/profiles?removed=two")).html).toContain("Removed profile two.");
+    expect((await get("/profiles/two")).status).toBe(404);
+  });
+
+  test("a broken profiles.cfg is shown with its line, as a 409 page", async () => {
+    writeFileSync(file, "[default]\nschema local\n");
+    const page = await get("/profiles");
+    expect(page.status).toBe(409);
+    expect(page.html).toContain("profiles.cfg needs fixing");
+    expect(page.html).toContain("line 2");
+  });
+});

@@ -1,0 +1,100 @@
+import { Value } from "@sinclair/typebox/value";
+import { PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile } from "@svc/contracts";
+import type { IniSection } from "./ini-document";
+
+/** A profiles.cfg section that parses as INI but is not a valid profile; names the line to fix. */
+export class ProfileSectionError extends Error {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`line ${line}: ${reason}`);
+    this.name = "ProfileSectionError";
+  }
+}
+
+/** Older key names, read and rewritten under the current ones (Blackfish wrote `type`, `home`, `cache`). */
+export const KEY_ALIASES = {
+  common: { schema: ["type"] },
+  local: { schema: ["type"], home_dir: ["home"], cache_dir: ["cache"] },
+  slurm: { schema: ["type"] },
+} as const satisfies Record<string, Record<string, readonly string[]>>;
+
+const mutable = (aliases: Record<string, readonly string[]>) =>
+  Object.fromEntries(Object.entries(aliases).map(([key, names]) => [key, [...names]])) as Record<string, string[]>;
+
+function pick(section: IniSection, key: string, aliases: readonly string[] = []) {
+  for (const name of [key, ...aliases]) {
+    const entry = section.entries.get(name);
+    if (entry) return { ...entry, key: name };
+  }
+  return undefined;
+}
+
+/** Reads one section as a profile (current or older key names); throws ProfileSectionError. */
+export function profileFromSection(section: IniSection): Profile {
+  const schema = pick(section, "schema", KEY_ALIASES.common.schema);
+  const where = `profile [${section.name}]`;
+  if (!schema) throw new ProfileSectionError(section.line, `${where} has no schema: add "schema = local" or "schema = slurm"`);
+  const require = (key: string, aliases: readonly string[] = []) => {
+    const entry = pick(section, key, aliases);
+    if (!entry || entry.value === "") throw new ProfileSectionError(section.line, `${where} (schema ${schema.value}) needs "${key} = …"`);
+    return entry.value;
+  };
+  let profile: Profile;
+  if (schema.value === "local") {
+    profile = {
+      name: section.name,
+      schema: "local",
+      home_dir: require("home_dir", KEY_ALIASES.local.home_dir),
+      cache_dir: require("cache_dir", KEY_ALIASES.local.cache_dir),
+    } satisfies LocalProfile;
+  } else if (schema.value === "slurm") {
+    const slurm: SlurmProfile = { name: section.name, schema: "slurm", host: require("host"), user: require("user"), home: require("home"), cache: require("cache") };
+    const port = pick(section, "port");
+    if (port) {
+      const number = /^\d+$/.test(port.value) ? Number(port.value) : Number.NaN;
+      if (!(number >= 1 && number <= 65535)) throw new ProfileSectionError(port.line, `port "${port.value}" is not a port number (1–65535)`);
+      slurm.port = number;
+    }
+    const identity = pick(section, "identity_file");
+    if (identity?.value) slurm.identity_file = identity.value;
+    profile = slurm;
+  } else {
+    throw new ProfileSectionError(schema.line, `${where} has schema "${schema.value}": use local or slurm`);
+  }
+  if (!Value.Check(Profile, profile)) {
+    const nameOk = new RegExp(Profile.anyOf[0].properties.name.pattern!).test(section.name);
+    throw new ProfileSectionError(
+      section.line,
+      nameOk ? `${where} has a value svc cannot use (check its paths and host for odd characters)` : `profile name "${section.name}" is not allowed: ${PROFILE_NAME_RULE}`,
+    );
+  }
+  return profile;
+}
+
+/** The key/value lines to write for a profile (current key names; `undefined` removes a key). */
+export function sectionValues(profile: Profile): { values: Array<[string, string | undefined]>; aliases: Record<string, string[]> } {
+  if (profile.schema === "local") {
+    return {
+      values: [
+        ["schema", "local"],
+        ["home_dir", profile.home_dir],
+        ["cache_dir", profile.cache_dir],
+      ],
+      aliases: mutable(KEY_ALIASES.local),
+    };
+  }
+  return {
+    values: [
+      ["schema", "slurm"],
+      ["host", profile.host],
+      ["user", profile.user],
+      ["home", profile.home],
+      ["cache", profile.cache],
+      ["port", profile.port === undefined ? undefined : String(profile.port)],
+      ["identity_file", profile.identity_file],
+    ],
+    aliases: mutable(KEY_ALIASES.slurm),
+  };
+}

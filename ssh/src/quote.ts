@@ -1,0 +1,13 @@
+import { shellQuote } from "@svc/platform/shell";
+
+export { shellQuote };
+
+/**
+ * A path on a remote host as one shell word. `~` and `~/…` mean the remote user's home (as the
+ * shell would expand them), the rest of the path stays quoted.
+ */
+export function remotePathWord(path: string): string {
+  if (path === "~") return `"$HOME"`;
+  if (path.startsWith("~/")) return `"$HOME"/${shellQuote(path.slice(2))}`;
+  return shellQuote(path);
+}
