@@ -1,0 +1,52 @@
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { join, relative } from "node:path";
+import { dependencyClosure } from "./dependency-closure";
+
+/** A file or symlink to place in the image under /app (or elsewhere, for `target` paths). */
+export type TreeEntry = { target: string; source: string } | { target: string; symlink: string };
+
+// Sources and bundles inside installed packages that the prebuilt binaries do not need.
+const SKIPPED = [/^runtimes\/[^/]+\/(test|src\/testing)\//, /^node_modules\/node-llama-cpp\/llama\/gitRelease\.bundle$/, /^node_modules\/@fugood\/whisper\.node\/(whisper\.cpp|src)\//, /(^|\/)\.cache\//];
+
+function listFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules") continue; // nested packages come from the closure
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...listFiles(path));
+    else if (entry.isFile() || entry.isSymbolicLink()) files.push(path);
+  }
+  return files;
+}
+
+/**
+ * What goes into /app for a runtime: its own sources, the runtime-common workspace, and every
+ * installed package it needs, at the same relative paths as in the repository, so `bun
+ * runtimes/<name>/src/main.ts` resolves its imports in the image exactly as it does bare.
+ */
+export function runtimeTree(root: string, runtime: string): TreeEntry[] {
+  const workspaceDir = join(root, "runtimes", runtime);
+  const entries: TreeEntry[] = [];
+  const addDir = (dir: string, targetDir: string) => {
+    for (const file of listFiles(dir)) {
+      const target = join(targetDir, relative(dir, file));
+      if (SKIPPED.some((pattern) => pattern.test(target))) continue;
+      if (/\.test\.ts$/.test(target)) continue;
+      const stat = lstatSync(file);
+      entries.push(stat.isSymbolicLink() ? { target, source: realpathSync(file) } : { target, source: file });
+    }
+  };
+  addDir(workspaceDir, join("runtimes", runtime));
+  for (const pkg of dependencyClosure(root, workspaceDir)) {
+    const linkTarget = relative(root, pkg.linkPath);
+    const realTarget = relative(root, pkg.dir);
+    if (linkTarget === realTarget) {
+      addDir(pkg.dir, realTarget);
+    } else {
+      // A workspace package: its folder, plus the node_modules link npm made to it.
+      addDir(pkg.dir, realTarget);
+      entries.push({ target: linkTarget, symlink: relative(join(linkTarget, ".."), realTarget) });
+    }
+  }
+  return entries.sort((a, b) => a.target.localeCompare(b.target));
+}

@@ -1,0 +1,54 @@
+/** The speech-recognition runtime run bare on the tiny whisper model, fed a WAV spoken by espeak-ng. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { startRuntime, type RuntimeProcess } from "@svc/runtime-common/src/testing/runtime-process";
+import { makeTinyModels } from "@svc/runtime-tiny-models";
+import { expectKeyRequired, expectNonAudioRefused, expectOpenAiUpload, expectTranscribeFormats, expectTraversalRefused, transcribe, wavIn } from "./speech-contract";
+import { API_KEY, makeSpeechFixtures, type SpeechFixtures } from "./speech-fixtures";
+
+let cacheDir: string;
+let fixtures: SpeechFixtures;
+let runtime: RuntimeProcess;
+
+beforeAll(async () => {
+  cacheDir = mkdtempSync(join(tmpdir(), "svc-sr-models-"));
+  fixtures = makeSpeechFixtures();
+  runtime = await startRuntime("speech-recognition", ["--model", makeTinyModels(cacheDir).speechRecognition, "--api-key", API_KEY, "--input-dir", fixtures.inputDir]);
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+  rmSync(cacheDir, { recursive: true, force: true });
+  if (fixtures) rmSync(dirname(fixtures.inputDir), { recursive: true, force: true });
+});
+
+describe("speech-recognition runtime, bare", () => {
+  test("/transcribe answers in the text, json and verbose_json formats", () => expectTranscribeFormats(runtime.url));
+
+  test("an absolute path inside the input folder is accepted", async () => {
+    const response = await transcribe(runtime.url, { audio_path: wavIn(fixtures.inputDir), response_format: "text" });
+    expect(response.status).toBe(200);
+  });
+
+  test("paths leaving the input folder get 400", () =>
+    expectTraversalRefused(runtime.url, ["../secret.wav", fixtures.outsideFile, "/etc/passwd", "nested/../../secret.wav", "link-out.wav"]));
+
+  test("a file that is not audio gets 415 naming it", () => expectNonAudioRefused(runtime.url));
+
+  test("a missing file gets 404, bad bodies 400", async () => {
+    expect((await transcribe(runtime.url, { audio_path: "nothere.wav" })).status).toBe(404);
+    expect((await transcribe(runtime.url, { audio_path: "nested/hello.wav", response_format: "srt-ish" })).status).toBe(400);
+    expect((await transcribe(runtime.url, {})).status).toBe(400);
+  });
+
+  test("OpenAI's multipart /v1/audio/transcriptions, through the openai client", () => expectOpenAiUpload(runtime.url, wavIn(fixtures.inputDir)));
+  test("the API key is required; health is open", () => expectKeyRequired(runtime.url));
+
+  test("metrics count transcriptions and audio seconds", async () => {
+    const metrics = await (await fetch(`${runtime.url}/metrics`)).text();
+    expect(metrics).toMatch(/^svc_requests_total\{route="\/transcribe",status="200"\} \d+$/m);
+    expect(Number(metrics.match(/^svc_audio_seconds_total ([\d.]+)$/m)?.[1])).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,62 @@
+import { Elysia } from "elysia";
+import type { RouteDeps } from "./chat-completions";
+import { generate, samplingOptions } from "./generation";
+import { completionId, unixSeconds } from "./response-ids";
+import { CompletionRequest } from "./schemas";
+import { sseResponse } from "./sse";
+import { completionBudget } from "./token-limits";
+
+/** OpenAI's default when a completion request names no max_tokens. */
+const DEFAULT_MAX_TOKENS = 16;
+
+/** `POST /v1/completions`: plain text continuation of `prompt`. */
+export function completionsRoute(deps: RouteDeps) {
+  return new Elysia().post(
+    "/v1/completions",
+    async ({ body, request }) => {
+      const text = typeof body.prompt === "string" ? body.prompt : body.prompt[0];
+      const prompt = deps.engine().tokenizePrompt(text);
+      const limits = deps.limits();
+      const requested = body.max_tokens ?? undefined;
+      const params = { prompt: "prompt", maxTokens: "max_tokens" };
+      const room = completionBudget(prompt.length, requested, limits, params);
+      const maxTokens = requested ?? Math.min(DEFAULT_MAX_TOKENS, room);
+      const id = completionId("cmpl");
+      const created = unixSeconds();
+      const usage = (completionTokens: number) => ({
+        prompt_tokens: prompt.length,
+        total_tokens: prompt.length + completionTokens,
+        completion_tokens: completionTokens,
+        prompt_tokens_details: null,
+      });
+      const choice = (text: string, finishReason: string | null, stopReason: string | null) => ({
+        index: 0,
+        text,
+        logprobs: null,
+        finish_reason: finishReason,
+        stop_reason: stopReason,
+      });
+
+      if (body.stream) {
+        return sseResponse(async (send, abort) => {
+          const signal = AbortSignal.any([abort, request.signal]);
+          const chunk = (choices: object[], extra: object = {}) => ({ id, object: "text_completion", created, model: deps.modelName, choices, ...extra });
+          const result = await generate(deps, prompt, samplingOptions(body, maxTokens, signal), (piece) => send(chunk([choice(piece, null, null)])));
+          send(chunk([choice("", result.finishReason, result.stopReason)]));
+          if (body.stream_options?.include_usage) send(chunk([], { usage: usage(result.completionTokens) }));
+        });
+      }
+
+      const result = await generate(deps, prompt, samplingOptions(body, maxTokens, request.signal));
+      return {
+        id,
+        object: "text_completion",
+        created,
+        model: deps.modelName,
+        choices: [choice(result.text, result.finishReason, result.stopReason)],
+        usage: usage(result.completionTokens),
+      };
+    },
+    { body: CompletionRequest },
+  );
+}

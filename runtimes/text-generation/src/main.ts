@@ -1,0 +1,51 @@
+/**
+ * The text-generation runtime: `bun runtimes/text-generation/src/main.ts --model <snapshot dir>
+ * --host H --port N [--api-key K] [--max-input-length N] [--max-total-tokens N] [--threads N]`.
+ * Listens at once (GET /health answers 503 while the model loads), then serves the GGUF found in
+ * the snapshot folder.
+ */
+import { findModelFile, parseRuntimeArgs, serveRuntime, UsageError, type RuntimeArgs } from "@svc/runtime-common";
+import { createTextGenerationApp, TEXT_GENERATION_PATHS } from "./app";
+import { LlamaEngine } from "./llama-engine";
+
+const GGUF_MAGIC = new TextEncoder().encode("GGUF");
+
+function readArgs(): RuntimeArgs {
+  try {
+    return parseRuntimeArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;
+    console.error(`text-generation: ${error.message}`);
+    console.error("usage: runtime:text-generation --model <snapshot dir> [--host H] [--port N] [--api-key K] [--max-input-length N] [--max-total-tokens N] [--threads N]");
+    process.exit(2);
+  }
+}
+
+const args = readArgs();
+const { app, queue, registry, attachEngine, state } = createTextGenerationApp({
+  modelName: args.model,
+  apiKey: args.apiKey,
+  maxInputLength: args.maxInputLength,
+  maxTotalTokens: args.maxTotalTokens,
+});
+const server = serveRuntime(app, registry, queue, TEXT_GENERATION_PATHS, args.host, args.port);
+console.log(`text-generation: listening on ${server.url}, loading ${args.model}`);
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    void server.stop().finally(() => process.exit(0));
+  });
+}
+
+try {
+  const modelFile = findModelFile(args.model, GGUF_MAGIC, "GGUF", ".gguf");
+  const engine = await LlamaEngine.load({ modelFile, contextSize: args.maxTotalTokens, threads: args.threads });
+  attachEngine(engine);
+  console.log(`text-generation: ready on ${server.url} (model ${modelFile}, chat template ${engine.chatTemplate}, context ${engine.contextSize})`);
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  state.markFailed(message);
+  console.error(`text-generation: could not load the model: ${message}`);
+  await server.stop();
+  process.exit(1);
+}

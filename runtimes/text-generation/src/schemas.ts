@@ -1,0 +1,44 @@
+import { t } from "elysia";
+
+/** An optional field that may also be null; `error` is what a client is told when it is wrong. */
+const nullable = <T extends Parameters<typeof t.Nullable>[0]>(schema: T, error: string) => t.Optional(t.Union([schema, t.Null()], { error }));
+
+/** Sampling fields shared by /v1/chat/completions and /v1/completions. */
+const sampling = {
+  model: nullable(t.String(), "model: must be a string"),
+  max_tokens: nullable(t.Integer({ minimum: 1 }), "max_tokens: must be an integer of at least 1"),
+  temperature: nullable(t.Number({ minimum: 0, maximum: 2 }), "temperature: must be a number from 0 to 2"),
+  top_p: nullable(t.Number({ exclusiveMinimum: 0, maximum: 1 }), "top_p: must be a number above 0 and at most 1"),
+  stop: nullable(t.Union([t.String({ minLength: 1 }), t.Array(t.String({ minLength: 1 }), { maxItems: 4 })]), "stop: must be a string or an array of up to 4 strings"),
+  seed: nullable(t.Integer(), "seed: must be an integer"),
+  stream: nullable(t.Boolean(), "stream: must be true or false"),
+  stream_options: nullable(t.Object({ include_usage: t.Optional(t.Nullable(t.Boolean())) }), "stream_options: must be an object like {include_usage: true}"),
+  n: nullable(t.Integer({ minimum: 1, maximum: 1 }), "n: only one choice per request is supported"),
+};
+
+const contentPart = t.Object({ type: t.String(), text: t.Optional(t.String()) });
+
+export const ChatCompletionRequest = t.Object({
+  ...sampling,
+  messages: t.Array(
+    t.Object({
+      role: t.String(),
+      content: t.Optional(t.Nullable(t.Union([t.String(), t.Array(contentPart)]))),
+      name: t.Optional(t.String()),
+    }),
+    { minItems: 1 },
+  ),
+  max_completion_tokens: nullable(t.Integer({ minimum: 1 }), "max_completion_tokens: must be an integer of at least 1"),
+});
+export type ChatCompletionRequest = typeof ChatCompletionRequest.static;
+
+export const CompletionRequest = t.Object({
+  ...sampling,
+  prompt: t.Union([t.String(), t.Array(t.String(), { minItems: 1, maxItems: 1 })], {
+    error: "prompt: must be a string (or an array holding one string)",
+  }),
+  max_tokens: nullable(t.Integer({ minimum: 1 }), "max_tokens: must be an integer of at least 1"),
+});
+export type CompletionRequest = typeof CompletionRequest.static;
+
+export type SamplingRequest = Pick<ChatCompletionRequest, "temperature" | "top_p" | "stop" | "seed">;

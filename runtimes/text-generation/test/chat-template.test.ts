@@ -1,0 +1,40 @@
+/** The chat prompt is rendered with the template stored in the GGUF (ChatML for the tiny model). */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getLlama, type LlamaModel } from "node-llama-cpp";
+import { makeTinyModels } from "@svc/runtime-tiny-models";
+import { LlamaEngine } from "../src/llama-engine";
+
+let cacheDir: string;
+let modelFile: string;
+let engine: LlamaEngine;
+let model: LlamaModel;
+
+beforeAll(async () => {
+  cacheDir = mkdtempSync(join(tmpdir(), "svc-tg-template-"));
+  modelFile = join(makeTinyModels(cacheDir).textGeneration, "tiny-llama-f32.gguf");
+  engine = await LlamaEngine.load({ modelFile, contextSize: 256 });
+  model = await (await getLlama({ gpu: false, build: "never" })).loadModel({ modelPath: modelFile });
+});
+
+afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+test("the GGUF's ChatML template is recognised and used for chat prompts", () => {
+  expect(engine.chatTemplate).toBe("ChatML");
+  const turns = [
+    { role: "system" as const, content: "Be brief." },
+    { role: "user" as const, content: "hello world" },
+  ];
+  const rendered = "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nhello world<|im_end|>\n<|im_start|>assistant\n";
+  const expected = [model.tokens.bos!, ...model.tokenize(rendered, true)];
+  expect(engine.tokenizeChat(turns)).toEqual(expected);
+});
+
+test("the tiny model's tokenizer round-trips text, bytes included", () => {
+  const text = "Hello world, the tiny model says: ünïcode ✓";
+  const tokens = engine.tokenizePrompt(text);
+  expect(tokens[0]).toBe(model.tokens.bos!);
+  expect(model.detokenize(tokens.slice(1))).toBe(text);
+});
