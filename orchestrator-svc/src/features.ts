@@ -1,7 +1,44 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
 import type { AnyElysia } from "elysia";
-import type { ServiceContext } from "@svc/platform";
+import { SvcClient } from "@svc/client";
+import { badRequest, internalFetch, type ServiceContext } from "@svc/platform";
+import { freePort } from "@svc/platform/net";
+import { ServiceStore } from "./db/service-store";
+import { DockerApi } from "./engines/docker/docker-api";
+import { DockerEngine } from "./engines/docker/docker-engine";
+import { Reconciler } from "./reconciler/reconciler";
+import { registryLookups } from "./launch/lookups";
+import { RuntimeCatalog } from "./runtimes/catalog";
+import { ServicesService } from "./services/service";
+import { servicesController } from "./services";
 
-/** The feature controllers this service serves; each lives in its own folder. */
-export function features(_ctx: ServiceContext): AnyElysia[] {
-  return [];
+/** Wires the orchestrator: its records, the engines, the reconciler loop and the services API. */
+export function features(ctx: ServiceContext): AnyElysia[] {
+  const env = process.env;
+  const store = new ServiceStore(join(ctx.dataDir, "orchestrator.db"));
+  const docker = new DockerEngine(DockerApi.fromEnv(env), {
+    network: env.SVC_DOCKER_NETWORK === "publish" ? "publish" : "host",
+    homeLabel: createHash("sha256").update(ctx.settings.homeDir).digest("hex").slice(0, 16),
+  });
+  const log = (message: string) => console.log(`[reconciler] ${message}`);
+  const reconciler = new Reconciler({ store, engineFor: () => docker, log });
+  const client = new SvcClient({ baseUrl: "http://svc.internal", fetch: internalFetch(ctx.upstreams, ctx.internalSecret) });
+  const runtimes = RuntimeCatalog.fromEnv(env);
+  const services = new ServicesService({
+    store,
+    planner: { ...registryLookups(client), runtimeImage: (task, kind) => runtimes.image(task, kind), cpuTextGeneration: runtimes.cpuTextGeneration },
+    engineFor: (profile) => {
+      if (profile.schema === "slurm") throw badRequest(`Profile ${profile.name} is a slurm profile: running services on Slurm is not available in this version; use a local profile.`);
+      return docker;
+    },
+    engineOf: () => docker,
+    reconciler,
+    freePort: () => freePort(),
+    ensureRuntime: (engine, image) => runtimes.ensure(engine, image),
+    jobsDir: join(ctx.dataDir, "jobs"),
+  });
+  reconciler.start();
+  docker.watch(() => reconciler.wake());
+  return [servicesController(services)];
 }

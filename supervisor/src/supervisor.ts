@@ -3,7 +3,7 @@ import { SERVICES, upstreamVariable } from "@svc/contracts/topology";
 import { appUrl, homeLayout, type Settings } from "@svc/platform/config";
 import { randomSecret } from "@svc/platform/security";
 import { acquireLock, processStartTicks, releaseLock, updateLock, type RunRecord } from "./lock";
-import { freePort, portInUse } from "./free-port";
+import { freePort, portInUse } from "@svc/platform/net";
 import { decideAuthToken } from "./auth-token";
 import { GATEWAY_ENTRY, SERVICE_ENTRIES } from "./components";
 import { SupervisedProcess } from "./supervised-process";

@@ -11,6 +11,7 @@ const host = option("--host") ?? "127.0.0.1";
 const port = Number(option("--port") ?? 8000);
 const startDelay = Number(option("--start-delay-ms") ?? 0);
 const crashAfter = option("--crash-after-ms");
+const unhealthyAfter = option("--unhealthy-after-ms");
 const started = Date.now();
 
 console.log(`fake runtime: args ${JSON.stringify(args)}`);
@@ -19,7 +20,8 @@ Bun.serve({
   port,
   fetch(request) {
     const path = new URL(request.url).pathname;
-    const ready = Date.now() - started >= startDelay;
+    const age = Date.now() - started;
+    const ready = age >= startDelay && (unhealthyAfter === undefined || age < Number(unhealthyAfter));
     if (path === "/health") return new Response(ready ? "ok" : "loading", { status: ready ? 200 : 503 });
     if (path === "/args") return Response.json(args);
     return Response.json({ path, method: request.method, authorization: request.headers.get("authorization") });

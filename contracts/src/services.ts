@@ -1,0 +1,142 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+/**
+ * Inference services (spec §2.4, §3, §4.1 `run`): what `svc run` asks for and what the
+ * orchestrator records. Shared by orchestrator-svc, the gateway, the client and the CLI.
+ * JSON fields are camelCase (CLI options map onto them: --max-total-tokens → maxTotalTokens).
+ */
+
+export const TASKS = ["text-generation", "speech-recognition"] as const;
+export type Task = (typeof TASKS)[number];
+export const Task = Type.Union([Type.Literal("text-generation"), Type.Literal("speech-recognition")]);
+
+/** The IMAGE column of `svc ls`: the task written with an underscore (spec §2.4). */
+export type ImageName = "text_generation" | "speech_recognition";
+export const imageOf = (task: Task): ImageName => task.replace("-", "_") as ImageName;
+
+export const SERVICE_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "HEALTHY", "UNHEALTHY", "STOPPING", "STOPPED", "FAILED", "TIMEOUT"] as const;
+export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+export const ServiceStatus = Type.Union([
+  Type.Literal("SUBMITTED"),
+  Type.Literal("PENDING"),
+  Type.Literal("STARTING"),
+  Type.Literal("HEALTHY"),
+  Type.Literal("UNHEALTHY"),
+  Type.Literal("STOPPING"),
+  Type.Literal("STOPPED"),
+  Type.Literal("FAILED"),
+  Type.Literal("TIMEOUT"),
+]);
+/** States a service does not leave by itself; `restart` starts it again. */
+export const TERMINAL_STATUSES: readonly ServiceStatus[] = ["STOPPED", "FAILED", "TIMEOUT"];
+export const isLive = (status: ServiceStatus) => !TERMINAL_STATUSES.includes(status);
+
+/** Slurm-style job options (spec §4.1); the Docker adapter honours mem and gres. */
+export const JobOptions = Type.Object(
+  {
+    time: Type.Optional(Type.String({ maxLength: 32, description: "Duration: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS." })),
+    ntasksPerNode: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })),
+    mem: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Memory per node in GB." })),
+    gres: Type.Optional(Type.Integer({ minimum: 0, maximum: 64, description: "GPU devices per node." })),
+    partition: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    constraint: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  },
+  { additionalProperties: false },
+);
+export type JobOptions = Static<typeof JobOptions>;
+
+export const TextGenerationOptions = Type.Object(
+  {
+    disableCustomKernels: Type.Optional(Type.Boolean()),
+    sharded: Type.Optional(Type.String({ maxLength: 16, description: "`true`/`false`: shard across all GPUs (needs 2 or more)." })),
+    maxInputLength: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxTotalTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+export type TextGenerationOptions = Static<typeof TextGenerationOptions>;
+
+export const SpeechRecognitionOptions = Type.Object(
+  {
+    inputDir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Folder on the service host that `audio_path` is resolved in; default <home>/inputs." })),
+  },
+  { additionalProperties: false },
+);
+export type SpeechRecognitionOptions = Static<typeof SpeechRecognitionOptions>;
+
+/** Body of POST /api/services (`svc run`). */
+export const RunRequest = Type.Object(
+  {
+    task: Task,
+    model: Type.String({ minLength: 1, maxLength: 256, description: "Repo id, <owner>/<name>." }),
+    revision: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Commit id; default: the most recent local revision." })),
+    profile: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    dryRun: Type.Optional(Type.Boolean()),
+    job: Type.Optional(JobOptions),
+    textGeneration: Type.Optional(TextGenerationOptions),
+    speechRecognition: Type.Optional(SpeechRecognitionOptions),
+    engineArgs: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 256, description: "Passed to the inference engine, each as one argument." })),
+  },
+  { additionalProperties: false },
+);
+export type RunRequest = Static<typeof RunRequest>;
+
+export const ServiceEvent = Type.Object({
+  at: Type.String({ format: "date-time" }),
+  from: Type.Union([ServiceStatus, Type.Null()]),
+  to: ServiceStatus,
+  reason: Type.Union([Type.String(), Type.Null()]),
+});
+export type ServiceEvent = Static<typeof ServiceEvent>;
+
+export const ServicePhases = Type.Object({
+  queued: Type.Union([Type.String(), Type.Null()], { description: "When the engine accepted the job." }),
+  starting: Type.Union([Type.String(), Type.Null()], { description: "When the engine started running it." }),
+  ready: Type.Union([Type.String(), Type.Null()], { description: "When it first answered its health check." }),
+});
+
+export const ServiceRecord = Type.Object({
+  id: Type.String({ format: "uuid" }),
+  name: Type.String(),
+  image: Type.Union([Type.Literal("text_generation"), Type.Literal("speech_recognition")]),
+  task: Task,
+  model: Type.String(),
+  revision: Type.String(),
+  profile: Type.String(),
+  status: ServiceStatus,
+  reason: Type.Union([Type.String(), Type.Null()], { description: "Why it is in this state (exit code, scheduler reason, …)." }),
+  host: Type.Union([Type.String(), Type.Null()]),
+  port: Type.Union([Type.Integer(), Type.Null()]),
+  url: Type.Union([Type.String(), Type.Null()], { description: "Where the service answers, once its port is known." }),
+  engine: Type.Union([Type.Literal("docker"), Type.Literal("slurm")]),
+  runtime: Type.String({ description: "Inference server image or program that runs the model." }),
+  handle: Type.Union([Type.String(), Type.Null()], { description: "Container id or Slurm job id." }),
+  apiKeySet: Type.Boolean(),
+  job: JobOptions,
+  textGeneration: Type.Optional(TextGenerationOptions),
+  speechRecognition: Type.Optional(SpeechRecognitionOptions),
+  engineArgs: Type.Array(Type.String()),
+  createdBy: Type.String(),
+  createdAt: Type.String({ format: "date-time" }),
+  updatedAt: Type.String({ format: "date-time" }),
+});
+export type ServiceRecord = Static<typeof ServiceRecord>;
+
+export const ServiceDetails = Type.Composite([
+  ServiceRecord,
+  Type.Object({ phases: ServicePhases, events: Type.Array(ServiceEvent) }),
+]);
+export type ServiceDetails = Static<typeof ServiceDetails>;
+
+export const RunResponse = Type.Object({
+  /** Rows of the model registry that matched the model on the profile (step 1 of `svc run`). */
+  matched: Type.Integer(),
+  revision: Type.String(),
+  warnings: Type.Array(Type.String()),
+  /** The start-up script (Docker: the equivalent `docker run` line); always given, the only output of a dry run. */
+  script: Type.String(),
+  service: Type.Union([ServiceRecord, Type.Null()]),
+});
+export type RunResponse = Static<typeof RunResponse>;

@@ -1,0 +1,45 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** One row per service ever run (spec §1.8: kept until `svc rm`). */
+export const services = sqliteTable(
+  "services",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    task: text("task").notNull(),
+    model: text("model").notNull(),
+    revision: text("revision").notNull(),
+    profile: text("profile").notNull(),
+    status: text("status").notNull(),
+    reason: text("reason"),
+    host: text("host"),
+    port: integer("port"),
+    engine: text("engine").notNull(),
+    runtime: text("runtime").notNull(),
+    handle: text("handle"),
+    /** Kept so `restart` can start the same spec; never returned by the API. */
+    apiKey: text("api_key"),
+    /** JSON: job, text_generation, speech_recognition and engine_args as given. */
+    spec: text("spec").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [index("services_status").on(table.status), index("services_created_at").on(table.createdAt), index("services_name").on(table.name)],
+);
+
+/** Every state change of every service, in order. */
+export const serviceEvents = sqliteTable(
+  "service_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serviceId: text("service_id")
+      .notNull()
+      .references(() => services.id, { onDelete: "cascade" }),
+    at: text("at").notNull(),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    reason: text("reason"),
+  },
+  (table) => [index("service_events_service").on(table.serviceId, table.id)],
+);

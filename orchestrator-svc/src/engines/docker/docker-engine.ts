@@ -1,0 +1,159 @@
+import { shellJoin } from "@svc/platform/shell";
+import type { Engine, LaunchSpec, Observation, Submitted } from "../engine";
+import { DockerApi, DockerError } from "./docker-api";
+import { containerConfig, dockerRunWords, LABELS, type DockerOptions } from "./container-config";
+import { demultiplex } from "./log-frames";
+
+interface ContainerSummary {
+  Id: string;
+  State: string;
+  Labels: Record<string, string>;
+}
+
+interface ContainerInspect {
+  State: { Status: string; ExitCode: number; OOMKilled: boolean; Error: string };
+}
+
+const REASON_LOG_LINES = 20;
+
+/** Runs each service as a container through the Docker Engine API. */
+export class DockerEngine implements Engine {
+  readonly kind = "docker" as const;
+
+  constructor(
+    private readonly api: DockerApi,
+    private readonly options: DockerOptions,
+  ) {}
+
+  render(spec: LaunchSpec): string {
+    return shellJoin(dockerRunWords(containerConfig(spec, this.options)));
+  }
+
+  async imagePresent(image: string): Promise<boolean> {
+    try {
+      await this.api.raw("GET", `/images/${encodeURIComponent(image)}/json`);
+      return true;
+    } catch (error) {
+      if (error instanceof DockerError && error.status === 404) return false;
+      throw error;
+    }
+  }
+
+  async submit(spec: LaunchSpec): Promise<Submitted> {
+    const config = containerConfig(spec, this.options);
+    const created = await this.api.json<{ Id: string }>("POST", `/containers/create?name=${encodeURIComponent(config.name)}`, config.body);
+    try {
+      await this.api.raw("POST", `/containers/${created.Id}/start`);
+    } catch (error) {
+      await this.release(created.Id);
+      throw error;
+    }
+    return { handle: created.Id, host: "127.0.0.1", port: spec.port ?? null };
+  }
+
+  private async containers(): Promise<ContainerSummary[]> {
+    const filters = encodeURIComponent(JSON.stringify({ label: [`${LABELS.home}=${this.options.homeLabel}`] }));
+    return this.api.json<ContainerSummary[]>("GET", `/containers/json?all=1&filters=${filters}`);
+  }
+
+  async adopt(serviceIds: string[]): Promise<Map<string, string>> {
+    const wanted = new Set(serviceIds);
+    const found = new Map<string, string>();
+    for (const container of await this.containers()) {
+      const id = container.Labels[LABELS.serviceId];
+      if (id && wanted.has(id)) found.set(id, container.Id);
+    }
+    return found;
+  }
+
+  /** One list call for all of this home's containers; an inspect and a log tail only for those that exited. */
+  async inspect(handles: string[]): Promise<Map<string, Observation>> {
+    const containers = await this.containers();
+    const byId = new Map(containers.map((c) => [c.Id, c]));
+    const result = new Map<string, Observation>();
+    for (const handle of handles) {
+      const container = byId.get(handle);
+      if (!container) result.set(handle, { phase: "missing" });
+      else if (container.State === "created") result.set(handle, { phase: "queued", reason: "container created, not started yet" });
+      else if (container.State === "running" || container.State === "restarting" || container.State === "paused") {
+        const port = Number(container.Labels[LABELS.port]);
+        result.set(handle, { phase: "running", host: "127.0.0.1", port: Number.isInteger(port) ? port : null });
+      } else result.set(handle, await this.exited(handle));
+    }
+    return result;
+  }
+
+  private async exited(handle: string): Promise<Observation> {
+    try {
+      const { State } = await this.api.json<ContainerInspect>("GET", `/containers/${handle}/json`);
+      const cause = State.OOMKilled ? " (killed: out of memory)" : State.Error ? ` (${State.Error})` : "";
+      const tail = (await this.tail(handle, REASON_LOG_LINES)).trim();
+      return { phase: "exited", outcome: "failed", reason: `exited with code ${State.ExitCode}${cause}${tail ? `; last output:\n${tail}` : ""}` };
+    } catch (error) {
+      if (error instanceof DockerError && error.status === 404) return { phase: "missing" };
+      throw error;
+    }
+  }
+
+  /** The last lines of output, or "" when Docker cannot give them (e.g. the container is being removed). */
+  private async tail(handle: string, lines: number): Promise<string> {
+    try {
+      return await new Response(await this.logs(handle, { follow: false, tail: lines })).text();
+    } catch {
+      return "";
+    }
+  }
+
+  async stop(handle: string): Promise<void> {
+    try {
+      await this.api.raw("POST", `/containers/${handle}/stop?t=10`);
+    } catch (error) {
+      if (!(error instanceof DockerError && (error.status === 304 || error.status === 404))) throw error;
+    }
+  }
+
+  async release(handle: string): Promise<void> {
+    try {
+      await this.api.raw("DELETE", `/containers/${handle}?force=1`);
+    } catch (error) {
+      if (!(error instanceof DockerError && error.status === 404)) throw error;
+    }
+  }
+
+  async logs(handle: string, options: { follow: boolean; tail?: number }): Promise<ReadableStream<Uint8Array>> {
+    const query = `stdout=1&stderr=1&follow=${options.follow ? 1 : 0}&tail=${options.tail ?? "all"}`;
+    const response = await this.api.raw("GET", `/containers/${handle}/logs?${query}`);
+    return demultiplex(response.body!);
+  }
+
+  /** Follows the Engine's event stream for this home's containers; reconnects after a second if it drops. */
+  watch(onChange: (handle: string) => void): () => void {
+    const controller = new AbortController();
+    const filters = encodeURIComponent(JSON.stringify({ type: ["container"], label: [`${LABELS.home}=${this.options.homeLabel}`] }));
+    const follow = async () => {
+      while (!controller.signal.aborted) {
+        try {
+          const response = await this.api.raw("GET", `/events?filters=${filters}`, undefined, controller.signal);
+          let pending = "";
+          const decoder = new TextDecoder();
+          for await (const chunk of response.body! as unknown as AsyncIterable<Uint8Array>) {
+            pending += decoder.decode(chunk, { stream: true });
+            let newline = pending.indexOf("\n");
+            while (newline >= 0) {
+              const line = pending.slice(0, newline);
+              pending = pending.slice(newline + 1);
+              const id = (JSON.parse(line) as { id?: string; Actor?: { ID?: string } }).Actor?.ID;
+              if (id) onChange(id);
+              newline = pending.indexOf("\n");
+            }
+          }
+        } catch {
+          // the engine went away or the stream broke: try again shortly
+        }
+        if (!controller.signal.aborted) await Bun.sleep(1000);
+      }
+    };
+    void follow();
+    return () => controller.abort();
+  }
+}

@@ -1,0 +1,42 @@
+import { ApiError, badRequest } from "@svc/platform";
+import type { Model, Task } from "@svc/contracts";
+
+export interface ModelChoice {
+  model: Model;
+  /** Registry rows of this repo on the profile (step 1 of `svc run`). */
+  matched: number;
+  warnings: string[];
+}
+
+const short = (revision: string) => revision.slice(0, 12);
+
+/**
+ * Steps 1–2 of `svc run`: the model must be available to the profile for this task; without a
+ * revision the most recently registered local one is taken (the hub is never asked), with a warning.
+ */
+export function chooseModel(rows: Model[], repo: string, task: Task, profile: string, revision: string | undefined): ModelChoice {
+  if (rows.length === 0) {
+    throw new ApiError(404, "model_not_found", `Model ${repo} is not available to profile ${profile}. Download it with 'svc model add ${repo} --profile ${profile}', or if it is already on disk run 'svc model ls --refresh'.`);
+  }
+  const forTask = rows.filter((row) => row.image === task);
+  if (forTask.length === 0) {
+    throw badRequest(`${repo} is a ${rows[0].image} model, not ${task}: run it with 'svc run ${rows[0].image} ${repo}'.`);
+  }
+  const newestFirst = [...forTask].sort((a, b) => b.seenAt.localeCompare(a.seenAt));
+  if (revision === undefined) {
+    const model = newestFirst[0];
+    const others = newestFirst.length > 1 ? ` (the most recent of ${newestFirst.length} local revisions)` : "";
+    return {
+      model,
+      matched: rows.length,
+      warnings: [`No --revision given: using ${model.revision}${others}. Pin it with --revision ${short(model.revision)}… for reproducible runs.`],
+    };
+  }
+  const found = newestFirst.filter((row) => row.revision === revision || (revision.length >= 7 && row.revision.startsWith(revision)));
+  if (found.length !== 1) {
+    const available = newestFirst.map((row) => `${row.revision} (registered ${row.seenAt})`).join(", ");
+    const problem = found.length === 0 ? `Revision ${revision} of ${repo} is not available to profile ${profile}` : `Revision ${revision} matches several revisions`;
+    throw new ApiError(found.length === 0 ? 404 : 400, "revision_not_found", `${problem}. Available: ${available}.`);
+  }
+  return { model: found[0], matched: rows.length, warnings: [] };
+}

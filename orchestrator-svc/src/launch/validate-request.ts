@@ -1,0 +1,52 @@
+import { badRequest } from "@svc/platform";
+import type { RunRequest } from "@svc/contracts";
+
+/** Slurm's --time formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S. */
+const TIME = /^(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d+|\d+-\d+:\d{1,2}|\d+-\d+:\d{1,2}:\d{1,2})$/;
+export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+const PARTITION = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+/** Node features joined by Slurm's operators: & | , and brackets, with optional *count. */
+const CONSTRAINT = /^[A-Za-z0-9_.\-&|,*\[\]()]{1,256}$/;
+const PRINTABLE = /^[^\x00-\x1f\x7f]*$/;
+
+/**
+ * Checks what the schema cannot: each rule says what to fix. Values that later reach a job script
+ * are held to the characters Slurm itself accepts, so nothing in them can act as shell syntax.
+ */
+export function validateRunRequest(request: RunRequest): void {
+  const job = request.job ?? {};
+  if (request.name !== undefined && !NAME.test(request.name)) {
+    throw badRequest(`--name ${JSON.stringify(request.name)}: use 1–63 letters, digits, '.', '_' or '-', starting with a letter or digit.`);
+  }
+  if (job.time !== undefined && !TIME.test(job.time)) {
+    throw badRequest(`--time ${JSON.stringify(job.time)}: use minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (e.g. 01:30:00).`);
+  }
+  if (job.partition !== undefined && !PARTITION.test(job.partition)) {
+    throw badRequest(`--partition ${JSON.stringify(job.partition)}: a partition name has letters, digits, '_', '.' and '-' only.`);
+  }
+  if (job.constraint !== undefined && !CONSTRAINT.test(job.constraint)) {
+    throw badRequest(`--constraint ${JSON.stringify(job.constraint)}: use node feature names joined by &, |, or commas (letters, digits, '_', '.', '-', '*', brackets).`);
+  }
+  if (request.apiKey !== undefined && (!PRINTABLE.test(request.apiKey) || /\s/.test(request.apiKey))) {
+    throw badRequest("--api-key: use a key without spaces or control characters.");
+  }
+  for (const arg of request.engineArgs ?? []) {
+    if (!PRINTABLE.test(arg)) throw badRequest(`engine argument ${JSON.stringify(arg)}: control characters (such as newlines) are not allowed.`);
+  }
+  if (request.task === "speech-recognition") {
+    if (request.textGeneration) throw badRequest("text-generation options (--max-total-tokens, --sharded, …) do not apply to speech-recognition.");
+    if (request.engineArgs?.length) throw badRequest(`unknown options for speech-recognition: ${request.engineArgs.join(" ")}. Run 'svc run speech-recognition --help'.`);
+  } else {
+    if (request.speechRecognition) throw badRequest("--input-dir applies to speech-recognition only.");
+    const options = request.textGeneration ?? {};
+    if (options.sharded !== undefined && !["true", "false"].includes(options.sharded.toLowerCase())) {
+      throw badRequest(`--sharded ${JSON.stringify(options.sharded)}: use true or false.`);
+    }
+    if (options.sharded?.toLowerCase() === "true" && (job.gres ?? 0) < 2) {
+      throw badRequest(`--sharded true needs 2 or more GPUs, and --gres asks for ${job.gres ?? 0}: add --gres 2 (or more), or drop --sharded.`);
+    }
+    if (options.maxInputLength !== undefined && options.maxTotalTokens !== undefined && options.maxInputLength >= options.maxTotalTokens) {
+      throw badRequest(`--max-input-length (${options.maxInputLength}) must be smaller than --max-total-tokens (${options.maxTotalTokens}), which also counts the output.`);
+    }
+  }
+}

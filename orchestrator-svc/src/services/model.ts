@@ -1,0 +1,21 @@
+import { t } from "elysia";
+import { ServiceStatus } from "@svc/contracts";
+
+export const ListQuery = t.Object({
+  status: t.Optional(ServiceStatus),
+  id: t.Optional(t.String({ maxLength: 36, description: "Only ids starting with this." })),
+  all: t.Optional(t.Boolean({ description: "Include stopped, failed and timed-out services." })),
+});
+
+export const RefParams = t.Object({
+  ref: t.String({ minLength: 1, maxLength: 64, description: "Service id, a unique prefix of it, or the service name." }),
+});
+
+export const RemoveQuery = t.Object({
+  force: t.Optional(t.Boolean({ description: "Stop a live service first." })),
+});
+
+export const LogsQuery = t.Object({
+  follow: t.Optional(t.Boolean()),
+  tail: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000, description: "Only the last N lines." })),
+});

@@ -1,0 +1,57 @@
+import type { JobOptions, RunRequest, ServiceDetails, ServiceEvent, ServiceRecord, ServiceStatus, Task } from "@svc/contracts";
+import { imageOf } from "@svc/contracts";
+import type { ServiceRow } from "../db/service-store";
+
+/** What the `spec` column holds: the options as given, and how the service was launched (for restart). */
+export interface StoredSpec {
+  job: JobOptions;
+  textGeneration?: RunRequest["textGeneration"];
+  speechRecognition?: RunRequest["speechRecognition"];
+  engineArgs: string[];
+  launch: { runtime: string; args: string[]; modelDir: string; inputDir?: string; workDir: string };
+}
+
+export const readSpec = (row: ServiceRow) => JSON.parse(row.spec) as StoredSpec;
+
+/** A record as the API shows it: never the API key. */
+export function toServiceRecord(row: ServiceRow): ServiceRecord {
+  const spec = readSpec(row);
+  const task = row.task as Task;
+  return {
+    id: row.id,
+    name: row.name,
+    image: imageOf(task),
+    task,
+    model: row.model,
+    revision: row.revision,
+    profile: row.profile,
+    status: row.status as ServiceStatus,
+    reason: row.reason,
+    host: row.host,
+    port: row.port,
+    url: row.host && row.port ? `http://${row.host.includes(":") ? `[${row.host}]` : row.host}:${row.port}` : null,
+    engine: row.engine as ServiceRecord["engine"],
+    runtime: row.runtime,
+    handle: row.handle,
+    apiKeySet: row.apiKey !== null,
+    job: spec.job,
+    ...(spec.textGeneration ? { textGeneration: spec.textGeneration } : {}),
+    ...(spec.speechRecognition ? { speechRecognition: spec.speechRecognition } : {}),
+    engineArgs: spec.engineArgs,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Start-up phases of the latest run (after the last SUBMITTED), derived from the events. */
+export function phasesOf(events: ServiceEvent[]): ServiceDetails["phases"] {
+  const lastSubmit = events.findLastIndex((e) => e.to === "SUBMITTED");
+  const run = lastSubmit >= 0 ? events.slice(lastSubmit) : events;
+  const first = (status: ServiceStatus) => run.find((e) => e.to === status)?.at ?? null;
+  return { queued: first("SUBMITTED"), starting: first("STARTING") ?? first("HEALTHY"), ready: first("HEALTHY") };
+}
+
+export function toServiceDetails(row: ServiceRow, events: ServiceEvent[]): ServiceDetails {
+  return { ...toServiceRecord(row), phases: phasesOf(events), events };
+}

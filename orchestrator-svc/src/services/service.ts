@@ -1,0 +1,219 @@
+import { randomInt, randomUUID } from "node:crypto";
+import { userInfo } from "node:os";
+import { join } from "node:path";
+import { ApiError, conflict, notFound } from "@svc/platform";
+import { DEFAULT_PROFILE, isLive, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import type { ServiceRow, ServiceStore } from "../db/service-store";
+import type { Engine, LaunchSpec } from "../engines/engine";
+import type { Reconciler } from "../reconciler/reconciler";
+import { planLaunch, type LaunchPlan, type PlannerDeps } from "../launch/planner";
+import { readSpec, toServiceDetails, toServiceRecord, type StoredSpec } from "./records";
+
+export interface ServicesDeps {
+  store: ServiceStore;
+  planner: PlannerDeps;
+  /** The engine for a profile's services. */
+  engineFor(profile: LaunchPlan["profile"]): Engine;
+  /** The engine of an existing record. */
+  engineOf(row: ServiceRow): Engine;
+  reconciler: Pick<Reconciler, "wake">;
+  /** A free port on this machine, for Docker services. */
+  freePort(): Promise<number>;
+  /** Makes sure a runtime image exists before submit; returns notes for the user (e.g. that it was built). */
+  ensureRuntime(engine: Engine, runtime: string): Promise<string[]>;
+  /** Where each service's own files go. */
+  jobsDir: string;
+}
+
+const NAME_PREFIX = "svc-";
+
+function engineError(error: unknown, what: string): ApiError {
+  if (error instanceof ApiError) return error;
+  return new ApiError(502, "engine_error", `${what}: ${(error as Error).message}`);
+}
+
+/** svc run / ls / details / stop / restart / rm / logs, over the records and the engines. */
+export class ServicesService {
+  constructor(private readonly deps: ServicesDeps) {}
+
+  async run(request: RunRequest): Promise<RunResponse> {
+    const { store } = this.deps;
+    const plan = await planLaunch(request, this.deps.planner, DEFAULT_PROFILE);
+    if (request.name && store.liveWithName(request.name).length > 0) {
+      throw conflict(`A running service is already named ${request.name}: choose another --name, or stop that one first.`);
+    }
+    const engine = this.deps.engineFor(plan.profile);
+    const id = randomUUID();
+    const name = request.name ?? this.defaultName();
+    const spec: LaunchSpec = {
+      serviceId: id,
+      name,
+      task: request.task,
+      runtime: plan.runtime,
+      args: plan.args,
+      modelDir: plan.model.modelDir,
+      inputDir: plan.inputDir,
+      job: request.job ?? {},
+      workDir: join(this.deps.jobsDir, id),
+      port: engine.kind === "docker" ? await this.deps.freePort() : undefined,
+    };
+    const script = engine.render(spec);
+    const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script };
+    if (request.dryRun) return { ...base, service: null };
+
+    const notes = await this.deps.ensureRuntime(engine, plan.runtime).catch((error) => {
+      throw engineError(error, `The runtime ${plan.runtime} is not available`);
+    });
+    const now = new Date().toISOString();
+    const stored: StoredSpec = {
+      job: spec.job,
+      textGeneration: request.textGeneration,
+      speechRecognition: request.speechRecognition,
+      engineArgs: request.engineArgs ?? [],
+      launch: { runtime: spec.runtime, args: spec.args, modelDir: spec.modelDir, inputDir: spec.inputDir, workDir: spec.workDir },
+    };
+    store.insert(
+      {
+        id,
+        name,
+        task: request.task,
+        model: request.model,
+        revision: plan.model.revision,
+        profile: plan.profile.name,
+        status: "SUBMITTED",
+        reason: null,
+        host: null,
+        port: spec.port ?? null,
+        engine: engine.kind,
+        runtime: plan.runtime,
+        handle: null,
+        apiKey: request.apiKey ?? null,
+        spec: JSON.stringify(stored),
+        createdBy: userInfo().username,
+        createdAt: now,
+        updatedAt: now,
+      },
+      `submitted to ${engine.kind}`,
+    );
+    await this.submit(engine, spec);
+    return { ...base, warnings: [...base.warnings, ...notes], service: toServiceRecord(store.get(id)!) };
+  }
+
+  /** Hands the spec to the engine and records the handle; a refusal is recorded as FAILED and reported. */
+  private async submit(engine: Engine, spec: LaunchSpec) {
+    try {
+      const submitted = await engine.submit(spec);
+      this.deps.store.patch(spec.serviceId, { handle: submitted.handle, host: submitted.host, port: submitted.port });
+    } catch (error) {
+      const failure = engineError(error, `${engine.kind} did not start the service`);
+      this.deps.store.transition(spec.serviceId, "FAILED", failure.message);
+      throw failure;
+    } finally {
+      this.deps.reconciler.wake();
+    }
+  }
+
+  private defaultName(): string {
+    const live = new Set(this.deps.store.live().map((row) => row.name));
+    for (;;) {
+      const name = `${NAME_PREFIX}${randomInt(10_000, 100_000)}`;
+      if (!live.has(name)) return name;
+    }
+  }
+
+  list(filter: { status?: ServiceStatus; id?: string; all?: boolean }): ServiceRecord[] {
+    return this.deps.store.list({ status: filter.status, idPrefix: filter.id, all: filter.all || Boolean(filter.status) }).map(toServiceRecord);
+  }
+
+  /** A service by full id, unique id prefix, or name; ambiguity lists the candidates. */
+  resolve(ref: string): ServiceRow {
+    const { store } = this.deps;
+    const exact = store.get(ref);
+    if (exact) return exact;
+    const byPrefix = /^[0-9a-f-]+$/i.test(ref) ? store.byPrefix(ref.toLowerCase()) : [];
+    if (byPrefix.length === 1) return byPrefix[0];
+    if (byPrefix.length > 1) {
+      const list = byPrefix.map((row) => `${row.id} (${row.name}, ${row.status})`).join("; ");
+      throw new ApiError(409, "ambiguous_id", `${ref} matches several services: ${list}. Give more characters of the id.`);
+    }
+    const byName = store.list({ all: true }).filter((row) => row.name === ref);
+    if (byName.length >= 1) return byName[0];
+    throw notFound(`No service has the id or name ${ref}. 'svc ls --all' lists them.`);
+  }
+
+  details(ref: string): ServiceDetails {
+    const row = this.resolve(ref);
+    return toServiceDetails(row, this.deps.store.events(row.id));
+  }
+
+  async stop(ref: string): Promise<ServiceRecord> {
+    const row = this.resolve(ref);
+    if (!isLive(row.status as ServiceStatus)) {
+      throw conflict(`Service ${row.id} is already ${row.status}; nothing to stop.`);
+    }
+    const { store } = this.deps;
+    if (!row.handle) {
+      store.transition(row.id, "STOPPED", "stopped by its creator before the engine accepted it");
+    } else {
+      store.transition(row.id, "STOPPING", "stop requested by its creator");
+      try {
+        await this.deps.engineOf(row).stop(row.handle);
+      } catch (error) {
+        throw engineError(error, "The engine did not stop the service");
+      } finally {
+        this.deps.reconciler.wake();
+      }
+    }
+    return toServiceRecord(store.get(row.id)!);
+  }
+
+  async restart(ref: string): Promise<ServiceRecord> {
+    const row = this.resolve(ref);
+    if (isLive(row.status as ServiceStatus)) {
+      throw conflict(`Service ${row.id} is ${row.status}; only a stopped, failed or timed-out service can be restarted.`);
+    }
+    const engine = this.deps.engineOf(row);
+    const stored = readSpec(row);
+    if (row.handle) await engine.release(row.handle).catch(() => {});
+    const spec: LaunchSpec = {
+      serviceId: row.id,
+      name: row.name,
+      task: row.task as LaunchSpec["task"],
+      ...stored.launch,
+      job: stored.job,
+      port: engine.kind === "docker" ? await this.deps.freePort() : undefined,
+    };
+    await this.deps.ensureRuntime(engine, spec.runtime).catch((error) => {
+      throw engineError(error, `The runtime ${spec.runtime} is not available`);
+    });
+    this.deps.store.transition(row.id, "SUBMITTED", "restarted by its creator", { handle: null, host: null, port: spec.port ?? null });
+    await this.submit(engine, spec);
+    return toServiceRecord(this.deps.store.get(row.id)!);
+  }
+
+  async remove(ref: string, force: boolean): Promise<ServiceRecord> {
+    let row = this.resolve(ref);
+    if (isLive(row.status as ServiceStatus)) {
+      if (!force) throw conflict(`Service ${row.id} is ${row.status}: stop it first ('svc stop ${row.id.slice(0, 13)}'), or remove it with --force.`);
+      if (row.status !== "STOPPING") await this.stop(row.id);
+      row = this.deps.store.get(row.id)!;
+    }
+    if (row.handle) {
+      await this.deps.engineOf(row).release(row.handle).catch((error) => {
+        throw engineError(error, "The engine did not remove the service's container");
+      });
+    }
+    this.deps.store.remove(row.id);
+    return toServiceRecord(row);
+  }
+
+  async logs(ref: string, follow: boolean, tail: number | undefined): Promise<ReadableStream<Uint8Array>> {
+    const row = this.resolve(ref);
+    if (!row.handle) throw conflict(`Service ${row.id} has no output yet: the engine has not accepted it.`);
+    try {
+      return await this.deps.engineOf(row).logs(row.handle, { follow, tail });
+    } catch (error) {
+      throw engineError(error, "The engine did not give the service's output");
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BUN_BINARY, buildImage, ensureDocker } from "../../tests/support/docker";
+import { eventually, freePort } from "../../tests/support/svc-app";
+import { DockerApi } from "../src/engines/docker/docker-api";
+import { DockerEngine } from "../src/engines/docker/docker-engine";
+import type { LaunchSpec } from "../src/engines/engine";
+import { modelMount } from "../src/engines/docker/container-config";
+
+let engine: DockerEngine;
+let image: string;
+const handles: string[] = [];
+const modelDir = mkdtempSync(join(tmpdir(), "svc-model-"));
+
+beforeAll(() => {
+  ensureDocker();
+  image = buildImage("svc-test-fake-runtime:latest", join(import.meta.dir, "../../tests/support/fake-runtime"), { bun: BUN_BINARY });
+  engine = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel: `test-${process.pid}` });
+});
+afterAll(async () => {
+  for (const handle of handles) await engine.release(handle);
+});
+
+async function spec(args: string[] = []): Promise<LaunchSpec> {
+  return {
+    serviceId: crypto.randomUUID(),
+    name: "svc-test",
+    task: "text-generation",
+    runtime: image,
+    args,
+    modelDir,
+    job: {},
+    workDir: modelDir,
+    port: await freePort(),
+  };
+}
+
+describe("model mounts", () => {
+  test("a Hugging Face snapshot mounts its whole repo folder (its files link into blobs/)", () => {
+    expect(modelMount("/h/models/models--acme--tiny/snapshots/" + "a".repeat(40))).toBe("/h/models/models--acme--tiny");
+    expect(modelMount("/somewhere/else")).toBe("/somewhere/else");
+  });
+});
+
+describe("Docker engine", () => {
+  test("a submitted container runs with host networking on loopback and answers on its port", async () => {
+    const launch = await spec(["--api-key", "k e y"]);
+    const submitted = await engine.submit(launch);
+    handles.push(submitted.handle);
+    expect(submitted).toMatchObject({ host: "127.0.0.1", port: launch.port });
+    await eventually(async () => (await fetch(`http://127.0.0.1:${launch.port}/health`)).ok, 15_000, "the container to answer");
+    const observed = await engine.inspect([submitted.handle]);
+    expect(observed.get(submitted.handle)).toEqual({ phase: "running", host: "127.0.0.1", port: launch.port! });
+    const args = await (await fetch(`http://127.0.0.1:${launch.port}/args`)).json();
+    expect(args).toEqual(["--model", modelDir, "--host", "127.0.0.1", "--port", String(launch.port), "--api-key", "k e y"]);
+  });
+
+  test("the dry-run line is the command that created the container", async () => {
+    const launch = await spec(["--max-total-tokens", "64", "$(touch /tmp/svc-pwned)"]);
+    const line = engine.render(launch);
+    expect(line).toStartWith(`docker run --detach --init --name svc-${launch.serviceId} `);
+    expect(line).toContain(
+      `--network host --mount type=bind,source=${modelDir},target=${modelDir},readonly ${image} --model ${modelDir} --host 127.0.0.1 --port ${launch.port} --max-total-tokens 64 '$(touch /tmp/svc-pwned)'`,
+    );
+    const submitted = await engine.submit(launch);
+    handles.push(submitted.handle);
+    const inspected = await DockerApi.fromEnv().json<{ Config: { Cmd: string[] } }>("GET", `/containers/${submitted.handle}/json`);
+    const words = Bun.spawnSync(["sh", "-c", `printf '%s\\0' ${line}`]).stdout.toString().split("\0").slice(0, -1);
+    expect(words.slice(words.indexOf(image) + 1)).toEqual(inspected.Config.Cmd);
+  });
+
+  test("a crashing container is reported as exited with its code and last output", async () => {
+    const submitted = await engine.submit(await spec(["--crash-after-ms", "300"]));
+    handles.push(submitted.handle);
+    await eventually(async () => (await engine.inspect([submitted.handle])).get(submitted.handle)?.phase === "exited", 15_000, "the crash");
+    const observed = (await engine.inspect([submitted.handle])).get(submitted.handle);
+    expect(observed).toMatchObject({ phase: "exited", outcome: "failed" });
+    expect((observed as { reason: string }).reason).toContain("exited with code 3");
+    expect((observed as { reason: string }).reason).toContain("boom, crashing on purpose");
+  });
+
+  test("stop, logs, release, and events", async () => {
+    const changed: string[] = [];
+    const unwatch = engine.watch((id) => changed.push(id));
+    const launch = await spec();
+    const submitted = await engine.submit(launch);
+    handles.push(submitted.handle);
+    await eventually(async () => (await fetch(`http://127.0.0.1:${launch.port}/health`)).ok, 15_000, "the container to answer");
+    const logs = await new Response(await engine.logs(submitted.handle, { follow: false })).text();
+    expect(logs).toContain(`fake runtime listening on 127.0.0.1:${launch.port}`);
+    await engine.stop(submitted.handle);
+    expect((await engine.inspect([submitted.handle])).get(submitted.handle)?.phase).toBe("exited");
+    await eventually(() => changed.includes(submitted.handle), 5000, "a start or stop event");
+    unwatch();
+    await engine.release(submitted.handle);
+    expect((await engine.inspect([submitted.handle])).get(submitted.handle)).toEqual({ phase: "missing" });
+  });
+
+  test("another home folder's manager does not see these containers", async () => {
+    const submitted = await engine.submit(await spec());
+    handles.push(submitted.handle);
+    const other = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel: "another-home" });
+    expect((await other.inspect([submitted.handle])).get(submitted.handle)).toEqual({ phase: "missing" });
+  });
+});

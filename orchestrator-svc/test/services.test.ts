@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Model, Profile, RunRequest, ServiceStatus } from "@svc/contracts";
+import { ApiError } from "@svc/platform";
+import { freePort } from "@svc/platform/net";
+import { BUN_BINARY, buildImage, ensureDocker } from "../../tests/support/docker";
+import { eventually } from "../../tests/support/svc-app";
+import { ServiceStore } from "../src/db/service-store";
+import { DockerApi } from "../src/engines/docker/docker-api";
+import { DockerEngine } from "../src/engines/docker/docker-engine";
+import { Reconciler } from "../src/reconciler/reconciler";
+import { RuntimeCatalog } from "../src/runtimes/catalog";
+import { ServicesService } from "../src/services/service";
+
+const home = mkdtempSync(join(tmpdir(), "svc-orch-"));
+const profile: Profile = { name: "default", schema: "local", home_dir: home, cache_dir: home };
+const REV_OLD = "a".repeat(40);
+const REV_NEW = "b".repeat(40);
+const models: Model[] = [
+  { repo: "acme/tiny", revision: REV_OLD, profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, seenAt: "2026-01-01T00:00:00.000Z" },
+  { repo: "acme/tiny", revision: REV_NEW, profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, seenAt: "2026-02-01T00:00:00.000Z" },
+  { repo: "acme/ears", revision: REV_OLD, profile: "default", image: "speech-recognition", modelDir: home, sizeBytes: 1, seenAt: "2026-01-01T00:00:00.000Z" },
+];
+
+let docker: DockerEngine;
+let store: ServiceStore;
+let reconciler: Reconciler;
+let services: ServicesService;
+const homeLabel = `orch-test-${process.pid}`;
+
+function build(dbFile: string) {
+  const image = buildImage("svc-test-fake-runtime:latest", join(import.meta.dir, "../../tests/support/fake-runtime"), { bun: BUN_BINARY });
+  const catalog = RuntimeCatalog.fromEnv({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: image, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: image });
+  const store = new ServiceStore(dbFile);
+  const reconciler = new Reconciler({ store, engineFor: () => docker, log: (m) => console.log(`[reconciler] ${m}`) });
+  const services = new ServicesService({
+    store,
+    planner: {
+      profile: async (name) => {
+        if (name !== "default") throw new ApiError(404, "not_found", `no profile ${name}`);
+        return profile;
+      },
+      models: async (p, repo) => models.filter((m) => m.profile === p && m.repo === repo),
+      runtimeImage: (task, kind) => catalog.image(task, kind),
+      cpuTextGeneration: "svc",
+    },
+    engineFor: () => docker,
+    engineOf: () => docker,
+    reconciler,
+    freePort: () => freePort(),
+    ensureRuntime: (engine, image) => catalog.ensure(engine, image),
+    jobsDir: join(home, "jobs"),
+  });
+  return { store, reconciler, services };
+}
+
+beforeAll(() => {
+  ensureDocker();
+  docker = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel });
+  ({ store, reconciler, services } = build(join(home, "orchestrator.db")));
+  reconciler.start();
+});
+afterAll(async () => {
+  reconciler.stop();
+  for (const row of store.list({ all: true })) if (row.handle) await docker.release(row.handle);
+});
+
+const run = (extra: Partial<RunRequest> = {}) => services.run({ task: "text-generation", model: "acme/tiny", ...extra });
+const statusOf = (id: string) => store.get(id)?.status as ServiceStatus;
+const reaches = (id: string, status: ServiceStatus, ms = 20_000) => eventually(() => statusOf(id) === status, ms, `${id} to be ${status} (is ${statusOf(id)})`);
+
+async function expectApiError(promise: Promise<unknown>, status: number, text: string) {
+  const error = await promise.then(() => undefined, (e) => e);
+  expect(error).toBeInstanceOf(ApiError);
+  expect((error as ApiError).status).toBe(status);
+  expect((error as ApiError).message).toContain(text);
+}
+
+describe("svc run on Docker", () => {
+  test("a dry run renders the docker run line, picks the newest revision with a warning, and records nothing", async () => {
+    const before = store.count();
+    const result = await run({ dryRun: true, apiKey: "secret-key" });
+    expect(result.service).toBeNull();
+    expect(result.matched).toBe(2);
+    expect(result.revision).toBe(REV_NEW);
+    expect(result.warnings[0]).toContain(`No --revision given: using ${REV_NEW}`);
+    expect(result.script).toMatch(/^docker run --detach --init --name svc-[0-9a-f-]{36} /);
+    expect(result.script).toContain("--api-key secret-key");
+    expect(store.count()).toBe(before);
+  });
+
+  test("run → HEALTHY with a port, stop → STOPPED, restart → HEALTHY with the same id, rm", async () => {
+    const result = await run({ name: "lifecycle", engineArgs: ["--start-delay-ms", "800"], revision: REV_OLD.slice(0, 12) });
+    const service = result.service!;
+    expect(result.revision).toBe(REV_OLD);
+    expect(service).toMatchObject({ name: "lifecycle", image: "text_generation", status: "SUBMITTED", model: "acme/tiny", profile: "default" });
+    await reaches(service.id, "HEALTHY");
+    const healthy = services.details(service.id.slice(0, 13));
+    expect(healthy.port).toBeGreaterThan(0);
+    expect((await fetch(`${healthy.url}/health`)).status).toBe(200);
+    expect(healthy.events.map((e) => e.to)).toEqual(["SUBMITTED", "STARTING", "HEALTHY"]);
+    expect(healthy.phases.ready).not.toBeNull();
+
+    await expectApiError(services.remove(service.id, false), 409, "stop it first");
+    expect((await services.stop(service.id)).status).toBe("STOPPING");
+    await reaches(service.id, "STOPPED");
+    expect(store.get(service.id)!.reason).toBe("stopped by its creator");
+
+    await services.restart(service.id);
+    await reaches(service.id, "HEALTHY");
+    const again = services.details(service.id);
+    expect(again.id).toBe(service.id);
+    expect(again.events.map((e) => e.to)).toEqual(["SUBMITTED", "STARTING", "HEALTHY", "STOPPING", "STOPPED", "SUBMITTED", "STARTING", "HEALTHY"]);
+
+    await services.remove(service.id, true);
+    expect(store.get(service.id)).toBeUndefined();
+    expect((await docker.inspect([again.handle!])).get(again.handle!)).toEqual({ phase: "missing" });
+  });
+
+  test("a crashing service turns FAILED with its exit code and last output", async () => {
+    const { service } = await run({ engineArgs: ["--crash-after-ms", "400"] });
+    await reaches(service!.id, "FAILED");
+    const reason = store.get(service!.id)!.reason!;
+    expect(reason).toContain("exited with code 3");
+    expect(reason).toContain("boom, crashing on purpose");
+  });
+
+  test("a healthy service that stops answering turns UNHEALTHY", async () => {
+    const { service } = await run({ engineArgs: ["--unhealthy-after-ms", "1500"] });
+    await reaches(service!.id, "HEALTHY");
+    await reaches(service!.id, "UNHEALTHY");
+    await services.stop(service!.id);
+  });
+
+  test("hostile engine arguments reach the server verbatim as single arguments and run nothing", async () => {
+    const marker = join(home, "pwned");
+    const hostile = [`$(touch ${marker})`, `; touch ${marker}`, "`id`", "a'b\"c"];
+    const { service } = await run({ engineArgs: hostile });
+    await reaches(service!.id, "HEALTHY");
+    const args = (await (await fetch(`${services.details(service!.id).url}/args`)).json()) as string[];
+    expect(args.slice(-hostile.length)).toEqual(hostile);
+    expect(existsSync(marker)).toBe(false);
+    await services.stop(service!.id);
+  });
+
+  test("bad requests say what to fix", async () => {
+    await expectApiError(run({ model: "acme/none" }), 404, "svc model add acme/none");
+    await expectApiError(run({ revision: "c".repeat(40) }), 404, `Available: ${REV_NEW}`);
+    await expectApiError(run({ model: "acme/ears" }), 400, "svc run speech-recognition acme/ears");
+    await expectApiError(run({ name: "bad name; rm -rf /" }), 400, "--name");
+    await expectApiError(run({ job: { time: "forever" } }), 400, "--time");
+    await expectApiError(run({ textGeneration: { sharded: "true" }, job: { gres: 1 } }), 400, "--sharded true needs 2 or more GPUs");
+    await expectApiError(run({ profile: "elsewhere" }), 404, "no profile elsewhere");
+    await expectApiError(run({ engineArgs: ["line\nbreak"] }), 400, "control characters");
+  });
+
+  test("ids resolve by unique prefix or name; an ambiguous prefix lists the candidates", async () => {
+    const now = new Date().toISOString();
+    const row = (id: string, name: string) => ({
+      id, name, task: "text-generation", model: "acme/tiny", revision: REV_NEW, profile: "default", status: "STOPPED", reason: null, host: null,
+      port: null, engine: "docker", runtime: "x", handle: null, apiKey: null, spec: JSON.stringify({ job: {}, engineArgs: [], launch: {} }),
+      createdBy: "test", createdAt: now, updatedAt: now,
+    });
+    store.insert(row("abcd0000-0000-4000-8000-000000000001", "first"), null);
+    store.insert(row("abcd1111-0000-4000-8000-000000000002", "second"), null);
+    expect(services.resolve("abcd1").id).toBe("abcd1111-0000-4000-8000-000000000002");
+    expect(services.resolve("second").id).toBe("abcd1111-0000-4000-8000-000000000002");
+    await expectApiError(Promise.resolve().then(() => services.resolve("abcd")), 409, "abcd0000-0000-4000-8000-000000000001 (first, STOPPED)");
+    await expectApiError(Promise.resolve().then(() => services.resolve("ffffffff-0000")), 404, "svc ls --all");
+  });
+
+  test("a new orchestrator on the same records carries on with the running containers", async () => {
+    const { service } = await run({ name: "survivor" });
+    await reaches(service!.id, "HEALTHY");
+    reconciler.stop();
+    const second = build(join(home, "orchestrator.db"));
+    second.reconciler.start();
+    expect(second.store.list({ all: true }).filter((r) => r.id === service!.id)).toHaveLength(1);
+    await second.services.stop(service!.id);
+    await eventually(() => second.store.get(service!.id)?.status === "STOPPED", 20_000, "stop through the new orchestrator");
+    second.reconciler.stop();
+    reconciler.start();
+  });
+});
