@@ -1,6 +1,9 @@
 import type { AppInfo, ErrorBody, HealthReport } from "@svc/contracts";
 import { SvcApiError, SvcUnreachableError } from "./errors";
 import { ProfilesApi } from "./profiles";
+import { ServicesApi } from "./services";
+import { ImagesApi } from "./images";
+import { ModelsApi } from "./models";
 
 export interface SvcClientOptions {
   /** e.g. http://localhost:8000 */
@@ -24,20 +27,40 @@ export class SvcClient {
   private readonly fetchImpl: typeof fetch;
   /** Profiles: list, get, create, update, remove. */
   readonly profiles: ProfilesApi;
+  /** Inference services: run, list, get, stop, restart, remove, logs. */
+  readonly services: ServicesApi;
+  /** Runtime images: list, build. */
+  readonly images: ImagesApi;
+  /** Model registry: list, refresh, downloads. */
+  readonly models: ModelsApi;
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
     this.token = options.token;
     this.fetchImpl = options.fetch ?? fetch;
     this.profiles = new ProfilesApi((method, path, options) => this.request(method, path, options));
+    this.services = new ServicesApi(this);
+    this.images = new ImagesApi(this);
+    this.models = new ModelsApi((method, path, options) => this.request(method, path, options));
   }
 
   /** Sends one request; returns the parsed JSON body or throws SvcApiError / SvcUnreachableError. */
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const response = await this.send(method, path, options, "application/json");
+    const text = await response.text();
+    return (text ? safeJson(text) : undefined) as T;
+  }
+
+  /** Sends one request and returns the response unread, for streamed bodies (e.g. logs). */
+  stream(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    return this.send(method, path, options, "*/*");
+  }
+
+  private async send(method: string, path: string, options: RequestOptions, accept: string): Promise<Response> {
     const { body, query, alsoOk = [] } = options;
     const url = new URL(`${this.baseUrl}${path}`);
     for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
     let response: Response;
@@ -46,18 +69,15 @@ export class SvcClient {
     } catch (error) {
       throw new SvcUnreachableError(this.baseUrl, error);
     }
+    if (response.ok || alsoOk.includes(response.status)) return response;
     const text = await response.text();
-    const parsed = text ? safeJson(text) : undefined;
-    if (!response.ok && !alsoOk.includes(response.status)) {
-      const error = parsed as Partial<ErrorBody> | undefined;
-      throw new SvcApiError(
-        response.status,
-        error?.error ?? `http_${response.status}`,
-        error?.message ?? `The application answered ${response.status} ${response.statusText}.`,
-        error?.details,
-      );
-    }
-    return parsed as T;
+    const error = (text ? safeJson(text) : undefined) as Partial<ErrorBody> | undefined;
+    throw new SvcApiError(
+      response.status,
+      error?.error ?? `http_${response.status}`,
+      error?.message ?? `The application answered ${response.status} ${response.statusText}.`,
+      error?.details,
+    );
   }
 
   info(): Promise<AppInfo> {

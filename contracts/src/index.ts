@@ -5,3 +5,4 @@ export * from "./version";
 export * from "./profiles";
 export * from "./services";
 export * from "./models";
+export * from "./images";

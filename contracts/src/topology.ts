@@ -3,9 +3,9 @@
  * The gateway forwards by this table; the supervisor starts one process per entry.
  */
 export const SERVICES = [
-  { name: "profile-svc", apiPrefix: "/api/profiles" },
-  { name: "model-svc", apiPrefix: "/api/models" },
-  { name: "orchestrator-svc", apiPrefix: "/api/services" },
+  { name: "profile-svc", apiPrefixes: ["/api/profiles"] },
+  { name: "model-svc", apiPrefixes: ["/api/models"] },
+  { name: "orchestrator-svc", apiPrefixes: ["/api/services", "/api/images"] },
 ] as const;
 
 export type ServiceName = (typeof SERVICES)[number]["name"];
@@ -24,5 +24,5 @@ export const upstreamVariable = (name: ServiceName) => `SVC_UPSTREAM_${name.toUp
 
 /** The service that owns an API path, by its prefix (e.g. /api/models/… → model-svc). */
 export function ownerOf(path: string): ServiceName | undefined {
-  return SERVICES.find(({ apiPrefix }) => path === apiPrefix || path.startsWith(`${apiPrefix}/`))?.name;
+  return SERVICES.find(({ apiPrefixes }) => apiPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)))?.name;
 }

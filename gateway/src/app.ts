@@ -4,6 +4,9 @@ import { errorHandler, homeLayout } from "@svc/platform";
 import type { GatewayEnv } from "./gateway-env";
 import { authController } from "./auth";
 import { forwardController } from "./forward";
+import { proxyController } from "./proxy";
+import { ServiceProxy } from "./proxy/service";
+import { internalClient } from "./internal-client";
 import { statusController } from "./status";
 import { docsController } from "./docs";
 import { pagesController } from "./pages";
@@ -19,6 +22,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken }
     })
     .use(authController({ token: authToken, tokenFile: homeLayout(settings.homeDir).tokenFile }))
     .use(forwardController(upstreams, internalSecret))
+    .use(proxyController(new ServiceProxy(internalClient(upstreams, internalSecret), authToken)))
     .use(statusController(settings, upstreams, internalSecret))
     .use(docsController({ ownPart: () => toOpenAPISchema(app), upstreams, internalSecret, debug: settings.debug }))
     .use(pagesController(settings, upstreams, internalSecret));

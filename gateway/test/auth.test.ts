@@ -60,4 +60,13 @@ describe("checkAccess", () => {
     expect(post({ "sec-fetch-site": "cross-site" }).kind).toBe("cross-origin");
     expect(post({}).kind).toBe("cross-origin");
   });
+
+  test("through /proxy/ the token may come as X-Svc-Token, leaving Authorization to the service's API key", () => {
+    const proxied = (headers: Record<string, string>) => checkAccess(request("/proxy/abc/v1/models", { headers }), TOKEN).kind;
+    expect(proxied({ "x-svc-token": TOKEN, authorization: "Bearer service-api-key" })).toBe("allow");
+    expect(proxied({ authorization: `Bearer ${TOKEN}` })).toBe("allow");
+    expect(proxied({ authorization: "Bearer service-api-key" })).toBe("unauthenticated");
+    expect(proxied({ "x-svc-token": "wrong", authorization: "Bearer service-api-key" })).toBe("unauthenticated");
+    expect(checkAccess(request("/api/info", { headers: { "x-svc-token": TOKEN } }), TOKEN).kind).toBe("unauthenticated");
+  });
 });

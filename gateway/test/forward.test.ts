@@ -45,6 +45,7 @@ describe("forwarding", () => {
     expect(ownerOf("/api/profiles/default")).toBe("profile-svc");
     expect(ownerOf("/api/models/downloads/1")).toBe("model-svc");
     expect(ownerOf("/api/services")).toBe("orchestrator-svc");
+    expect(ownerOf("/api/images/build")).toBe("orchestrator-svc");
     expect(ownerOf("/api/profilesX")).toBeUndefined();
     expect(ownerOf("/api/info")).toBeUndefined();
   });

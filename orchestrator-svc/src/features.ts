@@ -12,6 +12,8 @@ import { registryLookups } from "./launch/lookups";
 import { RuntimeCatalog } from "./runtimes/catalog";
 import { ServicesService } from "./services/service";
 import { servicesController } from "./services";
+import { imagesController } from "./images";
+import { ImagesService } from "./images/service";
 
 /** Wires the orchestrator: its records, the engines, the reconciler loop and the services API. */
 export function features(ctx: ServiceContext): AnyElysia[] {
@@ -40,5 +42,5 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   });
   reconciler.start();
   docker.watch(() => reconciler.wake());
-  return [servicesController(services)];
+  return [servicesController(services), imagesController(new ImagesService(runtimes, docker))];
 }

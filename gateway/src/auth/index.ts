@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { loginPage } from "@svc/ui";
 import { jsonError, secretsEqual } from "@svc/platform";
-import { checkAccess, isApiPath, sameOrigin } from "./service";
+import { checkAccess, isApiPath, sameOrigin, TOKEN_HEADER } from "./service";
 import { clearedSessionCookie, issueSession, sessionCookie } from "./session";
 import { LoginForm } from "./model";
 
@@ -23,6 +23,9 @@ export function authController({ token, tokenFile }: AuthOptions) {
   const unauthorizedMessage =
     `Missing or wrong auth token: send the header 'Authorization: Bearer <token>'. ` +
     `The token is SVC_AUTH_TOKEN, or the one svc start wrote to ${tokenFile}.`;
+  const proxyUnauthorizedMessage =
+    `Missing or wrong auth token: through /proxy/ send the svc token as '${TOKEN_HEADER}: <token>' ` +
+    `(Authorization then carries the service's own API key). The token is SVC_AUTH_TOKEN, or the one in ${tokenFile}.`;
 
   return new Elysia({ name: "gateway/auth" })
     .onRequest(({ request }) => {
@@ -33,7 +36,8 @@ export function authController({ token, tokenFile }: AuthOptions) {
       }
       const url = new URL(request.url);
       if (isApiPath(url.pathname) || request.method !== "GET") {
-        return jsonError(401, "unauthorized", unauthorizedMessage, { "www-authenticate": 'Bearer realm="svc"' });
+        const message = url.pathname.startsWith("/proxy/") ? proxyUnauthorizedMessage : unauthorizedMessage;
+        return jsonError(401, "unauthorized", message, { "www-authenticate": 'Bearer realm="svc"' });
       }
       const next = encodeURIComponent(url.pathname + url.search);
       return new Response(null, { status: 303, headers: { location: `/login?next=${next}` } });

@@ -36,16 +36,20 @@ export function bearerToken(request: Request): string | undefined {
   return match?.[1];
 }
 
+/** Header for the gateway token on /proxy/ paths, where Authorization carries the service's own API key. */
+export const TOKEN_HEADER = "x-svc-token";
+
 /** Decides whether a request may pass. `token` undefined means debug mode: everything passes. */
 export function checkAccess(request: Request, token: string | undefined): Access {
   if (token === undefined) return { kind: "allow", via: "debug" };
   const path = new URL(request.url).pathname;
   if (isPublicPath(path)) return { kind: "allow", via: "public" };
+  const proxied = path.startsWith("/proxy/");
+  if (proxied && secretsEqual(request.headers.get(TOKEN_HEADER), token)) return { kind: "allow", via: "bearer" };
   const bearer = bearerToken(request);
-  if (bearer !== undefined) {
-    return secretsEqual(bearer, token)
-      ? { kind: "allow", via: "bearer" }
-      : { kind: "unauthenticated", reason: "The bearer token is not this application's auth token." };
+  if (bearer !== undefined && secretsEqual(bearer, token)) return { kind: "allow", via: "bearer" };
+  if (bearer !== undefined && !proxied) {
+    return { kind: "unauthenticated", reason: "The bearer token is not this application's auth token." };
   }
   if (sessionValid(token, readCookie(request.headers.get("cookie"), SESSION_COOKIE))) {
     if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) return { kind: "cross-origin" };

@@ -3,8 +3,9 @@ import type { ServiceName } from "@svc/contracts";
 import type { Settings } from "@svc/platform";
 import { ASSET_FILES, healthTable, overviewPage } from "@svc/ui";
 import { appInfo, healthReport } from "../status/service";
-import { pagesClient } from "./client";
+import { internalClient } from "../internal-client";
 import { profilePages } from "./profiles";
+import { modelPages } from "./models";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
@@ -12,7 +13,8 @@ const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 export function pagesController(settings: Settings, upstreams: Record<ServiceName, string>, internalSecret: string) {
   const loggedIn = !settings.debug;
   return new Elysia({ name: "gateway/pages" })
-    .use(profilePages(pagesClient(upstreams, internalSecret), loggedIn))
+    .use(profilePages(internalClient(upstreams, internalSecret), loggedIn))
+    .use(modelPages(internalClient(upstreams, internalSecret), loggedIn))
     .get(
       "/",
       async () => new Response(overviewPage(appInfo(settings), await healthReport(upstreams, internalSecret), loggedIn), { headers: htmlHeaders }),

@@ -1,10 +1,15 @@
-/** A failed Engine API call, with Docker's own message. */
-export class DockerError extends Error {
+import { ApiError } from "@svc/platform";
+
+/**
+ * A failed Engine API call, with Docker's own message and status (`engineStatus`). To API callers
+ * it is a 503 when the engine cannot be reached or used, else a 502.
+ */
+export class DockerError extends ApiError {
   constructor(
-    readonly status: number,
+    readonly engineStatus: number,
     message: string,
   ) {
-    super(message);
+    super(engineStatus === 503 || engineStatus === 400 ? 503 : 502, "docker_error", `Docker: ${message}`);
     this.name = "DockerError";
   }
 }

@@ -29,14 +29,19 @@ export class DockerEngine implements Engine {
     return shellJoin(dockerRunWords(containerConfig(spec, this.options)));
   }
 
-  async imagePresent(image: string): Promise<boolean> {
+  /** The image's size and creation time, or undefined when the engine does not have it. */
+  async image(image: string): Promise<{ sizeBytes: number; createdAt: string } | undefined> {
     try {
-      await this.api.raw("GET", `/images/${encodeURIComponent(image)}/json`);
-      return true;
+      const found = await this.api.json<{ Size: number; Created: string }>("GET", `/images/${encodeURIComponent(image)}/json`);
+      return { sizeBytes: found.Size, createdAt: found.Created };
     } catch (error) {
-      if (error instanceof DockerError && error.status === 404) return false;
+      if (error instanceof DockerError && error.engineStatus === 404) return undefined;
       throw error;
     }
+  }
+
+  async imagePresent(image: string): Promise<boolean> {
+    return (await this.image(image)) !== undefined;
   }
 
   async submit(spec: LaunchSpec): Promise<Submitted> {
@@ -90,7 +95,7 @@ export class DockerEngine implements Engine {
       const tail = (await this.tail(handle, REASON_LOG_LINES)).trim();
       return { phase: "exited", outcome: "failed", reason: `exited with code ${State.ExitCode}${cause}${tail ? `; last output:\n${tail}` : ""}` };
     } catch (error) {
-      if (error instanceof DockerError && error.status === 404) return { phase: "missing" };
+      if (error instanceof DockerError && error.engineStatus === 404) return { phase: "missing" };
       throw error;
     }
   }
@@ -108,7 +113,7 @@ export class DockerEngine implements Engine {
     try {
       await this.api.raw("POST", `/containers/${handle}/stop?t=10`);
     } catch (error) {
-      if (!(error instanceof DockerError && (error.status === 304 || error.status === 404))) throw error;
+      if (!(error instanceof DockerError && (error.engineStatus === 304 || error.engineStatus === 404))) throw error;
     }
   }
 
@@ -116,7 +121,7 @@ export class DockerEngine implements Engine {
     try {
       await this.api.raw("DELETE", `/containers/${handle}?force=1`);
     } catch (error) {
-      if (!(error instanceof DockerError && error.status === 404)) throw error;
+      if (!(error instanceof DockerError && error.engineStatus === 404)) throw error;
     }
   }
 

@@ -1,0 +1,44 @@
+import type { CAC } from "cac";
+import type { RuntimeImage, Task } from "@svc/contracts";
+import { TASKS } from "@svc/contracts";
+import { defineGroup } from "../../group";
+import { UsageError } from "../../errors";
+import type { CliContext } from "../../io";
+import { formatTable } from "../../output/table";
+
+const size = (bytes: number | null) => (bytes === null ? null : `${(bytes / 1024 ** 2).toFixed(0)} MB`);
+
+function table(images: RuntimeImage[]): string {
+  return formatTable(
+    ["task", "engine", "image", "present", "size"],
+    images.map((i) => [i.task, i.engine, i.image, i.present ? "yes" : "no", size(i.sizeBytes)]),
+  );
+}
+
+function registerImageLs(cli: CAC, ctx: CliContext) {
+  cli
+    .command("ls", "List the runtime images and whether this machine has them")
+    .option("--json", "Print JSON")
+    .action(async (options: { json?: boolean }) => {
+      const images = await ctx.client().images.list();
+      ctx.emit(images, Boolean(options.json), () => table(images));
+    });
+}
+
+function registerImageBuild(cli: CAC, ctx: CliContext) {
+  cli
+    .command("build [task]", "Build the project's runtime images (all, or the one for a task); unchanged ones are reused")
+    .action(async (task?: string) => {
+      if (task !== undefined && !(TASKS as readonly string[]).includes(task)) throw new UsageError(`unknown task '${task}': choose ${TASKS.join(" or ")}.`);
+      ctx.io.err(`Building ${task ?? "all"} runtime image${task ? "" : "s"} (the first build takes a minute)…`);
+      const images = await ctx.client().images.build(task as Task | undefined);
+      ctx.io.out(table(images));
+    });
+}
+
+/** `svc image ls|build`. */
+export const imageGroup = defineGroup<CliContext>({
+  name: "image",
+  description: "Runtime images: ls, build",
+  commands: [registerImageLs, registerImageBuild],
+});

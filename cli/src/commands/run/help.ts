@@ -1,0 +1,42 @@
+import type { Task } from "@svc/contracts";
+import { CONTAINER_OPTIONS, JOB_OPTIONS, TASK_OPTIONS } from "./parse-run-args";
+
+const DESCRIPTIONS: Record<string, string> = {
+  "--time": "Job duration: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS",
+  "--ntasks-per-node": "Tasks per compute node",
+  "--mem": "Memory per node in GB",
+  "--gres": "GPU devices per node (1 or more selects vLLM for text generation)",
+  "--partition": "Cluster partition",
+  "--constraint": "Required node features",
+  "--profile": "Profile to use (default: default)",
+  "--name": "Service name (default: svc- plus a number)",
+  "--revision": "Model revision (default: the most recent local one)",
+  "--dry-run": "Print the start-up script; start nothing",
+  "--api-key": "Key callers must send as 'Authorization: Bearer <key>'",
+  "--disable-custom-kernels": "Disable custom GPU kernels",
+  "--sharded": "true/false: shard the model across all GPUs (needs 2 or more)",
+  "--max-input-length": "Maximum input length in tokens",
+  "--max-total-tokens": "Maximum input plus output length in tokens",
+  "--input-dir": "Folder on the service host that audio_path is resolved in (default <home>/inputs)",
+};
+
+function section(title: string, options: { names: string[]; kind: unknown }[]): string {
+  const rows = options.map((o) => [`${o.names.join(", ")}${o.kind === "flag" ? "" : " <value>"}`, DESCRIPTIONS[o.names[0]] ?? ""]);
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return `${title}:\n${rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join("\n")}`;
+}
+
+export function runHelp(task?: Task): string {
+  const tasks: Task[] = task ? [task] : ["text-generation", "speech-recognition"];
+  return [
+    `Usage: svc run [job options] ${task ?? "<text-generation|speech-recognition>"} MODEL [options]${task !== "speech-recognition" ? " [engine args…]" : ""}`,
+    "",
+    "Starts an inference service for MODEL (<owner>/<name>, as listed by 'svc model ls') and prints its id.",
+    "",
+    section("Job options (before the task)", JOB_OPTIONS),
+    "",
+    section("Container options", [...CONTAINER_OPTIONS, { names: ["--json"], kind: "flag" }]),
+    ...tasks.flatMap((t) => ["", section(`${t} options`, TASK_OPTIONS[t])]),
+    ...(task !== "speech-recognition" ? ["", "Any other arguments after MODEL go to the text-generation engine unchanged, each as one argument ('--' ends svc's own options)."] : []),
+  ].join("\n");
+}

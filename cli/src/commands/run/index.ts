@@ -1,0 +1,40 @@
+import type { CAC } from "cac";
+import type { CliContext } from "../../io";
+import { parseRunArgs } from "./parse-run-args";
+import { runHelp } from "./help";
+
+/**
+ * `svc run`: parsed by hand (see parse-run-args) because job options, container options and
+ * pass-through engine arguments depend on where they stand. Steps and warnings go to stderr,
+ * the new service id (or the dry-run script) to stdout.
+ */
+export const runCommand = {
+  name: "run",
+  description: "Start an inference service: svc run [job options] <task> MODEL [options]",
+  register(root: CAC) {
+    root.command("run <task> <model>", this.description).allowUnknownOptions();
+  },
+  async run(args: string[], ctx: CliContext) {
+    const parsed = parseRunArgs(args);
+    if (parsed.help) {
+      ctx.io.out(runHelp(parsed.task));
+      return;
+    }
+    const { request, json } = parsed;
+    const result = await ctx.client().services.run(request);
+    if (json) {
+      ctx.io.out(JSON.stringify(result, null, 2));
+      return;
+    }
+    const profile = result.service?.profile ?? request.profile ?? "default";
+    ctx.io.err(`Found ${result.matched} registered revision${result.matched === 1 ? "" : "s"} of ${request.model} for profile ${profile}.`);
+    for (const warning of result.warnings) ctx.io.err(`warning: ${warning}`);
+    if (request.dryRun) {
+      ctx.io.err("Dry run: this is the start-up script; nothing was started.");
+      ctx.io.out(result.script);
+      return;
+    }
+    ctx.io.err(`Requested the deployment of ${request.model}@${result.revision.slice(0, 12)} as ${result.service!.name}; 'svc ls' shows its status.`);
+    ctx.io.out(result.service!.id);
+  },
+};

@@ -1,0 +1,115 @@
+import { TASKS, type RunRequest, type Task } from "@svc/contracts";
+import { UsageError } from "../../errors";
+
+type Kind = "text" | "flag" | { min: number };
+interface OptionSpec {
+  names: string[];
+  kind: Kind;
+  apply(request: RunRequest, value: string | number | boolean): void;
+}
+
+const job = (field: keyof NonNullable<RunRequest["job"]>) => (r: RunRequest, v: string | number | boolean) => {
+  r.job = { ...r.job, [field]: v };
+};
+const text = (field: keyof NonNullable<RunRequest["textGeneration"]>) => (r: RunRequest, v: string | number | boolean) => {
+  r.textGeneration = { ...r.textGeneration, [field]: v };
+};
+
+/** Job options (spec §4.1): before the task name, or anywhere after it. */
+export const JOB_OPTIONS: OptionSpec[] = [
+  { names: ["--time"], kind: "text", apply: job("time") },
+  { names: ["--ntasks-per-node"], kind: { min: 1 }, apply: job("ntasksPerNode") },
+  { names: ["--mem"], kind: { min: 1 }, apply: job("mem") },
+  { names: ["--gres"], kind: { min: 0 }, apply: job("gres") },
+  { names: ["--partition"], kind: "text", apply: job("partition") },
+  { names: ["--constraint"], kind: "text", apply: job("constraint") },
+  { names: ["--profile", "-p"], kind: "text", apply: (r, v) => (r.profile = String(v)) },
+];
+
+/** Container options, for every task. */
+export const CONTAINER_OPTIONS: OptionSpec[] = [
+  { names: ["--name", "-n"], kind: "text", apply: (r, v) => (r.name = String(v)) },
+  { names: ["--revision", "-r"], kind: "text", apply: (r, v) => (r.revision = String(v)) },
+  { names: ["--dry-run"], kind: "flag", apply: (r, v) => (r.dryRun = Boolean(v)) },
+  { names: ["--api-key"], kind: "text", apply: (r, v) => (r.apiKey = String(v)) },
+];
+
+export const TASK_OPTIONS: Record<Task, OptionSpec[]> = {
+  "text-generation": [
+    { names: ["--disable-custom-kernels"], kind: "flag", apply: text("disableCustomKernels") },
+    { names: ["--sharded"], kind: "text", apply: text("sharded") },
+    { names: ["--max-input-length"], kind: { min: 1 }, apply: text("maxInputLength") },
+    { names: ["--max-total-tokens"], kind: { min: 1 }, apply: text("maxTotalTokens") },
+  ],
+  "speech-recognition": [{ names: ["--input-dir"], kind: "text", apply: (r, v) => (r.speechRecognition = { inputDir: String(v) }) }],
+};
+
+export type ParsedRun = { help: true; task?: Task } | { help: false; request: RunRequest; json: boolean };
+
+function value(spec: OptionSpec, name: string, inline: string | undefined, next: () => string | undefined): string | number | boolean {
+  if (spec.kind === "flag") {
+    if (inline !== undefined) throw new UsageError(`${name} is a flag and takes no value.`);
+    return true;
+  }
+  const raw = inline ?? next();
+  if (raw === undefined || (inline === undefined && raw.startsWith("--"))) throw new UsageError(`${name} needs a value.`);
+  if (spec.kind === "text") return raw;
+  const number = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < spec.kind.min) {
+    throw new UsageError(`${name} ${JSON.stringify(raw)}: use a whole number of at least ${spec.kind.min}.`);
+  }
+  return number;
+}
+
+/**
+ * `svc run [job options] <task> MODEL [container options] [task options] [engine args…]`.
+ * Unrecognised arguments after MODEL go to a text-generation engine as they are, each one argument
+ * (`--` ends svc's own options); anywhere else they are a usage error.
+ */
+export function parseRunArgs(args: string[]): ParsedRun {
+  const request = { job: {} } as RunRequest;
+  let task: Task | undefined;
+  let model: string | undefined;
+  let json = false;
+  const engineArgs: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") {
+      if (task !== "text-generation" || !model) throw new UsageError("'--' passes the rest to the engine: give it after `text-generation MODEL`.");
+      engineArgs.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg === "--help" || arg === "-h") return { help: true, task };
+    if (arg === "--json") {
+      json = true;
+      continue;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      if (!task) {
+        if (!(TASKS as readonly string[]).includes(arg)) throw new UsageError(`unknown task '${arg}': choose ${TASKS.join(" or ")}.`);
+        task = arg as Task;
+      } else if (!model) model = arg;
+      else if (task === "text-generation") engineArgs.push(arg);
+      else throw new UsageError(`unexpected argument '${arg}' after the model.`);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = arg.startsWith("--") && eq > 0 ? arg.slice(eq + 1) : undefined;
+    const known = [...JOB_OPTIONS, ...(task ? [...CONTAINER_OPTIONS, ...TASK_OPTIONS[task]] : [])];
+    const spec = known.find((option) => option.names.includes(name));
+    if (spec) {
+      spec.apply(request, value(spec, name, inline, () => args[++i]));
+    } else if (task === "text-generation" && model) {
+      engineArgs.push(arg);
+    } else if (!task) {
+      throw new UsageError(`unknown job option ${name}: job options are ${JOB_OPTIONS.map((o) => o.names[0]).join(", ")}; other options go after the task.`);
+    } else {
+      throw new UsageError(`unknown option ${name} for ${task}. Run 'svc run ${task} --help'.`);
+    }
+  }
+  if (!task) throw new UsageError(`missing the task: svc run ${TASKS.join("|")} MODEL.`);
+  if (!model) throw new UsageError(`missing the model: svc run ${task} <owner/name>.`);
+  if (Object.keys(request.job!).length === 0) delete request.job;
+  return { help: false, json, request: { ...request, task, model, ...(engineArgs.length ? { engineArgs } : {}) } };
+}

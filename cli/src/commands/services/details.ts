@@ -1,0 +1,42 @@
+import type { CAC } from "cac";
+import type { ServiceDetails } from "@svc/contracts";
+import type { CliContext } from "../../io";
+import { formatTable } from "../../output/table";
+
+export function formatDetails(d: ServiceDetails): string {
+  const options = { ...d.job, ...d.textGeneration, ...d.speechRecognition };
+  const fields: [string, unknown][] = [
+    ["id", d.id],
+    ["name", d.name],
+    ["status", d.reason ? `${d.status} (${d.reason.split("\n")[0]})` : d.status],
+    ["image", d.image],
+    ["model", `${d.model}@${d.revision}`],
+    ["profile", d.profile],
+    ["endpoint", d.url ?? "None (not known yet)"],
+    ["api key", d.apiKeySet ? "required (Authorization: Bearer <key>)" : "none: anyone on this host can call it"],
+    ["engine", `${d.engine} (${d.handle ?? "not accepted yet"})`],
+    ["runtime", d.runtime],
+    ["options", Object.keys(options).length ? Object.entries(options).map(([k, v]) => `${k}=${v}`).join(" ") : "none"],
+    ["engine args", d.engineArgs.length ? d.engineArgs.join(" ") : "none"],
+    ["created", `${d.createdAt} by ${d.createdBy}`],
+    ["updated", d.updatedAt],
+    ["queued", d.phases.queued],
+    ["starting", d.phases.starting],
+    ["ready", d.phases.ready],
+  ];
+  const width = Math.max(...fields.map(([k]) => k.length));
+  const lines = fields.map(([k, v]) => `${k.padEnd(width)}  ${v ?? "None"}`);
+  const events = formatTable(["time", "from", "to", "reason"], d.events.map((e) => [e.at, e.from ?? "-", e.to, e.reason?.split("\n")[0] ?? ""]));
+  const fullReason = d.reason?.includes("\n") ? `\n\nReason:\n${d.reason}` : "";
+  return `${lines.join("\n")}\n\nEvents:\n${events}${fullReason}`;
+}
+
+export function registerDetails(cli: CAC, ctx: CliContext) {
+  cli
+    .command("details <service>", "Everything about a service: fields, options, phases, events, endpoint")
+    .option("--json", "Print JSON")
+    .action(async (ref: string, options: { json?: boolean }) => {
+      const details = await ctx.client().services.get(String(ref));
+      ctx.emit(details, Boolean(options.json), () => formatDetails(details));
+    });
+}

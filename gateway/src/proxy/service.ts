@@ -1,0 +1,74 @@
+import { SvcApiError, type SvcClient } from "@svc/client";
+import { INTERNAL_SECRET_HEADER, type ServiceRecord } from "@svc/contracts";
+import { jsonError } from "@svc/platform";
+import { relay } from "../forward/relay";
+
+/** How long a looked-up service address is reused, so a burst of requests costs one lookup. */
+const LOOKUP_TTL_MS = 1000;
+/** Headers that carry the gateway's own credentials; the caller's Authorization (the service's API key) goes through. */
+const GATEWAY_CREDENTIALS = ["cookie", "x-svc-token", INTERNAL_SECRET_HEADER];
+
+export const PROXY_PREFIX = "/proxy/";
+
+/** `/proxy/<service>/<rest>` → the service and the rest of the path (with the query). */
+export function splitProxyPath(url: URL): { ref: string; rest: string } | undefined {
+  const tail = url.pathname.slice(PROXY_PREFIX.length);
+  const slash = tail.indexOf("/");
+  const ref = decodeURIComponent(slash < 0 ? tail : tail.slice(0, slash));
+  if (!ref) return undefined;
+  return { ref, rest: `${slash < 0 ? "/" : tail.slice(slash)}${url.search}` };
+}
+
+/** One stable URL for every service: /proxy/<id>/… reaches the service wherever it runs. */
+export class ServiceProxy {
+  private readonly cache = new Map<string, { record: ServiceRecord; until: number }>();
+
+  constructor(
+    private readonly client: SvcClient,
+    /** The gateway token, when debug is off: a bearer equal to it authenticated the caller here and is not passed on. */
+    private readonly gatewayToken: string | undefined,
+  ) {}
+
+  private async lookup(ref: string): Promise<ServiceRecord> {
+    const cached = this.cache.get(ref);
+    if (cached && cached.until > Date.now()) return cached.record;
+    const record = await this.client.services.get(ref);
+    this.cache.set(ref, { record, until: Date.now() + LOOKUP_TTL_MS });
+    return record;
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const parts = splitProxyPath(new URL(request.url));
+    if (!parts) return jsonError(404, "not_found", "Give the service: /proxy/<service id>/<path>, e.g. /proxy/<id>/v1/chat/completions.");
+    const found = await this.ready(parts.ref);
+    if (found instanceof Response) return found;
+    const drop = [...GATEWAY_CREDENTIALS];
+    const bearer = request.headers.get("authorization");
+    if (this.gatewayToken && bearer === `Bearer ${this.gatewayToken}`) drop.push("authorization");
+    try {
+      return await relay(request, `${found.url}${parts.rest}`, { drop });
+    } catch {
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      // The cached address may be stale (the service stopped meanwhile): say what it is now.
+      this.cache.delete(parts.ref);
+      const now = await this.ready(parts.ref);
+      if (now instanceof Response) return now;
+      return jsonError(502, "service_unreachable", `Service ${now.id} did not answer at ${now.url}; 'svc details ${now.id.slice(0, 13)}' shows its state.`);
+    }
+  }
+
+  /** The service's record when it is HEALTHY, else the error response to give. */
+  private async ready(ref: string): Promise<ServiceRecord | Response> {
+    let record: ServiceRecord;
+    try {
+      record = await this.lookup(ref);
+    } catch (error) {
+      if (error instanceof SvcApiError) return jsonError(error.status, error.code, error.message);
+      return jsonError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.");
+    }
+    if (record.status !== "HEALTHY" || !record.url) {
+      return jsonError(503, "service_not_ready", `Service ${record.id} is ${record.status}${record.reason ? ` (${record.reason.split("\n")[0]})` : ""}; it answers once it is HEALTHY.`, { "retry-after": "2" });
+    }
+    return record;
+  }
+}
