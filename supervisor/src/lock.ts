@@ -1,4 +1,5 @@
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { processAlive } from "@svc/platform/process";
 
 /** What the lock file of a running `svc start` says about it. */
 export interface RunRecord {
@@ -33,11 +34,7 @@ export function processStartTicks(pid: number): number | null {
 }
 
 function holderAlive(record: RunRecord): boolean {
-  try {
-    process.kill(record.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
+  if (!processAlive(record.pid)) return false;
   const ticks = processStartTicks(record.pid);
   return ticks === null || record.pidStartTicks === null || ticks === record.pidStartTicks;
 }

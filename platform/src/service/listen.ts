@@ -1,14 +1,5 @@
 import type { AnyElysia } from "elysia";
-
-/** Whether the process with this pid still exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+import { processAlive } from "../process/alive";
 
 /**
  * Listens, logs one line, and closes the server cleanly on SIGTERM (and SIGINT when run alone).
@@ -26,7 +17,7 @@ export function listenUntilSignal(app: AnyElysia, name: string, hostname: string
   process.on("SIGINT", supervised ? () => {} : stop);
   if (supervised) {
     setInterval(() => {
-      if (!alive(supervisor)) {
+      if (!processAlive(supervisor)) {
         console.log(`${name}: supervisor (pid ${supervisor}) is gone; exiting`);
         stop();
       }

@@ -1,4 +1,5 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { processAlive } from "@svc/platform/process";
 import { dirname, basename, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Profile } from "@svc/contracts";
@@ -30,15 +31,6 @@ export interface ProfilesState {
 }
 
 const LOCK_WAIT_MS = 15_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * The profiles file. Reads parse it fresh each time (it may be edited by hand). Writes are
@@ -124,7 +116,7 @@ export class ProfileStore {
       } catch {
         continue; // released meanwhile
       }
-      if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+      if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) {
         try {
           unlinkSync(lock); // left by a process that died
         } catch {
