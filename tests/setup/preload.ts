@@ -1,4 +1,5 @@
 import { setDefaultTimeout } from "bun:test";
 
-// Integration tests start real processes and containers: give each test a minute.
+// Integration tests start real processes and containers. `npm test` passes --timeout 60000 for
+// every file; this covers a plain `bun test <one file>` too (Bun applies it to the first file only).
 setDefaultTimeout(60_000);

@@ -10,7 +10,7 @@ if (prepare.exitCode !== 0) {
   process.exit(1);
 }
 
-const proc = Bun.spawn([process.execPath, "test", ...process.argv.slice(2)], {
+const proc = Bun.spawn([process.execPath, "test", "--timeout", "60000", ...process.argv.slice(2)], {
   cwd: root,
   stdout: "inherit",
   stderr: "pipe",
