@@ -12,3 +12,4 @@ export {
   type ProfileFormValues,
   type FormError,
 } from "./pages/profiles";
+export { modelsPage, downloadProgress, downloadProblem, type ModelsPageOptions, type ModelFilters, type AddFormValues } from "./pages/models";

@@ -14,6 +14,7 @@ export interface LayoutOptions {
 const NAV = [
   { href: "/", label: "Overview" },
   { href: "/profiles", label: "Profiles" },
+  { href: "/models", label: "Models" },
   { href: "/api/docs", label: "API docs" },
 ];
 

@@ -1,0 +1,48 @@
+import type { CAC } from "cac";
+import { MODEL_IMAGES, type Model, type RefreshReport } from "@svc/contracts";
+import { SvcApiError } from "@svc/client";
+import { UsageError } from "../../errors";
+import type { CliContext } from "../../io";
+import { formatTable } from "../../output/table";
+
+export function modelTable(models: Model[]): string {
+  return formatTable(["repo", "revision", "profile", "image"], models.map((m) => [m.repo, m.revision, m.profile, m.image]));
+}
+
+function describeRefresh(report: RefreshReport): string[] {
+  const lines = report.profiles.map((p) =>
+    p.status === "ok"
+      ? `Refreshed ${p.profile}: ${p.added} added, ${p.removed} removed, ${p.updated} updated, ${p.unchanged} unchanged (${(p.durationMs / 1000).toFixed(2)} s${p.sshRoundTrips ? `, ${p.sshRoundTrips} SSH command` : ""}).`
+      : `Could not scan ${p.profile}: ${p.error} Its models were left as they were.`,
+  );
+  if (report.removedForMissingProfiles > 0) lines.push(`Removed ${report.removedForMissingProfiles} model(s) of profiles that no longer exist.`);
+  for (const issue of report.issues) lines.push(`  not registered (${issue.profile}): ${issue.path}: ${issue.reason}`);
+  return lines;
+}
+
+export function registerModelLs(cli: CAC, ctx: CliContext) {
+  cli
+    .command("ls", "List models: REPO, REVISION, PROFILE, IMAGE")
+    .alias("list")
+    .option("--refresh", "Scan the profiles' model folders first and update the model database")
+    .option("-p, --profile <profile>", "Only this profile's models (and only its folders with --refresh)")
+    .option("--image <image>", `Only models of this kind: ${MODEL_IMAGES.join(" or ")}`)
+    .option("--json", "Print JSON")
+    .action(async (options: { refresh?: boolean; profile?: string; image?: string; json?: boolean }) => {
+      if (options.image !== undefined && !MODEL_IMAGES.includes(options.image as never)) {
+        throw new UsageError(`--image must be ${MODEL_IMAGES.join(" or ")}, not ${JSON.stringify(String(options.image))}.`);
+      }
+      if (options.profile !== undefined && (typeof options.profile !== "string" || options.profile === "")) throw new UsageError("--profile needs a profile name.");
+      const client = ctx.client();
+      let failed: string[] = [];
+      if (options.refresh) {
+        const report = await client.models.refresh(options.profile);
+        for (const line of describeRefresh(report)) ctx.io.err(line);
+        failed = report.profiles.filter((p) => p.status === "failed").map((p) => p.profile);
+      }
+      const models = await client.models.list({ profile: options.profile, image: options.image as Model["image"] | undefined });
+      ctx.emit(models, Boolean(options.json), () => modelTable(models));
+      if (models.length === 0 && !options.json && !options.refresh) ctx.io.err("No models registered. `svc model ls --refresh` scans the profiles' model folders; `svc model add <repo_id>` downloads one.");
+      if (failed.length > 0) throw new SvcApiError(502, "scan_failed", `could not scan profile${failed.length > 1 ? "s" : ""} ${failed.join(", ")} (see above).`);
+    });
+}

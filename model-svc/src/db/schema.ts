@@ -1,0 +1,18 @@
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** The model registry: one row per snapshot (repo, revision) available to a profile. */
+export const models = sqliteTable(
+  "models",
+  {
+    repo: text("repo").notNull(),
+    revision: text("revision").notNull(),
+    profile: text("profile").notNull(),
+    image: text("image", { enum: ["text-generation", "speech-recognition"] }).notNull(),
+    modelDir: text("model_dir").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    seenAt: text("seen_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.repo, table.revision, table.profile] })],
+);
+
+export type ModelRow = typeof models.$inferSelect;

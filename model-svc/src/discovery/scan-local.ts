@@ -1,0 +1,145 @@
+import { closeSync, openSync, readdirSync, readSync, statSync, lstatSync, type Dirent } from "node:fs";
+import { join } from "node:path";
+import { MAGIC_FILE, PARTIAL_MARKER_PREFIX, READ_LIMITS, type ScannedRepo, type ScannedRoot, type ScannedSnapshot, type SnapshotFacts } from "./types";
+import { MODEL_FOLDER_PREFIX } from "./repo-folder";
+
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "ENOTDIR") return "not a folder";
+  return code ?? (error as Error).message;
+}
+
+/** Lists a folder, or returns why it cannot be listed. */
+function list(path: string): Dirent[] | { problem: string } {
+  try {
+    return readdirSync(path, { withFileTypes: true });
+  } catch (error) {
+    return { problem: describe(error) };
+  }
+}
+
+/** The first `limit` bytes of a file, or undefined when it cannot be read. */
+export function readHead(path: string, limit: number): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buffer = Buffer.alloc(limit);
+    let filled = 0;
+    while (filled < limit) {
+      const n = readSync(fd, buffer, filled, limit - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return buffer.subarray(0, filled);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Files of a snapshot (following links to the blobs), recursively, relative to it. */
+export function snapshotFacts(dir: string): { facts: SnapshotFacts; problem?: string } {
+  const facts: SnapshotFacts = { files: [], magics: {} };
+  let problem: string | undefined;
+  const walk = (folder: string, prefix: string) => {
+    const entries = list(folder);
+    if (!Array.isArray(entries)) {
+      problem ??= `${prefix || "."}: ${entries.problem}`;
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+      let stat;
+      try {
+        stat = statSync(path);
+      } catch {
+        let size = 0;
+        try {
+          size = lstatSync(path).size;
+        } catch {}
+        facts.files.push({ path: rel, size, broken: true });
+        continue;
+      }
+      if (stat.isDirectory()) {
+        walk(path, rel);
+        continue;
+      }
+      facts.files.push({ path: rel, size: stat.size });
+      if (MAGIC_FILE.test(entry.name)) {
+        const head = readHead(path, READ_LIMITS.magic);
+        if (head) facts.magics[rel] = head.toString("hex");
+      }
+    }
+  };
+  walk(dir, "");
+  if (facts.files.some((f) => f.path === "config.json" && !f.broken)) facts.config = readHead(join(dir, "config.json"), READ_LIMITS.config)?.toString("utf8");
+  if (facts.files.some((f) => f.path === "README.md" && !f.broken)) facts.readme = readHead(join(dir, "README.md"), READ_LIMITS.readme)?.toString("utf8");
+  return { facts, problem };
+}
+
+function readRefs(dir: string, prefix = ""): Record<string, string> {
+  const refs: Record<string, string> = {};
+  const entries = list(dir);
+  if (!Array.isArray(entries)) return refs;
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (isDirectory(path)) Object.assign(refs, readRefs(path, name));
+    else refs[name] = readHead(path, 256)?.toString("utf8").trim() ?? "";
+  }
+  return refs;
+}
+
+function scanRepo(root: string, folder: string): ScannedRepo {
+  const path = join(root, folder);
+  const repo: ScannedRepo = { folder, path, refs: {}, snapshots: [], partial: [] };
+  const entries = list(path);
+  if (!Array.isArray(entries)) return { ...repo, problem: entries.problem };
+  for (const entry of entries) {
+    if (entry.name.startsWith(PARTIAL_MARKER_PREFIX)) repo.partial.push(entry.name.slice(PARTIAL_MARKER_PREFIX.length));
+  }
+  if (entries.some((e) => e.name === "refs")) repo.refs = readRefs(join(path, "refs"));
+  const snapshotsDir = join(path, "snapshots");
+  if (!entries.some((e) => e.name === "snapshots")) return repo;
+  const snapshots = list(snapshotsDir);
+  if (!Array.isArray(snapshots)) return { ...repo, problem: `snapshots/: ${snapshots.problem}` };
+  for (const entry of snapshots) {
+    const snapshotPath = join(snapshotsDir, entry.name);
+    if (!isDirectory(snapshotPath)) continue;
+    const { facts, problem } = snapshotFacts(snapshotPath);
+    const snapshot: ScannedSnapshot = { name: entry.name, path: snapshotPath, facts };
+    if (problem) snapshot.problem = problem;
+    repo.snapshots.push(snapshot);
+  }
+  return repo;
+}
+
+/** Scans model folders on this machine (each a Hugging Face hub cache), in order. */
+export function scanLocal(roots: string[]): ScannedRoot[] {
+  return roots.map((root) => {
+    let stat;
+    try {
+      stat = statSync(root);
+    } catch (error) {
+      return { root, problem: (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : describe(error), repos: [] };
+    }
+    if (!stat.isDirectory()) return { root, problem: "not a folder", repos: [] };
+    const entries = list(root);
+    if (!Array.isArray(entries)) return { root, problem: entries.problem, repos: [] };
+    const repos = entries
+      .filter((entry) => entry.name.startsWith(MODEL_FOLDER_PREFIX) && isDirectory(join(root, entry.name)))
+      .map((entry) => scanRepo(root, entry.name));
+    return { root, repos };
+  });
+}

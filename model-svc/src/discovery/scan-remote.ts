@@ -1,0 +1,195 @@
+import { remotePathWord } from "@svc/ssh";
+import { MAGIC_FILE, PARTIAL_MARKER_PREFIX, READ_LIMITS, type ScannedRepo, type ScannedRoot, type ScannedSnapshot } from "./types";
+
+/**
+ * The remote half of discovery: ONE POSIX sh script that walks every model folder of a slurm
+ * profile and prints, framed, everything `interpretScan`/`classify` need (the folder tree with file
+ * sizes, refs, each top-level config.json and README.md, the first bytes of .gguf/.bin files);
+ * `parseScanOutput` turns that output into the same ScannedRoot[] the local scanner returns.
+ *
+ * Output framing is GNU head's: `==> NAME <==\n` CONTENT, with exactly one `\n` before every
+ * header after the first. Contents are raw bytes (head -c), so nothing needs escaping. NAME is
+ * `<root>`, `<status>`, `<tree>`, `<files>`, `<end>`, `<error>`, or a file path `./models--…`.
+ * Needs GNU find (-printf, -readable); without it the script says so and the scan fails clearly.
+ */
+
+/** The find expression that prunes everything discovery does not look at (blobs, .no_exist, datasets--…). */
+const PRUNE =
+  `\\( ! -path './*/*' ! -name 'models--*' \\) -prune -o ` +
+  `\\( -path './*/*' ! -path './*/*/*' ! -name refs ! -name snapshots ! -name '${PARTIAL_MARKER_PREFIX}*' \\) -prune -o`;
+
+const HEAD = (limit: number) => `-exec sh -c 'head -v -c ${limit} -- "$@"; printf "\\n"' sh {} +`;
+
+export function buildScanScript(roots: string[]): string {
+  const words = roots.map((root) => remotePathWord(root.length > 1 ? root.replace(/\/+$/, "") : root)).join(" ");
+  return `LC_ALL=C; export LC_ALL
+frame() { printf '==> <%s> <==\\n%s\\n' "$1" "$2"; }
+if ! find / -maxdepth 0 -printf '' >/dev/null 2>&1; then
+  frame error "svc's model scan needs GNU find (findutils) on this host, which its find is not"; exit 0
+fi
+scan() {
+  frame root "$1"
+  if [ ! -e "$1" ]; then frame status missing; return; fi
+  if [ ! -d "$1" ]; then frame status 'not a folder'; return; fi
+  if ! cd "$1" 2>/dev/null || [ ! -r . ]; then frame status 'permission denied'; return; fi
+  printf '==> <tree> <==\\n'
+  find -L . -mindepth 1 ${PRUNE} \\( -type d ! -readable -printf 'U\\t%P\\n' -prune \\) -o \\( -type d ! -executable -printf 'U\\t%P\\n' -prune \\) -o -printf 'E\\t%y\\t%s\\t%P\\n' 2>/dev/null
+  printf '\\n==> <files> <==\\n\\n'
+  find -L . -mindepth 3 ${PRUNE} -type f -readable \\( \\
+    \\( -path './models--*/refs/*' ${HEAD(256)} \\) , \\
+    \\( -path './models--*/snapshots/*/config.json' ! -path './*/*/*/*/*' ${HEAD(READ_LIMITS.config)} \\) , \\
+    \\( -path './models--*/snapshots/*/README.md' ! -path './*/*/*/*/*' ${HEAD(READ_LIMITS.readme)} \\) , \\
+    \\( -path './models--*/snapshots/*' \\( -iname '*.gguf' -o -iname '*.bin' \\) ${HEAD(READ_LIMITS.magic)} \\) \\) 2>/dev/null
+}
+for root in ${words}; do (scan "$root"); done
+printf '==> <end> <==\\n\\n'
+`;
+}
+
+interface Frame {
+  name: string;
+  content: Buffer;
+}
+
+const HEADER_START = Buffer.from("==> ");
+const HEADER_END = " <==\n";
+
+/** Splits head-framed output into frames (see the module comment). */
+export function splitFrames(output: Buffer): Frame[] {
+  const headers: { name: string; start: number; end: number }[] = [];
+  let pos = 0;
+  while (pos < output.length) {
+    const at = output.indexOf(HEADER_START, pos);
+    if (at < 0) break;
+    if (at === 0 || output[at - 1] === 0x0a) {
+      const lineEnd = output.indexOf(0x0a, at);
+      if (lineEnd < 0) break;
+      const line = output.toString("utf8", at, lineEnd + 1);
+      if (line.endsWith(HEADER_END)) {
+        const name = line.slice(4, -HEADER_END.length);
+        if (/^<[a-z]+>$/.test(name) || name.startsWith("./models--")) {
+          headers.push({ name, start: at, end: lineEnd + 1 });
+          pos = lineEnd + 1;
+          continue;
+        }
+      }
+    }
+    pos = at + HEADER_START.length;
+  }
+  return headers.map((header, i) => {
+    const next = headers[i + 1];
+    // Every header after the first is preceded by exactly one separating newline.
+    const stop = next ? next.start - 1 : output.length;
+    return { name: header.name, content: output.subarray(header.end, Math.max(header.end, stop)) };
+  });
+}
+
+export class RemoteScanError extends Error {
+  override name = "RemoteScanError";
+}
+
+/** Parses the script's output into what the local scanner would have returned for the same folders. */
+export function parseScanOutput(output: Buffer): ScannedRoot[] {
+  const frames = splitFrames(output);
+  const error = frames.find((f) => f.name === "<error>");
+  if (error) throw new RemoteScanError(error.content.toString("utf8").trim());
+  if (!frames.some((f) => f.name === "<end>")) throw new RemoteScanError("the remote scan stopped before its end (output cut short)");
+
+  const roots: ScannedRoot[] = [];
+  let current: { root: ScannedRoot; repos: Map<string, ScannedRepo>; snapshots: Map<string, ScannedSnapshot> } | undefined;
+  const repoOf = (folder: string) => current?.repos.get(folder);
+  const snapshotOf = (folder: string, name: string) => current?.snapshots.get(`${folder}/${name}`);
+
+  for (const frame of frames) {
+    if (frame.name === "<root>") {
+      const root: ScannedRoot = { root: frame.content.toString("utf8"), repos: [] };
+      roots.push(root);
+      current = { root, repos: new Map(), snapshots: new Map() };
+    } else if (frame.name === "<status>" && current) {
+      current.root.problem = frame.content.toString("utf8");
+    } else if (frame.name === "<tree>" && current) {
+      parseTree(frame.content.toString("utf8"), current);
+    } else if (frame.name.startsWith("./") && current) {
+      const parts = frame.name.slice(2).split("/");
+      const [folder, kind] = parts;
+      const repo = repoOf(folder);
+      if (!repo) continue;
+      if (kind === "refs") {
+        repo.refs[parts.slice(2).join("/")] = frame.content.toString("utf8").trim();
+      } else if (kind === "snapshots" && parts.length >= 4) {
+        const snapshot = snapshotOf(folder, parts[2]);
+        if (!snapshot) continue;
+        const rel = parts.slice(3).join("/");
+        if (rel === "config.json") snapshot.facts.config = frame.content.toString("utf8");
+        else if (rel === "README.md") snapshot.facts.readme = frame.content.toString("utf8");
+        if (MAGIC_FILE.test(rel) && frame.content.length <= READ_LIMITS.magic) snapshot.facts.magics[rel] = frame.content.toString("hex");
+      }
+    }
+  }
+  return roots;
+}
+
+function parseTree(text: string, current: { root: ScannedRoot; repos: Map<string, ScannedRepo>; snapshots: Map<string, ScannedSnapshot> }) {
+  const base = current.root.root.replace(/\/+$/, "");
+  const join = (...parts: string[]) => [base, ...parts].join("/");
+  const repoFor = (folder: string) => {
+    let repo = current.repos.get(folder);
+    if (!repo) {
+      repo = { folder, path: join(folder), refs: {}, snapshots: [], partial: [] };
+      current.repos.set(folder, repo);
+      current.root.repos.push(repo);
+    }
+    return repo;
+  };
+  const snapshotFor = (repo: ScannedRepo, name: string) => {
+    const key = `${repo.folder}/${name}`;
+    let snapshot = current.snapshots.get(key);
+    if (!snapshot) {
+      snapshot = { name, path: join(repo.folder, "snapshots", name), facts: { files: [], magics: {} } };
+      current.snapshots.set(key, snapshot);
+      repo.snapshots.push(snapshot);
+    }
+    return snapshot;
+  };
+  for (const line of text.split("\n")) {
+    if (!line) continue;
+    const fields = line.split("\t");
+    let type: string;
+    let size = 0;
+    let path: string;
+    if (fields[0] === "U" && fields.length >= 2) {
+      type = "U";
+      path = fields.slice(1).join("\t");
+    } else if (fields[0] === "E" && fields.length >= 4) {
+      type = fields[1];
+      size = Number(fields[2]) || 0;
+      path = fields.slice(3).join("\t");
+    } else continue;
+    const parts = path.split("/");
+    const [folder, kind, name] = parts;
+    if (parts.length === 1) {
+      if (type === "d") repoFor(folder);
+      else if (type === "U") repoFor(folder).problem = "permission denied";
+      continue;
+    }
+    const repo = current.repos.get(folder);
+    if (!repo) continue;
+    if (parts.length === 2) {
+      if (kind.startsWith(PARTIAL_MARKER_PREFIX)) repo.partial.push(kind.slice(PARTIAL_MARKER_PREFIX.length));
+      else if (kind === "snapshots" && type === "U") repo.problem = "snapshots/: permission denied";
+      continue;
+    }
+    if (kind !== "snapshots") continue;
+    if (parts.length === 3) {
+      if (type === "d") snapshotFor(repo, name);
+      else if (type === "U") snapshotFor(repo, name).problem ??= ".: permission denied";
+      continue;
+    }
+    const snapshot = current.snapshots.get(`${folder}/${name}`);
+    if (!snapshot) continue;
+    const rel = parts.slice(3).join("/");
+    if (type === "U") snapshot.problem ??= `${rel}: permission denied`;
+    else if (type === "l") snapshot.facts.files.push({ path: rel, size, broken: true });
+    else if (type !== "d") snapshot.facts.files.push({ path: rel, size });
+  }
+}

@@ -1,0 +1,136 @@
+import { and, asc, eq, notInArray, type SQL } from "drizzle-orm";
+import type { Model, ModelQuery, Profile, ProfileRefresh, RefreshReport, ScanIssue } from "@svc/contracts";
+import type { ConnectOptions } from "@svc/ssh";
+import type { ModelDb } from "../db/connection";
+import { models, type ModelRow } from "../db/schema";
+import { interpretScan, type FoundSnapshot } from "../discovery/interpret";
+import { scanProfile, type ProfileScan } from "../discovery/scan-profile";
+import type { ProfileSource } from "../profiles/source";
+
+export interface ModelServiceOptions {
+  db: ModelDb;
+  profiles: ProfileSource;
+  /** How a profile is scanned; default: scanProfile (local folders, or one SSH command). */
+  scan?: (profile: Profile) => Promise<ProfileScan>;
+  ssh?: ConnectOptions;
+  now?: () => Date;
+}
+
+const toModel = (row: ModelRow): Model => ({ ...row });
+
+/** The model registry: listing, reconciling with the model folders, registering downloads. */
+export class ModelService {
+  private readonly db: ModelDb;
+  private readonly profiles: ProfileSource;
+  private readonly scan: (profile: Profile) => Promise<ProfileScan>;
+  private readonly now: () => Date;
+
+  constructor(options: ModelServiceOptions) {
+    this.db = options.db;
+    this.profiles = options.profiles;
+    this.scan = options.scan ?? ((profile) => scanProfile(profile, options.ssh));
+    this.now = options.now ?? (() => new Date());
+  }
+
+  list(query: ModelQuery = {}): Model[] {
+    const where: SQL[] = [];
+    if (query.profile) where.push(eq(models.profile, query.profile));
+    if (query.image) where.push(eq(models.image, query.image));
+    if (query.repo) where.push(eq(models.repo, query.repo));
+    return this.db
+      .select()
+      .from(models)
+      .where(where.length ? and(...where) : undefined)
+      .orderBy(asc(models.repo), asc(models.profile), asc(models.seenAt), asc(models.revision))
+      .all()
+      .map(toModel);
+  }
+
+  /**
+   * Scans the model folders of one profile (or all), then reconciles the registry with what is on
+   * disk in ONE transaction: new snapshots are added, vanished ones removed, rows whose image,
+   * folder or size changed are updated; nothing else changes. A profile that cannot be scanned
+   * keeps its rows. A full refresh also drops rows of profiles that no longer exist.
+   */
+  async refresh(profileName?: string): Promise<RefreshReport> {
+    const all = profileName === undefined;
+    const profiles = all ? await this.profiles.list() : [await this.profiles.get(profileName)];
+    // Rows registered while the scan runs (a download finishing) are newer than what it saw: kept.
+    const scanStarted = this.now().toISOString();
+    const scans = await Promise.all(
+      profiles.map(async (profile) => {
+        const started = performance.now();
+        try {
+          const scan = await this.scan(profile);
+          const { found, issues } = interpretScan(profile.name, scan.roots);
+          return { profile, scan, found, issues, error: undefined, ms: performance.now() - started };
+        } catch (error) {
+          return { profile, scan: undefined, found: [], issues: [] as ScanIssue[], error: (error as Error).message, ms: performance.now() - started };
+        }
+      }),
+    );
+    const seenAt = this.now().toISOString();
+    const reports: ProfileRefresh[] = [];
+    let removedForMissingProfiles = 0;
+    this.db.transaction((tx) => {
+      for (const { profile, scan, found, error, ms } of scans) {
+        const report: ProfileRefresh = {
+          profile: profile.name,
+          status: error ? "failed" : "ok",
+          ...(error ? { error } : {}),
+          scannedDirs: scan?.dirs ?? [],
+          added: 0,
+          removed: 0,
+          updated: 0,
+          unchanged: 0,
+          sshRoundTrips: scan?.sshRoundTrips ?? 0,
+          durationMs: Math.round(ms * 10) / 10,
+        };
+        reports.push(report);
+        if (error) continue;
+        const existing = new Map(tx.select().from(models).where(eq(models.profile, profile.name)).all().map((row) => [`${row.repo}@${row.revision}`, row]));
+        for (const snapshot of found) {
+          const key = `${snapshot.repo}@${snapshot.revision}`;
+          const row = existing.get(key);
+          existing.delete(key);
+          if (!row) {
+            tx.insert(models).values({ ...snapshot, profile: profile.name, seenAt }).run();
+            report.added++;
+          } else if (row.image !== snapshot.image || row.modelDir !== snapshot.modelDir || row.sizeBytes !== snapshot.sizeBytes) {
+            tx.update(models)
+              .set({ image: snapshot.image, modelDir: snapshot.modelDir, sizeBytes: snapshot.sizeBytes })
+              .where(and(eq(models.repo, row.repo), eq(models.revision, row.revision), eq(models.profile, row.profile)))
+              .run();
+            report.updated++;
+          } else report.unchanged++;
+        }
+        for (const row of existing.values()) {
+          if (row.seenAt > scanStarted) continue;
+          tx.delete(models).where(and(eq(models.repo, row.repo), eq(models.revision, row.revision), eq(models.profile, row.profile))).run();
+          report.removed++;
+        }
+      }
+      if (all) {
+        const names = profiles.map((p) => p.name);
+        const gone = tx.delete(models).where(names.length ? notInArray(models.profile, names) : undefined).returning().all();
+        removedForMissingProfiles = gone.length;
+      }
+    });
+    return { profiles: reports, issues: scans.flatMap((s) => s.issues), removedForMissingProfiles };
+  }
+
+  /** Registers (or re-registers) one snapshot for a profile; returns the row. */
+  register(profile: string, snapshot: FoundSnapshot): Model {
+    const seenAt = this.now().toISOString();
+    const row = this.db
+      .insert(models)
+      .values({ ...snapshot, profile, seenAt })
+      .onConflictDoUpdate({
+        target: [models.repo, models.revision, models.profile],
+        set: { image: snapshot.image, modelDir: snapshot.modelDir, sizeBytes: snapshot.sizeBytes },
+      })
+      .returning()
+      .get();
+    return toModel(row);
+  }
+}

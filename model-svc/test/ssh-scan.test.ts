@@ -1,0 +1,87 @@
+/**
+ * Discovery of a slurm profile's model folders over SSH, against the test sshd (images/slurm-test
+ * in a container, host networking, 127.0.0.1 only): the same tricky cache as discovery.test.ts,
+ * scanned with ONE remote command, gives the same rows and issues as a local scan would.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import type { SlurmProfile } from "@svc/contracts";
+import { startSshTestHost, writeKeyPair, type SshTestHost } from "../../tests/support/ssh-test-host";
+import { makeTrickyCache } from "../../tests/support/tricky-cache";
+import { scanProfile } from "../src/discovery/scan-profile";
+import { interpretScan } from "../src/discovery/interpret";
+import { makeServices } from "./helpers";
+
+const local = mkdtempSync(join(tmpdir(), "svc-ssh-scan-"));
+const REMOTE = "/home/svc/scan";
+let host: SshTestHost;
+let profile: SlurmProfile;
+let cache: ReturnType<typeof makeTrickyCache>;
+const ssh = { userHome: local, env: { HOME: local } };
+
+beforeAll(async () => {
+  const key = writeKeyPair(join(local, ".ssh"));
+  host = await startSshTestHost({ authorizedKeys: [key.publicKey] });
+  // The tricky cache, made here and copied into the container under /home/svc/scan/{home,cache}.
+  const base = join(local, "tree");
+  cache = makeTrickyCache(base);
+  const tar = Bun.spawnSync(["tar", "-C", base, "-cf", "-", "home", "cache"], { stdout: "pipe" });
+  await host.container.exec(["install", "-d", "-o", "svc", "-g", "svc", REMOTE]);
+  await host.container.copyArchiveToContainer(Readable.from(tar.stdout), REMOTE);
+  await host.container.exec(["sh", "-c", `chown -R svc:svc ${REMOTE}`]);
+  chmodSync(join(local, ".ssh"), 0o700);
+  profile = { name: "cluster", schema: "slurm", host: "127.0.0.1", port: host.port, user: "svc", home: "~/scan/home", cache: `${REMOTE}/cache` };
+}, 240_000);
+
+afterAll(async () => {
+  await host?.stop();
+  rmSync(local, { recursive: true, force: true });
+});
+
+const remotePath = (path: string) => path.replace(join(local, "tree"), REMOTE);
+
+test("one SSH command reports every snapshot; rows and issues match a local scan", async () => {
+  const scan = await scanProfile(profile, ssh);
+  expect(scan.sshRoundTrips).toBe(1);
+  expect(scan.dirs).toEqual([`${REMOTE}/home/models`, `${REMOTE}/cache/models`]);
+  const { found, issues } = interpretScan("cluster", scan.roots);
+  const rows = found.map(({ repo, revision, image, modelDir }) => ({ repo, revision, image: image as string, modelDir })).sort((a, b) => (a.modelDir < b.modelDir ? -1 : 1));
+  // The user svc is not root: the unreadable folders stay unreadable and are reported.
+  const expected = cache.expected.map((row) => ({ ...row, modelDir: remotePath(row.modelDir) })).sort((a, b) => (a.modelDir < b.modelDir ? -1 : 1));
+  expect(rows).toEqual(expected);
+  const reasons = issues.map((i) => `${i.repo ?? i.path.split("/").pop()}: ${i.reason}`);
+  for (const pattern of [
+    /^acme\/locked: cannot read the folder: permission denied/,
+    /^acme\/locked-snap: cannot read the snapshot/,
+    /^google\/bert-base: cannot tell its service kind/,
+    /^acme\/ghost: refs\/main names/,
+    /^acme\/empty: the snapshot folder is empty/,
+    /^acme\/broken: incomplete/,
+    /^acme\/partial: its download has not finished/,
+    /^models--gpt2: the folder name has no owner/,
+  ]) {
+    expect(reasons.some((r) => pattern.test(r))).toBe(true);
+  }
+  // Sizes agree with the files' sizes, as a local scan counts them.
+  const nested = found.find((f) => f.revision === cache.commit("mm-2"))!;
+  expect(nested.sizeBytes).toBe(JSON.stringify({ architectures: ["GPT2LMHeadModel"], model_type: "llama" }).length + "weights".length + 1);
+});
+
+test("svc model ls --refresh for a slurm profile registers the remote snapshots; an unreachable host keeps the rows", async () => {
+  const s = makeServices({ profiles: [profile] });
+  Object.assign(s.models, { scan: (p: SlurmProfile) => scanProfile(p, ssh) });
+  const report = await s.models.refresh("cluster");
+  expect(report.profiles[0]).toMatchObject({ profile: "cluster", status: "ok", added: cache.expected.length, sshRoundTrips: 1 });
+  expect(s.models.list({ profile: "cluster" })).toHaveLength(cache.expected.length);
+  const down = makeServices({ profiles: [{ ...profile, port: 1 }], dataDir: s.dataDir });
+  Object.assign(down.models, { scan: (p: SlurmProfile) => scanProfile(p, ssh) });
+  const failed = await down.models.refresh("cluster");
+  expect(failed.profiles[0].status).toBe("failed");
+  expect(failed.profiles[0].error).toContain("Cannot reach");
+  expect(down.models.list({ profile: "cluster" })).toHaveLength(cache.expected.length);
+  s.close();
+  down.close();
+});
