@@ -80,7 +80,7 @@ try {
   mkdirSync(join(app.home, "cache"), { recursive: true });
   await client.profiles.create({ name: "default", schema: "local", home_dir: profileHome, cache_dir: join(app.home, "cache") });
   const modelDir = sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(profileHome, "models")]).split("\n")[0].trim().split(/\s+/).pop()!;
-  await client.request("POST", "/api/models/refresh", { body: { profile: "default" } });
+  await client.models.refresh("default");
 
   const detection: number[] = [];
   const runToHealthy: number[] = [];

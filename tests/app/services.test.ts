@@ -35,8 +35,8 @@ beforeAll(async () => {
   mkdirSync(join(app.home, "shared-cache"), { recursive: true });
   await client.profiles.create({ name: "default", schema: "local", home_dir: modelsHome, cache_dir: join(app.home, "shared-cache") });
   sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(modelsHome, "models")]);
-  await client.request("POST", "/api/models/refresh", { body: { profile: "default" } });
-  const registered = await client.request<{ repo: string }[]>("GET", "/api/models", { query: { profile: "default" } });
+  await client.models.refresh("default");
+  const registered = await client.models.list({ profile: "default" });
   expect(registered.map((m) => m.repo).sort()).toEqual([TEXT_MODEL, SPEECH_MODEL]);
 }, 600_000);
 

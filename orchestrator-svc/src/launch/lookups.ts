@@ -18,6 +18,6 @@ export function registryLookups(client: SvcClient) {
   return {
     profile: (name: string): Promise<Profile> => relay(() => client.profiles.get(name), "profile-svc"),
     models: (profile: string, repo: string): Promise<Model[]> =>
-      relay(() => client.request<Model[]>("GET", "/api/models", { query: { profile, repo } }), "model-svc"),
+      relay(() => client.models.list({ profile, repo }), "model-svc"),
   };
 }
