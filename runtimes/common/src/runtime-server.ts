@@ -46,7 +46,7 @@ export interface ListeningRuntime {
   stop: () => Promise<void>;
 }
 
-/** Serves `app` with Bun.serve, counting every answer in the request metrics. */
+/** Serves `app` with Bun.serve, counting every answer in the request metrics; SIGTERM/SIGINT stop it and exit. */
 export function serveRuntime(
   app: { handle: (request: Request) => Promise<Response> },
   registry: MetricsRegistry,
@@ -71,5 +71,7 @@ export function serveRuntime(
       return response;
     },
   });
-  return { url: `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`, stop: () => server.stop(true) };
+  const stop = () => server.stop(true);
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop().finally(() => process.exit(0)));
+  return { url: `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`, stop };
 }

@@ -31,12 +31,6 @@ const { app, queue, registry, attachEngine, state } = createSpeechRecognitionApp
 const server = serveRuntime(app, registry, queue, SPEECH_RECOGNITION_PATHS, args.host, args.port);
 console.log(`speech-recognition: listening on ${server.url}, loading ${args.model}`);
 
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.on(signal, () => {
-    void server.stop().finally(() => process.exit(0));
-  });
-}
-
 try {
   const modelFile = findModelFile(args.model, GGML_MAGIC, "whisper.cpp ggml", ".bin");
   attachEngine(await WhisperEngine.load(modelFile, args.threads));

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { invalidRequest } from "@svc/runtime-common";
 import { generate, samplingOptions, type GenerationDeps } from "./generation";
 import type { ChatTurn } from "./llama-engine";
-import { completionId, unixSeconds } from "./response-ids";
+import { completionId, unixSeconds, usageOf } from "./response-ids";
 import { ChatCompletionRequest } from "./schemas";
 import { sseResponse } from "./sse";
 import { completionBudget, type TokenLimits } from "./token-limits";
@@ -42,12 +42,7 @@ export function chatCompletionsRoute(deps: RouteDeps) {
       const maxTokens = completionBudget(prompt.length, requested, deps.limits(), { prompt: "messages", maxTokens: maxTokensParam });
       const id = completionId("chatcmpl");
       const created = unixSeconds();
-      const usage = (completionTokens: number) => ({
-        prompt_tokens: prompt.length,
-        total_tokens: prompt.length + completionTokens,
-        completion_tokens: completionTokens,
-        prompt_tokens_details: null,
-      });
+      const usage = (completionTokens: number) => usageOf(prompt.length, completionTokens);
 
       if (body.stream) {
         const chunk = (delta: object, finishReason: string | null = null, stopReason: string | null = null) => ({

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { RouteDeps } from "./chat-completions";
 import { generate, samplingOptions } from "./generation";
-import { completionId, unixSeconds } from "./response-ids";
+import { completionId, unixSeconds, usageOf } from "./response-ids";
 import { CompletionRequest } from "./schemas";
 import { sseResponse } from "./sse";
 import { completionBudget } from "./token-limits";
@@ -23,12 +23,7 @@ export function completionsRoute(deps: RouteDeps) {
       const maxTokens = requested ?? Math.min(DEFAULT_MAX_TOKENS, room);
       const id = completionId("cmpl");
       const created = unixSeconds();
-      const usage = (completionTokens: number) => ({
-        prompt_tokens: prompt.length,
-        total_tokens: prompt.length + completionTokens,
-        completion_tokens: completionTokens,
-        prompt_tokens_details: null,
-      });
+      const usage = (completionTokens: number) => usageOf(prompt.length, completionTokens);
       const choice = (text: string, finishReason: string | null, stopReason: string | null) => ({
         index: 0,
         text,

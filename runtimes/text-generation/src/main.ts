@@ -31,12 +31,6 @@ const { app, queue, registry, attachEngine, state } = createTextGenerationApp({
 const server = serveRuntime(app, registry, queue, TEXT_GENERATION_PATHS, args.host, args.port);
 console.log(`text-generation: listening on ${server.url}, loading ${args.model}`);
 
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.on(signal, () => {
-    void server.stop().finally(() => process.exit(0));
-  });
-}
-
 try {
   const modelFile = findModelFile(args.model, GGUF_MAGIC, "GGUF", ".gguf");
   const engine = await LlamaEngine.load({ modelFile, contextSize: args.maxTotalTokens, threads: args.threads });
