@@ -29,6 +29,7 @@ export class Reconciler {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  private lastFailure: { message: string; at: number } | undefined;
 
   constructor(private readonly deps: ReconcilerDeps) {}
 
@@ -51,7 +52,8 @@ export class Reconciler {
     }
     clearTimeout(this.timer);
     this.running = this.tick()
-      .catch((error) => this.deps.log?.(`reconcile failed: ${(error as Error).message}`))
+      .then(() => (this.lastFailure = undefined))
+      .catch((error) => this.reportFailure((error as Error).message))
       .finally(() => {
         this.running = undefined;
         if (this.stopped) return;
@@ -63,6 +65,14 @@ export class Reconciler {
         const busy = this.deps.store.live().some((row) => BUSY.includes(row.status as ServiceStatus));
         this.timer = setTimeout(() => this.wake(), busy ? FAST_TICK_MS : SLOW_TICK_MS);
       });
+  }
+
+  /** Logs a failing tick once, and again only if it still fails after a minute (e.g. Docker is down). */
+  private reportFailure(message: string) {
+    const now = Date.now();
+    if (this.lastFailure?.message === message && now - this.lastFailure.at < 60_000) return;
+    this.lastFailure = { message, at: now };
+    this.deps.log?.(`reconcile failed (statuses kept as they were): ${message}`);
   }
 
   /** One pass over every live service. */

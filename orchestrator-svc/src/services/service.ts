@@ -7,6 +7,7 @@ import type { ServiceRow, ServiceStore } from "../db/service-store";
 import type { Engine, LaunchSpec } from "../engines/engine";
 import type { Reconciler } from "../reconciler/reconciler";
 import { planLaunch, type LaunchPlan, type PlannerDeps } from "../launch/planner";
+import { slurmWorkDir } from "../engines/slurm/slurm-engine";
 import { readSpec, toServiceDetails, toServiceRecord, type StoredSpec } from "./records";
 
 export interface ServicesDeps {
@@ -54,7 +55,8 @@ export class ServicesService {
       modelDir: plan.model.modelDir,
       inputDir: plan.inputDir,
       job: request.job ?? {},
-      workDir: join(this.deps.jobsDir, id),
+      // A Slurm job's files live on the cluster, under the profile's home.
+      workDir: plan.profile.schema === "slurm" ? slurmWorkDir(plan.profile, id) : join(this.deps.jobsDir, id),
       port: engine.kind === "docker" ? await this.deps.freePort() : undefined,
     };
     const script = engine.render(spec);
@@ -104,6 +106,9 @@ export class ServicesService {
     try {
       const submitted = await engine.submit(spec);
       this.deps.store.patch(spec.serviceId, { handle: submitted.handle, host: submitted.host, port: submitted.port });
+      // Stopped (or removed) while the engine was still accepting it: do not leave it running.
+      const now = this.deps.store.get(spec.serviceId)?.status as ServiceStatus | undefined;
+      if (now === undefined || now === "STOPPING" || !isLive(now)) await engine.stop(submitted.handle);
     } catch (error) {
       const failure = engineError(error, `${engine.kind} did not start the service`);
       this.deps.store.transition(spec.serviceId, "FAILED", failure.message);
