@@ -20,6 +20,10 @@ export const ProfileSchemaName = Type.Union([Type.Literal("local"), Type.Literal
 /** One line of text: no control characters (a value is one line of profiles.cfg). */
 const line = (description: string, maxLength = 4096) => Type.String({ minLength: 1, maxLength, pattern: "^[^\\x00-\\x1f\\x7f]+$", description });
 
+const RUNTIME = "How a Slurm job starts its server: `bare` runs the runtime under <home>/runtime with Bun on the node (clusters without a container engine), `apptainer` runs a SIF image from <cache>/images. Default: bare.";
+export const SLURM_RUNTIMES = ["bare", "apptainer"] as const;
+export type SlurmRuntime = (typeof SLURM_RUNTIMES)[number];
+
 const IDENTITY_FILE = "Private key to log in with; default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_{rsa,ecdsa,ed25519} and ssh-agent.";
 
 export const LocalProfile = Type.Object({
@@ -39,6 +43,7 @@ export const SlurmProfile = Type.Object({
   cache: line("Shared folder on the server with model and image files (absolute, or ~/…); must exist and be readable."),
   port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "SSH port; default: Port from ~/.ssh/config, else 22." })),
   identity_file: Type.Optional(line(IDENTITY_FILE)),
+  runtime: Type.Optional(Type.Union([Type.Literal("bare"), Type.Literal("apptainer")], { description: RUNTIME })),
 });
 export type SlurmProfile = Static<typeof SlurmProfile>;
 
@@ -60,6 +65,7 @@ const attributes = {
   cache: Type.Optional(text(SlurmProfile.properties.cache.description!)),
   port: SlurmProfile.properties.port,
   identity_file: Type.Optional(text(IDENTITY_FILE)),
+  runtime: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: RUNTIME })),
 };
 
 /** Body of POST /api/profiles: name, schema and that schema's attributes. */

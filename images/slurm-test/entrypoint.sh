@@ -1,6 +1,8 @@
 #!/bin/sh
-# Starts sshd in the foreground on 127.0.0.1:$SSHD_PORT with fresh host keys (so every container
-# has its own identity) and the public keys in $AUTHORIZED_KEYS for the user svc.
+# Starts sshd (restarted whenever it ends) on 127.0.0.1:$SSHD_PORT with fresh host keys (so every container
+# has its own identity) and the public keys in $AUTHORIZED_KEYS for the user svc. With
+# SLURMCTLD_PORT and SLURMD_PORT set it first starts munged, slurmctld and slurmd (a one-node
+# cluster on those loopback ports) and prints "slurm is up" once the node is idle.
 set -eu
 port="${SSHD_PORT:-22}"
 ssh-keygen -A >/dev/null
@@ -10,4 +12,32 @@ if [ -n "${AUTHORIZED_KEYS:-}" ]; then
   chown svc:svc /home/svc/.ssh/authorized_keys
   chmod 600 /home/svc/.ssh/authorized_keys
 fi
-exec /usr/sbin/sshd -D -e -p "$port"
+if [ -n "${SLURMCTLD_PORT:-}" ]; then
+  install -d -o munge -g munge -m 700 /etc/munge /var/lib/munge /var/log/munge
+  install -d -o munge -g munge -m 755 /run/munge
+  if [ ! -f /etc/munge/munge.key ]; then
+    dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 2>/dev/null
+    chown munge:munge /etc/munge/munge.key
+    chmod 400 /etc/munge/munge.key
+  fi
+  runuser -u munge -- /usr/sbin/munged
+  sed -e "s/@SLURMCTLD_PORT@/$SLURMCTLD_PORT/" -e "s/@SLURMD_PORT@/${SLURMD_PORT:?}/" /etc/slurm/slurm.conf.in > /etc/slurm/slurm.conf
+  install -d -m 755 /var/spool/slurmctld /var/spool/slurmd /var/log/slurm
+  /usr/sbin/slurmctld
+  /usr/sbin/slurmd -N localhost
+  i=0
+  until sinfo -h -N -o '%T' 2>/dev/null | grep -qx idle; do
+    i=$((i + 1))
+    [ "$i" -lt 100 ] || { echo "slurm did not come up"; cat /var/log/slurm/*.log; exit 1; }
+    sleep 0.2
+  done
+  echo "slurm is up"
+fi
+# sshd in a loop, so a test can restart it (kill every sshd process: the connections drop too).
+trap 'kill "$pid" 2>/dev/null; exit 0' TERM INT
+while :; do
+  /usr/sbin/sshd -D -e -p "$port" &
+  pid=$!
+  wait "$pid" || true
+  sleep 0.2
+done

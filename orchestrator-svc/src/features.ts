@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { AnyElysia } from "elysia";
 import { SvcClient } from "@svc/client";
-import { badRequest, internalFetch, type ServiceContext } from "@svc/platform";
+import { ApiError, internalFetch, type ServiceContext } from "@svc/platform";
 import { freePort } from "@svc/platform/net";
-import { ServiceStore } from "./db/service-store";
+import { ServiceStore, type ServiceRow } from "./db/service-store";
 import { DockerApi } from "./engines/docker/docker-api";
 import { DockerEngine } from "./engines/docker/docker-engine";
+import { SlurmEngines } from "./engines/slurm/pool";
 import { Reconciler } from "./reconciler/reconciler";
 import { registryLookups } from "./launch/lookups";
 import { RuntimeCatalog } from "./runtimes/catalog";
@@ -23,18 +24,22 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     network: env.SVC_DOCKER_NETWORK === "publish" ? "publish" : "host",
     homeLabel: createHash("sha256").update(ctx.settings.homeDir).digest("hex").slice(0, 16),
   });
-  const log = (message: string) => console.log(`[reconciler] ${message}`);
-  const reconciler = new Reconciler({ store, engineFor: () => docker, log });
   const client = new SvcClient({ baseUrl: "http://svc.internal", fetch: internalFetch(ctx.upstreams, ctx.internalSecret) });
+  // One engine, so one SSH connection, per slurm profile (engines/slurm/pool.ts).
+  const slurm = new SlurmEngines(async (name) => {
+    const profile = await client.profiles.get(name);
+    if (profile.schema !== "slurm") throw new ApiError(409, "profile_schema_changed", `Profile ${name} is no longer a slurm profile.`);
+    return profile;
+  });
+  const engineOf = (row: ServiceRow) => (row.engine === "slurm" ? slurm.byName(row.profile) : docker);
+  const log = (message: string) => console.log(`[reconciler] ${message}`);
+  const reconciler = new Reconciler({ store, engineFor: engineOf, log });
   const runtimes = RuntimeCatalog.fromEnv(env);
   const services = new ServicesService({
     store,
     planner: { ...registryLookups(client), runtimeImage: (task, kind) => runtimes.image(task, kind), cpuTextGeneration: runtimes.cpuTextGeneration },
-    engineFor: (profile) => {
-      if (profile.schema === "slurm") throw badRequest(`Profile ${profile.name} is a slurm profile: running services on Slurm is not available in this version; use a local profile.`);
-      return docker;
-    },
-    engineOf: () => docker,
+    engineFor: (profile) => (profile.schema === "slurm" ? slurm.forProfile(profile) : docker),
+    engineOf,
     reconciler,
     freePort: () => freePort(),
     ensureRuntime: (engine, image) => runtimes.ensure(engine, image),

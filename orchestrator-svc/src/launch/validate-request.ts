@@ -2,11 +2,11 @@ import { badRequest } from "@svc/platform";
 import type { RunRequest } from "@svc/contracts";
 
 /** Slurm's --time formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S. */
-const TIME = /^(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d+|\d+-\d+:\d{1,2}|\d+-\d+:\d{1,2}:\d{1,2})$/;
+export const TIME = /^(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d+|\d+-\d+:\d{1,2}|\d+-\d+:\d{1,2}:\d{1,2})$/;
 export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-const PARTITION = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+export const PARTITION = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 /** Node features joined by Slurm's operators: & | , and brackets, with optional *count. */
-const CONSTRAINT = /^[A-Za-z0-9_.\-&|,*\[\]()]{1,256}$/;
+export const CONSTRAINT = /^[A-Za-z0-9_.\-&|,*\[\]()]{1,256}$/;
 const PRINTABLE = /^[^\x00-\x1f\x7f]*$/;
 
 /**

@@ -59,6 +59,11 @@ export function profileFromSection(section: IniSection): Profile {
     }
     const identity = pick(section, "identity_file");
     if (identity?.value) slurm.identity_file = identity.value;
+    const runtime = pick(section, "runtime");
+    if (runtime?.value) {
+      if (runtime.value !== "bare" && runtime.value !== "apptainer") throw new ProfileSectionError(runtime.line, `runtime "${runtime.value}" is not one of bare, apptainer`);
+      slurm.runtime = runtime.value;
+    }
     profile = slurm;
   } else {
     throw new ProfileSectionError(schema.line, `${where} has schema "${schema.value}": use local or slurm`);
@@ -94,6 +99,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
       ["cache", profile.cache],
       ["port", profile.port === undefined ? undefined : String(profile.port)],
       ["identity_file", profile.identity_file],
+      ["runtime", profile.runtime],
     ],
     aliases: mutable(KEY_ALIASES.slurm),
   };

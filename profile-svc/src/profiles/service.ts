@@ -28,7 +28,7 @@ export interface ProfileServiceOptions {
 }
 
 const LOCAL_FIELDS = ["home_dir", "cache_dir"] as const;
-const SLURM_FIELDS = ["host", "user", "home", "cache", "port", "identity_file"] as const;
+const SLURM_FIELDS = ["host", "user", "home", "cache", "port", "identity_file", "runtime"] as const;
 const HOST = /^[A-Za-z0-9_.%:-]+$/;
 const USER = /^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$/;
 
@@ -193,6 +193,11 @@ export class ProfileService {
       const profile: SlurmProfile = { name, schema: "slurm", host, user, home: remotePath(attributes.home!, "home"), cache: remotePath(attributes.cache!, "cache") };
       if (attributes.port !== undefined) profile.port = attributes.port;
       if (attributes.identity_file?.trim()) profile.identity_file = localPath(attributes.identity_file, "identity_file", this.userHome);
+      if (attributes.runtime !== undefined) {
+        const runtime = attributes.runtime.trim();
+        if (runtime !== "bare" && runtime !== "apptainer") throw badRequest(`runtime "${runtime}" is not one of bare, apptainer.`, { field: "runtime" });
+        profile.runtime = runtime;
+      }
       return profile;
     }
     throw badRequest(`schema "${schema}" is not one of local, slurm.`, { field: "schema" });

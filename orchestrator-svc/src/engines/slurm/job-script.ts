@@ -1,0 +1,94 @@
+import { shellQuote } from "@svc/ssh";
+import type { SlurmRuntime } from "@svc/contracts";
+import type { LaunchSpec } from "../engine";
+import { slurmRuntimeWords } from "../../runtimes/slurm-runtime";
+import { CONSTRAINT, NAME, PARTITION, TIME } from "../../launch/validate-request";
+
+/** The job's own files, in its work folder <home>/jobs/<service id>/. */
+export const JOB_FILES = { script: "job.sh", output: "output.log", port: "port" } as const;
+/** Marks the job as this service's, so a submit interrupted before its id was recorded is adopted. */
+export const commentFor = (serviceId: string) => `svc:${serviceId}`;
+
+export interface JobScriptTarget {
+  runtime: SlurmRuntime;
+  home: string;
+  cache: string;
+}
+
+export class JobScriptError extends Error {
+  override name = "JobScriptError";
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+/**
+ * An `#SBATCH` line is read by sbatch, not by a shell, so quoting does not apply there: every value
+ * is held again (whatever validated it before) to the characters Slurm accepts for that option.
+ */
+function directive(option: string, value: string | number | undefined, rule: RegExp, what: string): string[] {
+  if (value === undefined) return [];
+  const text = String(value);
+  if (!rule.test(text)) throw new JobScriptError(`${what} ${JSON.stringify(text)} cannot go into a Slurm job script.`);
+  return [`#SBATCH --${option}=${text}`];
+}
+
+const POSITIVE = /^[1-9][0-9]{0,6}$/;
+
+/**
+ * Picks a free TCP port on the node (reading /proc/net/tcp{,6}, no extra tools) and the node's
+ * address (its Slurm node name resolved, IPv4), writes "<address> <port>" to the port file and
+ * starts the server there. `exec` leaves the server as the job's process, so scancel ends it.
+ */
+const PORT_PICKER = [
+  'node="${SLURMD_NODENAME:-$(hostname)}"',
+  'addr=$(getent ahostsv4 "$node" 2>/dev/null | awk \'NR == 1 { print $1 }\')',
+  '[ -n "$addr" ] || addr=$(hostname -I 2>/dev/null | awk \'{ print $1 }\')',
+  '[ -n "$addr" ] || addr=127.0.0.1',
+  "port_busy() {",
+  "  hex=$(printf '%04X' \"$1\")",
+  "  awk -v p=\":$hex\" 'NR > 1 && substr($2, length($2) - 4) == p { found = 1 } END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null",
+  "}",
+  "port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))",
+  'while port_busy "$port"; do port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 )); done',
+  `printf '%s %s\\n' "$addr" "$port" > ${JOB_FILES.port}.tmp && mv ${JOB_FILES.port}.tmp ${JOB_FILES.port}`,
+  'echo "svc: job $SLURM_JOB_ID on $node serves on $addr:$port"',
+];
+
+/**
+ * The one sbatch script for a service: `--dry-run` prints it and submit writes exactly it to
+ * <work dir>/job.sh. Directives carry the job options; the body runs in the work folder (sbatch is
+ * called there) and every value in it is a single shell-quoted word, so names, paths and engine
+ * arguments with quotes, `$(...)`, `;` or backticks stay inert text.
+ */
+export function renderJobScript(spec: LaunchSpec, target: JobScriptTarget): string {
+  if (!UUID.test(spec.serviceId)) throw new JobScriptError(`service id ${JSON.stringify(spec.serviceId)} is not a UUID.`);
+  const words = [spec.modelDir, spec.inputDir ?? "", ...spec.args];
+  if (words.some((word) => CONTROL.test(word))) throw new JobScriptError("a value with control characters (such as a newline) cannot go into a Slurm job script.");
+  const job = spec.job;
+  const gpus = job.gres ?? 0;
+  if (!Number.isInteger(gpus) || gpus < 0 || gpus > 64) throw new JobScriptError(`--gres ${gpus}: give a whole number of GPUs.`);
+  const lines = [
+    "#!/bin/bash",
+    ...directive("job-name", spec.name, NAME, "--name"),
+    `#SBATCH --comment=${commentFor(spec.serviceId)}`,
+    `#SBATCH --output=${JOB_FILES.output}`,
+    "#SBATCH --open-mode=append",
+    ...directive("time", job.time, TIME, "--time"),
+    ...directive("ntasks-per-node", job.ntasksPerNode, POSITIVE, "--ntasks-per-node"),
+    ...directive("mem", job.mem === undefined ? undefined : `${job.mem}G`, /^[1-9][0-9]{0,6}G$/, "--mem"),
+    ...(gpus > 0 ? [`#SBATCH --gres=gpu:${gpus}`] : []),
+    ...directive("partition", job.partition, PARTITION, "--partition"),
+    ...directive("constraint", job.constraint, CONSTRAINT, "--constraint"),
+    `# svc service ${spec.serviceId}: ${spec.task} with the ${target.runtime} runtime`,
+    "set -u",
+    'export PATH="$HOME/.bun/bin:$HOME/.local/bin:$PATH"',
+    ...PORT_PICKER,
+  ];
+  const runtime = slurmRuntimeWords(spec.runtime, spec.task, spec.modelDir, gpus, target);
+  const command = [...runtime, "--model", shellQuote(spec.modelDir), "--host", '"$addr"', "--port", '"$port"'];
+  if (spec.inputDir) command.push("--input-dir", shellQuote(spec.inputDir));
+  command.push(...spec.args.map(shellQuote));
+  lines.push(`exec ${command.join(" ")}`);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,225 @@
+/**
+ * Services on Slurm, end to end: the real application (`svc start`) and the CLI against a real
+ * one-node cluster (images/slurm-test: munge, slurmctld, slurmd, sshd, the runtimes and the tiny
+ * models) in a container with host networking, reached over SSH on 127.0.0.1 only.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import OpenAI from "openai";
+import { SvcClient } from "@svc/client";
+import type { ServiceStatus } from "@svc/contracts";
+import { ensureDocker } from "../support/docker";
+import { startSlurmCluster, writeKeyPair, type SshTestHost } from "../support/ssh-test-host";
+import { eventually, runSvc, startSvc, SVC, tempHome, type RunningSvc } from "../support/svc-app";
+
+const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
+const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
+const PROFILE = "cluster";
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+let cluster: SshTestHost;
+let app: RunningSvc;
+let client: SvcClient;
+let env: Record<string, string>;
+let localHome: string;
+/** Submitted first, with --time 00:01:00: checked last, once Slurm has ended it. */
+let timeoutId: string;
+
+const status = async (id: string) => (await client.services.get(id)).status;
+const reaches = (id: string, wanted: ServiceStatus, ms = 45_000) => eventually(async () => (await status(id)) === wanted, ms, `${id} to be ${wanted}`);
+const onCluster = async (command: string) => {
+  const result = await cluster.execAsUser(command);
+  return result.output;
+};
+const run = (args: string[]) => runSvc(args, env);
+const runOnCluster = (args: string[]) => run(["run", "-p", PROFILE, ...args]);
+
+beforeAll(async () => {
+  ensureDocker();
+  localHome = tempHome("svc-slurm-user-");
+  const key = writeKeyPair(join(localHome, ".ssh"));
+  cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey] });
+  // The application's user home: known_hosts gets the cluster's key there (accept-new).
+  app = await startSvc({ env: { HOME: localHome } });
+  env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), HOME: localHome };
+  client = new SvcClient({ baseUrl: app.url });
+  mkdirSync(join(app.home, "cache"), { recursive: true });
+  await client.profiles.create({ name: "default", schema: "local", home_dir: join(app.home, "local-home"), cache_dir: join(app.home, "cache") });
+  const add = await run(["profile", "add", "--name", PROFILE, "--schema", "slurm", "--host", "127.0.0.1", "--port", String(cluster.port), "--user", "svc", "--home", "~/svc", "--cache", "/shared/cache", "--identity-file", key.privateKeyFile, "--yes"]);
+  expect(add.code).toBe(0);
+  await client.models.refresh(PROFILE);
+  const submitted = await runOnCluster(["--time", "00:01:00", "text-generation", TEXT_MODEL, "--name", "short"]);
+  expect(submitted.code).toBe(0);
+  timeoutId = submitted.stdout.trim();
+}, 600_000);
+
+afterAll(async () => {
+  for (const service of (await client?.services.list({ all: true }).catch(() => [])) ?? []) await client.services.remove(service.id, { force: true }).catch(() => {});
+  await app?.cleanup();
+  await cluster?.stop();
+});
+
+describe("services on Slurm, end to end", () => {
+  test("model ls --refresh finds the cluster's models over SSH", async () => {
+    const ls = await run(["model", "ls", "--refresh", "--profile", PROFILE, "--json"]);
+    expect(ls.code).toBe(0);
+    const rows = JSON.parse(ls.stdout) as { repo: string; profile: string }[];
+    expect(rows.filter((r) => r.profile === PROFILE).map((r) => r.repo).sort()).toEqual([TEXT_MODEL, SPEECH_MODEL]);
+  });
+
+  test("run → PENDING (the scheduler's reason) → STARTING → HEALTHY → chat through the tunnel and /proxy → logs → stop → STOPPED", async () => {
+    // Fill the node's memory so the service has to wait for resources.
+    const blocker = (await onCluster("sbatch --parsable --mem=2000M --wrap 'sleep 300'")).trim();
+    expect(blocker).toMatch(/^\d+$/);
+    const started = await runOnCluster(["--mem", "6", "text-generation", TEXT_MODEL, "--name", "chat", "--api-key", "sk-slurm"]);
+    expect(started.code).toBe(0);
+    expect(started.stderr).toContain(`Found 1 registered revision of ${TEXT_MODEL}`);
+    const id = started.stdout.trim();
+    await reaches(id, "PENDING");
+    await eventually(async () => /Slurm: (Resources|Priority)/.test((await client.services.get(id)).reason ?? ""), 20_000, "the scheduler's reason");
+    expect((await run(["details", id])).stdout).toContain("PENDING");
+    await onCluster(`scancel ${blocker}`);
+
+    await reaches(id, "HEALTHY");
+    const details = await client.services.get(id);
+    expect(details.events.map((e) => e.to)).toEqual(expect.arrayContaining(["SUBMITTED", "PENDING", "STARTING", "HEALTHY"]));
+    expect(details.engine).toBe("slurm");
+    expect(details.host).toBe("127.0.0.1");
+    expect(details.port).toBeGreaterThan(0);
+    const ls = await run(["ls"]);
+    expect(ls.stdout).toMatch(new RegExp(`${id.slice(0, 13)}.*HEALTHY\\s+${details.port}\\s+chat\\s+${PROFILE}`));
+
+    const direct = new OpenAI({ baseURL: `${details.url}/v1`, apiKey: "sk-slurm" });
+    const answer = await direct.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8 });
+    expect(answer.usage!.completion_tokens).toBeGreaterThan(0);
+    const viaProxy = new OpenAI({ baseURL: `${app.url}/proxy/${id}/v1`, apiKey: "sk-slurm" });
+    const stream = await viaProxy.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8, stream: true });
+    let chunks = 0;
+    for await (const chunk of stream) if (chunk.choices[0]?.delta?.content) chunks++;
+    expect(chunks).toBeGreaterThan(0);
+
+    const logs = await run(["logs", id, "--tail", "20"]);
+    expect(logs.code).toBe(0);
+    expect(logs.stdout).toContain("ready on http://127.0.0.1:");
+    // Followed: the output so far, and the stream stays open for more until the CLI is stopped.
+    const follow = Bun.spawn([SVC, "logs", id, "-f"], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+    const reader = follow.stdout.getReader();
+    let followed = "";
+    await eventually(async () => {
+      const { value } = await reader.read();
+      followed += new TextDecoder().decode(value);
+      return followed.includes("ready on http://127.0.0.1:");
+    }, 20_000, "svc logs -f to show the output");
+    expect(follow.exitCode).toBeNull();
+    follow.kill();
+    await follow.exited;
+
+    const stop = await run(["stop", id.slice(0, 13)]);
+    expect(stop.stdout.trim()).toBe(`Stopped service ${id}.`);
+    await reaches(id, "STOPPED");
+    const jobId = details.handle!.split(":")[0];
+    expect(await onCluster(`squeue -h -t all -j ${jobId} -o %T`)).toContain("CANCELLED");
+    expect((await fetch(`${app.url}/proxy/${id}/v1/models`)).status).toBe(503);
+  });
+
+  test("--dry-run prints exactly the script a real submit writes", async () => {
+    const args = ["--time", "00:10:00", "--partition", "debug", "--constraint", "cpu&tiny", "--mem", "1", "text-generation", TEXT_MODEL, "--name", "same", "--max-total-tokens", "256"];
+    const dry = await runOnCluster([...args.slice(0, -4), "--dry-run", ...args.slice(-4)]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("#SBATCH --constraint=cpu&tiny");
+    const real = await runOnCluster(args);
+    expect(real.code).toBe(0);
+    const id = real.stdout.trim();
+    const written = await onCluster(`cat ~/svc/jobs/${id}/job.sh`);
+    const dryId = dry.stdout.match(UUID)![0];
+    expect(dry.stdout.replaceAll(dryId, id).trimEnd()).toBe(written.trimEnd());
+    await client.services.stop(id);
+    await reaches(id, "STOPPED");
+  });
+
+  test("an unknown partition: sbatch's own error reaches the CLI", async () => {
+    const refused = await runOnCluster(["--partition", "nosuch", "text-generation", TEXT_MODEL]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("invalid partition specified: nosuch");
+    expect(refused.stderr).not.toContain("    at ");
+  });
+
+  test("hostile values are refused or stay inert: no command of theirs runs on the cluster", async () => {
+    const marker = "/tmp/pwned";
+    const jobsBefore = await onCluster("ls ~/svc/jobs | wc -l");
+    const refusedArgs = [
+      ["--name", `x; touch ${marker}`],
+      ["--name", `$(touch ${marker})`],
+      ["--partition", `debug\n#SBATCH --wrap=touch ${marker}`],
+      ["--partition", `debug;touch ${marker}`],
+      ["--constraint", `a'$(touch ${marker})'`],
+      ["--time", "`touch /tmp/pwned`"],
+    ];
+    for (const [option, value] of refusedArgs) {
+      const jobOption = option !== "--name";
+      const words = jobOption ? [option, value, "text-generation", TEXT_MODEL] : ["text-generation", TEXT_MODEL, option, value];
+      const refused = await runOnCluster(words);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(option);
+    }
+    expect(await onCluster("ls ~/svc/jobs | wc -l")).toBe(jobsBefore);
+
+    // Engine arguments go to the server as words: they reach the job script quoted, and run nothing.
+    const hostile = [`$(touch ${marker}-1)`, `; touch ${marker}-2`, `\`touch ${marker}-3\``, `'; touch ${marker}-4; '`, `"$(touch ${marker}-5)"`, `--x=$(id>${marker}-6)`, `&& touch ${marker}-7 #`];
+    const dry = await runOnCluster(["text-generation", TEXT_MODEL, "--dry-run", ...hostile]);
+    expect(dry.code).toBe(0);
+    const started = await runOnCluster(["text-generation", TEXT_MODEL, ...hostile]);
+    expect(started.code).toBe(0);
+    const id = started.stdout.trim();
+    await eventually(async () => ["FAILED", "HEALTHY"].includes(await status(id)), 45_000, "the hostile service to end or run");
+    if ((await status(id)) !== "FAILED") await client.services.stop(id);
+    const script = await onCluster(`cat ~/svc/jobs/${id}/job.sh`);
+    for (const word of hostile) expect(script).toContain(word.includes("'") ? word.replaceAll("'", `'\\''`) : word);
+    expect(await onCluster(`ls /tmp ~ ~/svc/jobs/${id} | grep -c pwned || true`)).toBe("0\n");
+    expect(readdirSync("/tmp").filter((name) => name.startsWith("pwned"))).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test("sshd, slurmctld and the orchestrator restarted while a service is HEALTHY: reconnect, tunnel back, status stays right", async () => {
+    const started = await runOnCluster(["text-generation", TEXT_MODEL, "--name", "resilient"]);
+    const id = started.stdout.trim();
+    await reaches(id, "HEALTHY");
+    const before = await client.services.get(id);
+    await cluster.container.exec(["pkill", "-x", "sshd"]);
+    await eventually(async () => (await fetch(`${before.url}/health`)).status === 200 && (await status(id)) === "HEALTHY", 30_000, "the tunnel to answer again");
+    expect((await client.services.get(id)).port).toBe(before.port);
+
+    // slurmctld restarted: tracking goes on (the controller keeps its state), and stop still works.
+    await cluster.container.exec(["sh", "-c", "kill $(cat /run/slurmctld.pid); while [ -e /run/slurmctld.pid ] && kill -0 $(cat /run/slurmctld.pid) 2>/dev/null; do sleep 0.1; done; /usr/sbin/slurmctld"]);
+    await eventually(async () => (await onCluster("squeue -h -o %T")).includes("RUNNING"), 30_000, "slurmctld to answer again");
+    expect(await status(id)).toBe("HEALTHY");
+
+    // The orchestrator killed: restarted by the supervisor, it reconnects, re-opens a tunnel and records its port.
+    process.kill(app.lock().components["orchestrator-svc"].pid!, "SIGKILL");
+    await eventually(async () => {
+      const now = await client.services.get(id);
+      return now.status === "HEALTHY" && (await fetch(`${app.url}/proxy/${id}/health`)).status === 200;
+    }, 30_000, "the service to be reachable through /proxy again");
+    await client.services.stop(id);
+    await reaches(id, "STOPPED");
+  });
+
+  // Slurm enforces --time every 30 s, so a one-minute job ends 60–90 s after it starts: the wait
+  // is split over two tests, each within the per-test limit.
+  test("--time 00:01:00: before its limit the service stays HEALTHY", async () => {
+    const handle = (await client.services.get(timeoutId)).handle!;
+    const elapsed = async () => {
+      const [minutes, seconds] = (await onCluster(`squeue -h -j ${handle.split(":")[0]} -o %M`)).trim().split(":").map(Number);
+      return minutes * 60 + seconds;
+    };
+    expect(await onCluster(`squeue -h -j ${handle.split(":")[0]} -o %l`)).toContain("1:00");
+    await eventually(async () => (await elapsed()) >= 45, 50_000, "the timed job to run 45 s");
+    expect(await status(timeoutId)).toBe("HEALTHY");
+  });
+
+  test("--time 00:01:00 then ends in TIMEOUT", async () => {
+    await reaches(timeoutId, "TIMEOUT", 58_000);
+    expect((await client.services.get(timeoutId)).reason).toContain("--time limit");
+  });
+});
