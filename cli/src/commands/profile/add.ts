@@ -1,6 +1,6 @@
 import { UsageError } from "../../errors";
 import type { ProfileCliContext } from "./form";
-import { attributeOptions, collectAttributes, newProfileDefaults, parsePort, parseSchema, reportChange, type AttributeOptions, type RegisterProfileCommand, type SchemaName } from "./form";
+import { attributeOptions, collectAttributes, newProfileDefaults, parseSchema, slurmExtras, reportChange, type AttributeOptions, type RegisterProfileCommand, type SchemaName } from "./form";
 import { profilesBackend } from "./backend";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
@@ -20,11 +20,9 @@ export async function addProfile(ctx: ProfileCliContext, options: AttributeOptio
       schema = !options.yes && prompter.interactive ? await prompter.choice<SchemaName>("Schema", ["local", "slurm"], { flag: "--schema", default: "local" }) : "local";
     }
     const { values } = await collectAttributes(schema, options, newProfileDefaults(ctx), prompter, "create");
-    const port = parsePort(options.port);
-    const identity = options.identityFile === undefined ? undefined : String(options.identityFile);
-    if (schema === "local" && (port !== undefined || identity !== undefined)) throw new UsageError("--port and --identity-file are for slurm profiles.");
+    const extras = slurmExtras(schema, options);
     if (!options.json) ctx.io.err(schema === "slurm" && values.host !== "localhost" ? `Checking ${values.user}@${values.host} over SSH…` : "Checking folders…");
-    const change = await profilesBackend(ctx).create({ name: name!, schema, ...values, ...(port !== undefined ? { port } : {}), ...(identity ? { identity_file: identity } : {}) });
+    const change = await profilesBackend(ctx).create({ name: name!, schema, ...values, ...extras });
     reportChange(ctx, change, "Created", Boolean(options.json));
   } finally {
     prompter.close();

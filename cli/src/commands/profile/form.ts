@@ -21,6 +21,7 @@ export interface AttributeOptions {
   cache?: string;
   port?: string | number;
   identityFile?: string;
+  runtime?: string;
   yes?: boolean;
   json?: boolean;
 }
@@ -35,6 +36,7 @@ export function attributeOptions(command: Command): Command {
     .option("--cache <path>", "slurm: existing shared folder on the server")
     .option("--port <port>", "slurm: SSH port (default: ~/.ssh/config, else 22)")
     .option("--identity-file <path>", "slurm: private key to log in with (default: ~/.ssh/config, ~/.ssh/id_*, ssh-agent)")
+    .option("--runtime <bare|apptainer>", "slurm: how jobs start the server: bare (Bun on the node, default) or apptainer (a SIF under <cache>/images)")
     .option("--yes", "Do not ask: take the defaults for what the options leave out")
     .option("--json", "Print JSON");
 }
@@ -67,6 +69,18 @@ export function parseSchema(raw: unknown): SchemaName | undefined {
   const schema = SCHEMAS.find((s) => s === value.toLowerCase());
   if (!schema) throw new UsageError(`--schema ${value} is not a schema: use local or slurm.`);
   return schema;
+}
+
+/** The optional slurm attributes given as options (--port, --identity-file, --runtime), checked. */
+export function slurmExtras(schema: SchemaName, options: AttributeOptions): { port?: number; identity_file?: string; runtime?: "bare" | "apptainer" } {
+  const port = parsePort(options.port);
+  const identity = options.identityFile === undefined ? undefined : String(options.identityFile);
+  const runtime = options.runtime === undefined ? undefined : String(options.runtime);
+  if (runtime !== undefined && runtime !== "bare" && runtime !== "apptainer") throw new UsageError(`--runtime ${runtime}: use bare or apptainer.`);
+  if (schema === "local" && (port !== undefined || identity !== undefined || runtime !== undefined)) {
+    throw new UsageError("--port, --identity-file and --runtime are for slurm profiles.");
+  }
+  return { ...(port !== undefined ? { port } : {}), ...(identity ? { identity_file: identity } : {}), ...(runtime ? { runtime } : {}) };
 }
 
 export function parsePort(raw: unknown): number | undefined {
@@ -139,6 +153,7 @@ export function describeProfile(profile: Profile): string {
           ["cache", profile.cache],
           ["port", profile.port],
           ["identity_file", profile.identity_file],
+          ["runtime", profile.runtime ?? "bare"],
         ];
   return rows
     .filter(([, value]) => value !== undefined)

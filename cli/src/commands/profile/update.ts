@@ -1,6 +1,6 @@
 import { UsageError } from "../../errors";
 import { profilesBackend } from "./backend";
-import { attributeOptions, collectAttributes, FIELDS, parsePort, parseSchema, reportChange, type AttributeOptions, type RegisterProfileCommand } from "./form";
+import { attributeOptions, collectAttributes, FIELDS, parseSchema, slurmExtras, reportChange, type AttributeOptions, type RegisterProfileCommand } from "./form";
 
 export const registerProfileUpdate: RegisterProfileCommand = (cli, ctx) => {
   attributeOptions(
@@ -18,17 +18,15 @@ export const registerProfileUpdate: RegisterProfileCommand = (cli, ctx) => {
     }
     const prompter = ctx.prompter();
     try {
-      const given = [...FIELDS.local, ...FIELDS.slurm].some((f) => options[f.option] !== undefined) || options.port !== undefined || options.identityFile !== undefined;
+      const given = [...FIELDS.local, ...FIELDS.slurm].some((f) => options[f.option] !== undefined) || options.port !== undefined || options.identityFile !== undefined || options.runtime !== undefined;
       if (!given && (options.yes || !prompter.interactive)) {
-        const flags = [...FIELDS[current.schema].map((f) => f.flag), ...(current.schema === "slurm" ? ["--port", "--identity-file"] : [])];
+        const flags = [...FIELDS[current.schema].map((f) => f.flag), ...(current.schema === "slurm" ? ["--port", "--identity-file", "--runtime"] : [])];
         throw new UsageError(`nothing to change: pass ${flags.join(", ")}${prompter.interactive ? "" : " (there is no terminal to ask in)"}.`);
       }
       const { values } = await collectAttributes(current.schema, options, current as unknown as Record<string, string>, prompter, "update");
-      const port = parsePort(options.port);
-      const identity = options.identityFile === undefined ? undefined : String(options.identityFile);
-      if (current.schema === "local" && (port !== undefined || identity !== undefined)) throw new UsageError("--port and --identity-file are for slurm profiles.");
+      const extras = slurmExtras(current.schema, options);
       if (!options.json) ctx.io.err(current.schema === "slurm" && values.host !== "localhost" ? `Checking ${values.user}@${values.host} over SSH…` : "Checking folders…");
-      const change = await backend.update(name, { ...values, ...(port !== undefined ? { port } : {}), ...(identity ? { identity_file: identity } : {}) });
+      const change = await backend.update(name, { ...values, ...extras });
       reportChange(ctx, change, "Updated", Boolean(options.json));
     } finally {
       prompter.close();
