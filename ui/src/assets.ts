@@ -7,4 +7,5 @@ export const ASSET_PREFIX = "/assets";
 export const ASSET_FILES: Record<string, string> = {
   "htmx.min.js": require.resolve("htmx.org/dist/htmx.min.js"),
   "app.css": join(import.meta.dir, "..", "assets", "app.css"),
+  "svc.js": join(import.meta.dir, "..", "assets", "svc.js"),
 };

@@ -13,3 +13,15 @@ export {
   type FormError,
 } from "./pages/profiles";
 export { modelsPage, downloadProgress, downloadProblem, type ModelsPageOptions, type ModelFilters, type AddFormValues } from "./pages/models";
+export { servicesPage, servicesTable, serviceErrorPage, age, SERVICES_PATH, type ServiceFilters } from "./pages/services";
+export { launchPage, type LaunchFormValues, type LaunchError, type LaunchPreview } from "./pages/launch";
+export {
+  serviceDetailsPage,
+  serviceStatusPanel,
+  serviceActionPage,
+  TAIL_LINES as LOG_TAIL_LINES,
+  type ServiceAction,
+  type ServiceDetailsOptions,
+} from "./pages/service-details";
+export { exampleTexts } from "./pages/service-examples";
+export { playgroundPage, PLAYGROUND_PATH, type PlaygroundValues, type PlaygroundResult } from "./pages/playground";

@@ -12,6 +12,9 @@ export interface LayoutOptions {
 }
 
 const NAV = [
+  { href: "/services", label: "Services" },
+  { href: "/services/new", label: "Launch" },
+  { href: "/playground", label: "Playground" },
   { href: "/", label: "Overview" },
   { href: "/profiles", label: "Profiles" },
   { href: "/models", label: "Models" },
@@ -41,6 +44,7 @@ export function layout(options: LayoutOptions, body: SafeHtml): string {
     <title>${options.title} · svc</title>
     <link rel="stylesheet" href="${ASSET_PREFIX}/app.css" />
     <script src="${ASSET_PREFIX}/htmx.min.js" defer></script>
+    <script src="${ASSET_PREFIX}/svc.js" defer></script>
   </head>
   <body>
     ${nav}

@@ -6,6 +6,10 @@ import { appInfo, healthReport } from "../status/service";
 import { internalClient } from "../internal-client";
 import { profilePages } from "./profiles";
 import { modelPages } from "./models";
+import { servicePages } from "./services";
+import { launchPages } from "./launch";
+import { serviceDetailPages } from "./service-details";
+import { playgroundPages } from "./playground";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
@@ -15,6 +19,10 @@ export function pagesController(settings: Settings, upstreams: Record<ServiceNam
   return new Elysia({ name: "gateway/pages" })
     .use(profilePages(internalClient(upstreams, internalSecret), loggedIn))
     .use(modelPages(internalClient(upstreams, internalSecret), loggedIn))
+    .use(servicePages(internalClient(upstreams, internalSecret), loggedIn))
+    .use(launchPages(internalClient(upstreams, internalSecret), loggedIn))
+    .use(serviceDetailPages(internalClient(upstreams, internalSecret), loggedIn))
+    .use(playgroundPages(internalClient(upstreams, internalSecret), loggedIn))
     .get(
       "/",
       async () => new Response(overviewPage(appInfo(settings), await healthReport(upstreams, internalSecret), loggedIn), { headers: htmlHeaders }),

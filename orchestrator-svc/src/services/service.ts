@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { userInfo } from "node:os";
 import { join } from "node:path";
 import { ApiError, conflict, notFound } from "@svc/platform";
+import { currentUserName } from "@svc/platform/process";
 import { DEFAULT_PROFILE, isLive, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
 import type { Engine, LaunchSpec } from "../engines/engine";
@@ -91,7 +91,7 @@ export class ServicesService {
         handle: null,
         apiKey: request.apiKey ?? null,
         spec: JSON.stringify(stored),
-        createdBy: userInfo().username,
+        createdBy: currentUserName(),
         createdAt: now,
         updatedAt: now,
       },

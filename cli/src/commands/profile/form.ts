@@ -1,4 +1,4 @@
-import { userInfo } from "node:os";
+import { currentUserName } from "@svc/platform/process";
 import type { CAC, Command } from "cac";
 import type { Profile, ProfileChange } from "@svc/contracts";
 import { UsageError } from "../../errors";
@@ -93,13 +93,7 @@ export function parsePort(raw: unknown): number | undefined {
 
 /** Defaults offered for a new profile. */
 export function newProfileDefaults(ctx: CliContext): Record<string, string> {
-  let user = ctx.env.USER || ctx.env.LOGNAME;
-  try {
-    user ||= userInfo().username;
-  } catch {
-    // no passwd entry
-  }
-  return { home_dir: ctx.settings().homeDir, host: "", user: user ?? "", home: "~/.svc" };
+  return { home_dir: ctx.settings().homeDir, host: "", user: currentUserName(ctx.env), home: "~/.svc" };
 }
 
 /**

@@ -1,0 +1,185 @@
+import { Elysia, t } from "elysia";
+import type { ServiceDetails } from "@svc/contracts";
+import { SvcApiError, type SvcClient } from "@svc/client";
+import { LOG_TAIL_LINES as TAIL_LINES, serviceActionPage, serviceDetailsPage, serviceErrorPage, serviceStatusPanel, type ServiceAction } from "@svc/ui";
+import { fingerprint, orchestratorDown } from "./services";
+
+const htmlHeaders = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
+const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
+const ActionParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }), action: t.String({ maxLength: 32 }) });
+const ACTIONS: readonly string[] = ["stop", "restart", "remove"];
+
+/** How long the page waits for the last lines before it renders without them. */
+const TAIL_WAIT_MS = 2000;
+
+async function readAll(stream: ReadableStream<Uint8Array>, ms: number): Promise<string> {
+  const timer = setTimeout(() => stream.cancel().catch(() => {}), ms);
+  try {
+    return await new Response(stream).text();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Output of a service is text with the odd control character; keep newlines and tabs only. */
+const printable = (text: string) => text.replace(/[\x00-\x08\x0b-\x1f\x7f]|\x1b\[[0-9;]*[A-Za-z]/g, "");
+
+/** Passes `source` through until the browser goes away (then the upstream read is cancelled too). */
+function untilClosed(source: ReadableStream<Uint8Array>, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  const stop = () => reader.cancel().catch(() => {});
+  signal.addEventListener("abort", stop, { once: true });
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          signal.removeEventListener("abort", stop);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    cancel: stop,
+  });
+}
+
+/**
+ * A service's page (every field, phases, events, endpoint and examples, logs), its status panel
+ * that htmx polls every second, the live log stream, and stop / restart / remove, each behind a
+ * confirmation page with a plain POST form.
+ */
+export function serviceDetailPages(client: SvcClient, session: boolean) {
+  const page = (request: Request, body: string, status = 200) =>
+    new Response(body, { status: request.headers.get("hx-request") ? 200 : status, headers: htmlHeaders });
+
+  const failure = (request: Request, error: unknown) => {
+    if (error instanceof SvcApiError) {
+      const title = error.status === 404 ? "Service not found" : "Service unavailable";
+      return page(request, serviceErrorPage({ title, message: error.message, session }), error.status);
+    }
+    return page(request, serviceErrorPage({ title: "Services unavailable", message: orchestratorDown.replace("this page tries again every second", "reload in a few seconds"), session }), 503);
+  };
+
+  const notFound = (request: Request, what: string) =>
+    page(request, serviceErrorPage({ title: "Page not found", message: `A service has no page named ${what}: its actions are stop, restart and remove.`, session }), 404);
+
+  const panelVersion = (service: ServiceDetails) => fingerprint(serviceStatusPanel(service, "").value);
+
+  async function lastLines(id: string): Promise<{ text: string } | { unavailable: string }> {
+    try {
+      return { text: printable(await readAll(await client.services.logs(id, { tail: TAIL_LINES }), TAIL_WAIT_MS)) };
+    } catch (error) {
+      return { unavailable: error instanceof SvcApiError ? error.message : "The output could not be read just now; reload in a few seconds." };
+    }
+  }
+
+  return new Elysia({ name: "gateway/pages/service-details" })
+    .get(
+      "/services/:id",
+      async ({ request, params, query }) => {
+        let service: ServiceDetails;
+        try {
+          service = await client.services.get(params.id);
+        } catch (error) {
+          return failure(request, error);
+        }
+        const logs = await lastLines(service.id);
+        const notices = query.launched
+          ? [`Launched ${service.name}. Its status follows below; the service answers once it is HEALTHY.`]
+          : query.done
+            ? [String(query.done) === "stop" ? `Stopped ${service.name}.` : `Restarted ${service.name}.`]
+            : [];
+        const origin = new URL(request.url).origin;
+        const body = serviceDetailsPage({ service, origin, tokenRequired: session, logs, session, notices, version: panelVersion(service) });
+        return page(request, body);
+      },
+      { params: IdParams, query: t.Object({ launched: t.Optional(t.String({ maxLength: 8 })), done: t.Optional(t.String({ maxLength: 16 })) }, { additionalProperties: true }), detail: { hide: true } },
+    )
+    .get(
+      "/services/:id/status",
+      async ({ params, query }) => {
+        try {
+          const service = await client.services.get(params.id);
+          const version = panelVersion(service);
+          if (query.v === version) return new Response(null, { status: 204 });
+          return new Response(serviceStatusPanel(service, version).value, { headers: htmlHeaders });
+        } catch (error) {
+          // Keep polling (same element, same attributes) and say what is wrong.
+          const message = error instanceof SvcApiError ? error.message : orchestratorDown;
+          return new Response(
+            `<section class="card" id="service-status" hx-get="/services/${encodeURIComponent(params.id)}/status" hx-trigger="every 1s" hx-swap="outerHTML"><p class="error" role="alert">${Bun.escapeHTML(message)}</p></section>`,
+            { headers: htmlHeaders },
+          );
+        }
+      },
+      { params: IdParams, query: t.Object({ v: t.Optional(t.String({ maxLength: 64 })) }, { additionalProperties: true }), detail: { hide: true } },
+    )
+    .get(
+      "/services/:id/logs",
+      async ({ params }) => {
+        try {
+          return new Response(await client.services.logs(params.id, { tail: 5000 }), { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+        } catch (error) {
+          const message = error instanceof SvcApiError ? error.message : orchestratorDown;
+          return new Response(`${message}\n`, { status: error instanceof SvcApiError ? error.status : 503, headers: { "content-type": "text/plain; charset=utf-8" } });
+        }
+      },
+      { params: IdParams, detail: { hide: true } },
+    )
+    .get(
+      "/services/:id/logs/stream",
+      async ({ request, params }) => {
+        try {
+          const stream = await client.services.logs(params.id, { follow: true, tail: TAIL_LINES });
+          return new Response(untilClosed(stream, request.signal), {
+            headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
+          });
+        } catch (error) {
+          const message = error instanceof SvcApiError ? error.message : orchestratorDown;
+          return new Response(`${message}\n`, { status: error instanceof SvcApiError ? error.status : 503, headers: { "content-type": "text/plain; charset=utf-8" } });
+        }
+      },
+      { params: IdParams, detail: { hide: true } },
+    )
+    .get(
+      "/services/:id/:action",
+      async ({ request, params }) => {
+        if (!ACTIONS.includes(params.action)) return notFound(request, params.action);
+        try {
+          const service = await client.services.get(params.id);
+          return page(request, serviceActionPage({ service, action: params.action as ServiceAction, session }));
+        } catch (error) {
+          return failure(request, error);
+        }
+      },
+      { params: ActionParams, detail: { hide: true } },
+    )
+    .post(
+      "/services/:id/:action",
+      async ({ request, params }) => {
+        if (!ACTIONS.includes(params.action)) return notFound(request, params.action);
+        const action = params.action as ServiceAction;
+        let service: ServiceDetails;
+        try {
+          service = await client.services.get(params.id);
+        } catch (error) {
+          return failure(request, error);
+        }
+        try {
+          if (action === "stop") await client.services.stop(service.id);
+          else if (action === "restart") await client.services.restart(service.id);
+          else {
+            await client.services.remove(service.id, { force: true });
+            return new Response(null, { status: 303, headers: { location: `/services?status=all&removed=${encodeURIComponent(service.name)}` } });
+          }
+          return new Response(null, { status: 303, headers: { location: `/services/${service.id}?done=${action}` } });
+        } catch (error) {
+          if (!(error instanceof SvcApiError)) return failure(request, error);
+          return page(request, serviceActionPage({ service, action, session, error: error.message }), error.status);
+        }
+      },
+      { params: ActionParams, detail: { hide: true } },
+    );
+}

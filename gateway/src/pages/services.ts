@@ -1,0 +1,90 @@
+import { Elysia, t } from "elysia";
+import { SERVICE_STATUSES, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { SvcApiError, type SvcClient } from "@svc/client";
+import { servicesPage, servicesTable, type ServiceFilters } from "@svc/ui";
+
+const htmlHeaders = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
+
+const Filters = t.Object(
+  {
+    status: t.Optional(t.String({ maxLength: 32 })),
+    task: t.Optional(t.String({ maxLength: 64 })),
+    profile: t.Optional(t.String({ maxLength: 256 })),
+    q: t.Optional(t.String({ maxLength: 256 })),
+    v: t.Optional(t.String({ maxLength: 64 })),
+    removed: t.Optional(t.String({ maxLength: 256 })),
+  },
+  { additionalProperties: true },
+);
+
+export const orchestratorDown =
+  "orchestrator-svc is not answering (it may be restarting): this page tries again every second. Logs: $SVC_HOME_DIR/logs/orchestrator-svc.log";
+
+/** A short, stable fingerprint of rendered markup: polls send it back and get 204 while it holds. */
+export const fingerprint = (markup: string) => Bun.hash(markup).toString(36);
+
+function cleanFilters(raw: { status?: string; task?: string; profile?: string; q?: string }): ServiceFilters {
+  const status = raw.status === "all" || SERVICE_STATUSES.includes(raw.status as ServiceStatus) ? raw.status : undefined;
+  const task = raw.task === "text-generation" || raw.task === "speech-recognition" ? raw.task : undefined;
+  return { status, task, profile: raw.profile?.trim() || undefined, q: raw.q?.trim() || undefined };
+}
+
+/** The services of the filters: status through the API, the rest (task, profile, text) here. */
+async function load(client: SvcClient, filters: ServiceFilters): Promise<{ services: ServiceRecord[]; total: number; error?: string }> {
+  try {
+    const status = filters.status && filters.status !== "all" ? (filters.status as ServiceStatus) : undefined;
+    const all = await client.services.list({ status, all: filters.status === "all" });
+    const q = filters.q?.toLowerCase();
+    const services = all.filter(
+      (s) =>
+        (!filters.task || s.task === filters.task) &&
+        (!filters.profile || s.profile === filters.profile) &&
+        (!q || s.id.startsWith(q) || s.name.toLowerCase().includes(q) || s.model.toLowerCase().includes(q)),
+    );
+    return { services, total: all.length };
+  } catch (error) {
+    return { services: [], total: 0, error: error instanceof SvcApiError ? error.message : orchestratorDown };
+  }
+}
+
+/** The rows as rendered (without their fingerprint), to tell whether a poll has anything new. */
+function tableVersion(loaded: Awaited<ReturnType<typeof load>>, filters: ServiceFilters): string {
+  return fingerprint(servicesTable(loaded.services, filters, { total: loaded.total, version: "", error: loaded.error }).value);
+}
+
+/**
+ * The services page: the §2.4 table with filters. htmx polls /services/table every second (the
+ * orchestrator moves statuses within ~200 ms, so a change shows within about a second); without
+ * JavaScript the page shows the table as it was when loaded.
+ */
+export function servicePages(client: SvcClient, session: boolean) {
+  return new Elysia({ name: "gateway/pages/services" })
+    .get(
+      "/services",
+      async ({ query }) => {
+        const filters = cleanFilters(query);
+        const [loaded, profiles] = await Promise.all([
+          load(client, filters),
+          client.profiles.list().then(
+            (list) => list.map((p) => p.name),
+            () => [] as string[],
+          ),
+        ]);
+        const notices = query.removed ? [`Removed the record of service ${query.removed}.`] : [];
+        const body = servicesPage({ ...loaded, filters, profiles, session, notices, version: tableVersion(loaded, filters) });
+        return new Response(body, { status: loaded.error ? 503 : 200, headers: htmlHeaders });
+      },
+      { query: Filters, detail: { hide: true } },
+    )
+    .get(
+      "/services/table",
+      async ({ query }) => {
+        const filters = cleanFilters(query);
+        const loaded = await load(client, filters);
+        const version = tableVersion(loaded, filters);
+        if (query.v === version) return new Response(null, { status: 204 });
+        return new Response(servicesTable(loaded.services, filters, { total: loaded.total, version, error: loaded.error }).value, { headers: htmlHeaders });
+      },
+      { query: Filters, detail: { hide: true } },
+    );
+}

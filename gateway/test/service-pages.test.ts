@@ -1,0 +1,119 @@
+/**
+ * The services, launch, details and playground pages through the real app, without a browser and
+ * without starting any service: plain form posts (no JavaScript), the API's messages next to the
+ * field they are about, escaping, dry-run previews, the 204 answer of an unchanged poll.
+ * (tests/ui/ drives the same pages in Chromium with real services.)
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SvcClient } from "@svc/client";
+import { startSvc, tempHome, type RunningSvc } from "../../tests/support/svc-app";
+import { commitOf, files, writeCachedSnapshot } from "../../tests/support/hf-cache";
+
+let app: RunningSvc;
+let base: string;
+const MODEL = "acme/tiny-gguf";
+
+beforeAll(async () => {
+  base = tempHome("svc-service-pages-");
+  const svcHome = join(base, "svc");
+  for (const dir of [svcHome, join(base, "home"), join(base, "cache")]) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(svcHome, "profiles.cfg"), `[default]\nschema = local\nhome_dir = ${join(base, "home")}\ncache_dir = ${join(base, "cache")}\n`);
+  writeCachedSnapshot(join(base, "cache", "models"), MODEL, commitOf("g"), files.gguf());
+  app = await startSvc({ home: svcHome });
+  await new SvcClient({ baseUrl: app.url }).models.refresh();
+});
+afterAll(async () => {
+  await app?.cleanup();
+  rmSync(base, { recursive: true, force: true });
+});
+
+const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url, ...headers },
+  body: new URLSearchParams(fields).toString(),
+  redirect: "manual" as const,
+});
+const launch = { task: "text-generation", model: MODEL, profile: "default" };
+
+test("the services page: nav, filters, an empty state that says what to do, a poll that answers 204 while nothing changed", async () => {
+  const page = await fetch(`${app.url}/services`);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  expect(html).toContain('<a href="/services" aria-current="page">Services</a>');
+  expect(html.indexOf('href="/services"')).toBeLessThan(html.indexOf('href="/profiles"'));
+  expect(html).toContain("No services yet");
+  expect(html).toContain('<option value="default"');
+  const version = html.match(/hx-get="\/services\/table\?v=([a-z0-9]+)"/)![1];
+  expect(html).toContain('hx-trigger="every 1s"');
+  expect((await fetch(`${app.url}/services/table?v=${version}`)).status).toBe(204);
+  const changed = await fetch(`${app.url}/services/table?v=stale`);
+  expect(changed.status).toBe(200);
+  const fragment = await changed.text();
+  expect(fragment).toStartWith('<div id="services-table"');
+  expect(fragment).not.toContain("<html");
+
+  const filtered = await (await fetch(`${app.url}/services?status=FAILED&q=%3Cb%3E`)).text();
+  expect(filtered).toContain("No services match these filters.");
+  expect(filtered).toContain('value="&lt;b&gt;"');
+  expect(filtered).toContain('<option value="FAILED" selected>');
+});
+
+test("the launch form: registry choices, API messages next to their field (escaped), a dry-run preview", async () => {
+  const page = await (await fetch(`${app.url}/services/new`)).text();
+  expect(page).toContain(`<option value="${MODEL}" data-task="text-generation"`);
+  expect(page).toContain(`data-repo="${MODEL}" data-profile="default"`);
+
+  const hostile = await fetch(`${app.url}/services/new`, form({ ...launch, action: "launch", name: "<script>alert(1)</script>" }));
+  expect(hostile.status).toBe(400);
+  const hostileHtml = await hostile.text();
+  expect(hostileHtml).toContain('id="err-name"');
+  expect(hostileHtml).toContain("--name &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot;");
+  expect(hostileHtml).not.toContain("<script>alert(1)</script>");
+  expect(hostileHtml).toMatch(/id="f-name"[^>]*aria-invalid="true"/);
+
+  const unknownProfile = await fetch(`${app.url}/services/new`, form({ ...launch, profile: "elsewhere", action: "preview" }));
+  expect(unknownProfile.status).toBe(404);
+  expect(await unknownProfile.text()).toContain('<p class="field-error" id="err-profile">No profile named &quot;elsewhere&quot;');
+
+  const notNumber = await fetch(`${app.url}/services/new`, form({ ...launch, action: "launch", mem: "lots" }));
+  expect(notNumber.status).toBe(400);
+  expect(await notNumber.text()).toContain('Memory &quot;lots&quot; is not a whole number');
+
+  const wrongTask = await fetch(`${app.url}/services/new`, form({ ...launch, task: "speech-recognition", action: "preview" }));
+  expect(wrongTask.status).toBe(400);
+  expect(await wrongTask.text()).toMatch(/<p class="field-error" id="err-model">acme\/tiny-gguf is a text-generation model/);
+
+  // htmx does not swap error answers: a boosted form gets its error page as 200.
+  const boosted = await fetch(`${app.url}/services/new`, form({ ...launch, action: "launch", time: "soon" }, { "hx-request": "true" }));
+  expect(boosted.status).toBe(200);
+  expect(await boosted.text()).toContain('id="err-time"');
+
+  const preview = await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", engineArgs: "--ctx-size\n512\n", apiKey: "k-1" }));
+  expect(preview.status).toBe(200);
+  const previewHtml = await preview.text();
+  expect(previewHtml).toContain('<pre class="block" id="preview-script">docker run');
+  expect(previewHtml).toContain("--ctx-size 512");
+  expect(previewHtml).toContain("No --revision given");
+  // The key is not echoed back into the page.
+  expect(previewHtml).not.toContain('value="k-1"');
+  expect(await new SvcClient({ baseUrl: app.url }).services.list({ all: true })).toEqual([]);
+});
+
+test("unknown services, empty playground: pages that say what to do next", async () => {
+  const missing = await fetch(`${app.url}/services/00000000-dead-beef-0000-000000000000`);
+  expect(missing.status).toBe(404);
+  const missingHtml = await missing.text();
+  expect(missingHtml).toContain("Service not found");
+  expect(missingHtml).toContain("svc ls --all");
+  expect((await fetch(`${app.url}/services/nope/stop`, form({}))).status).toBe(404);
+  expect((await fetch(`${app.url}/services/nope/explode`)).status).toBe(404);
+
+  const playground = await (await fetch(`${app.url}/playground`)).text();
+  expect(playground).toContain("No service is running.");
+  expect(playground).toContain('href="/services/new"');
+  const asset = await fetch(`${app.url}/assets/svc.js`);
+  expect(asset.status).toBe(200);
+  expect(await asset.text()).toContain("data-log-stream");
+});

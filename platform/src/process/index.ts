@@ -1,0 +1,2 @@
+export { processAlive } from "./alive";
+export { currentUserName } from "./user-name";

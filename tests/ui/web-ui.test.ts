@@ -1,0 +1,300 @@
+/**
+ * The web UI in headless Chromium against a running app (debug mode off) with Docker and the
+ * runtime images: log in, launch a text-generation service and watch it turn HEALTHY without
+ * reloading, chat with streamed tokens, transcribe, stop it, add a model with its progress bar,
+ * and a cross-origin form post that is refused. Screenshots go to test-artifacts/ui/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { SvcClient } from "@svc/client";
+import type { Server } from "bun";
+import { ensureDocker } from "../support/docker";
+import { bytes, startFakeHub, tinyRepo, type FakeHub } from "../support/fake-hub";
+import { REPO_ROOT, startSvc, type RunningSvc } from "../support/svc-app";
+import { markDocument, openBrowser, screenshot, stillSameDocument, type Browser } from "./browser";
+
+const TOKEN = "ui-suite-token-0123456789";
+const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
+const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
+const API_KEY = "sk-ui-key";
+/** Waits for a service to start are generous: 2 cores, and other suites may be running. */
+const START_TIMEOUT = 90_000;
+
+let app: RunningSvc;
+let hub: FakeHub;
+let client: SvcClient;
+let browser: Browser;
+let inputs: string;
+let serviceId = "";
+
+function sh(command: string[]) {
+  const result = Bun.spawnSync(command, { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe", env: process.env });
+  if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed:\n${result.stderr.toString()}`);
+  return result.stdout.toString();
+}
+
+beforeAll(async () => {
+  ensureDocker();
+  sh([process.execPath, "images/build.ts"]);
+  // A repo big enough for the progress bar to have something to show.
+  hub = startFakeHub({ repos: [tinyRepo("acme/tiny-llm", "causal-lm", { extra: [{ path: "extra-weights.safetensors", content: bytes(24 << 20, 7), lfs: true }] })] });
+  app = await startSvc({ env: { SVC_DEBUG: "false", SVC_AUTH_TOKEN: TOKEN, HF_ENDPOINT: hub.url } });
+  client = new SvcClient({ baseUrl: app.url, token: TOKEN });
+  const home = join(app.home, "profile-home");
+  inputs = join(app.home, "audio-in");
+  mkdirSync(join(app.home, "shared-cache"), { recursive: true });
+  mkdirSync(inputs, { recursive: true });
+  await client.profiles.create({ name: "default", schema: "local", home_dir: home, cache_dir: join(app.home, "shared-cache") });
+  sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(home, "models")]);
+  await client.models.refresh("default");
+  sh(["espeak-ng", "-w", join(inputs, "hello.wav"), "hello world"]);
+  browser = await openBrowser();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (client) for (const service of await client.services.list({ all: true }).catch(() => [])) await client.services.remove(service.id, { force: true }).catch(() => {});
+  await app?.cleanup();
+  hub?.stop();
+});
+
+describe("the web UI in a browser", () => {
+  test("a visitor without a session is sent to the log-in form; the token logs in", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/services`);
+    expect(new URL(page.url()).pathname).toBe("/login");
+    await screenshot(page, "01-login");
+    await page.fill("#token", "not-the-token");
+    await page.click("button[type=submit]");
+    await expect(page.locator("p.error").textContent()).resolves.toContain("That is not the auth token");
+    await page.fill("#token", TOKEN);
+    await Promise.all([page.waitForURL(`${app.url}/services`), page.click("button[type=submit]")]);
+    await expect(page.locator("#services-table").textContent()).resolves.toContain("No services yet");
+    expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe("Services");
+    expect(await page.locator('nav a[href="/api/docs"]').count()).toBe(1);
+    await screenshot(page, "02-services-empty");
+  });
+
+  test("launch: inline errors from the API, a dry-run preview, then a service that turns HEALTHY without reloading", async () => {
+    const { page, context } = browser;
+    // A second tab keeps the services table open while the first one launches.
+    const watcher = await context.newPage();
+    await watcher.goto(`${app.url}/services`);
+    expect(await watcher.locator("tr[data-service-id]").count()).toBe(0);
+    await markDocument(watcher);
+
+    await page.goto(`${app.url}/services/new`);
+    expect(await page.locator("#f-model option", { hasText: TEXT_MODEL }).count()).toBe(1);
+    await page.selectOption("#f-model", TEXT_MODEL);
+    await page.click("summary");
+    await page.fill("#f-time", "soon");
+    await page.click('button[value="launch"]');
+    await page.locator("#err-time").waitFor();
+    expect(await page.locator("#err-time").textContent()).toContain('--time "soon"');
+    expect(await page.getAttribute("#f-time", "aria-invalid")).toBe("true");
+    expect(await page.inputValue("#f-time")).toBe("soon");
+    await screenshot(page, "03-launch-error");
+
+    await page.fill("#f-time", "");
+    await page.click('button[value="preview"]');
+    await page.locator("#preview-script").waitFor();
+    const script = await page.locator("#preview-script").textContent();
+    expect(script).toContain("docker run");
+    expect(script).toContain("svc-text-generation");
+    expect(await client.services.list({ all: true })).toEqual([]);
+    await screenshot(page, "04-launch-preview");
+
+    await page.fill("#f-name", "ui-chat");
+    await page.fill("#f-apiKey", API_KEY);
+    await Promise.all([page.waitForURL(/\/services\/[0-9a-f-]{36}\?launched=1$/), page.click('button[value="launch"]')]);
+    serviceId = new URL(page.url()).pathname.split("/")[2];
+    await markDocument(page);
+
+    // The table in the other tab shows the new service and its way to HEALTHY by itself.
+    const row = watcher.locator(`tr[data-service-id="${serviceId}"]`);
+    await row.waitFor({ timeout: START_TIMEOUT });
+    await row.locator(".badge.HEALTHY").waitFor({ timeout: START_TIMEOUT });
+    expect(await row.textContent()).toContain("ui-chat");
+    expect(await stillSameDocument(watcher)).toBe(true);
+    await screenshot(watcher, "05-services-healthy");
+    await watcher.close();
+
+    await page.locator("#service-status h2 .badge.HEALTHY").waitFor({ timeout: START_TIMEOUT });
+    expect(await stillSameDocument(page)).toBe(true);
+    expect(await page.locator("#service-status").textContent()).toMatch(/Port\s*\d+/);
+    expect(await page.locator("#endpoint-url").textContent()).toBe(`${app.url}/proxy/${serviceId}/v1`);
+    const curl = await page.locator("#example-curl").textContent();
+    expect(curl).toContain(`${app.url}/proxy/${serviceId}/v1/chat/completions`);
+    expect(curl).toContain("X-Svc-Token: $SVC_AUTH_TOKEN");
+    expect(curl).toContain("Authorization: Bearer $API_KEY");
+    expect(await page.locator("#example-python").textContent()).toContain("from openai import OpenAI");
+    // The curl example, as copied, works.
+    const copied = Bun.spawnSync(["bash", "-c", curl!], { env: { ...process.env, API_KEY, SVC_AUTH_TOKEN: TOKEN }, stdout: "pipe", stderr: "pipe" });
+    expect(JSON.parse(copied.stdout.toString())).toMatchObject({ object: "chat.completion" });
+    // Live logs: the stream follows the container's output.
+    await page.locator("#logs", { hasText: "ready on http://127.0.0.1:" }).waitFor({ timeout: START_TIMEOUT });
+    await expect(page.locator("#log-status").textContent()).resolves.toContain("following live output");
+    await screenshot(page, "06-service-details");
+  }, 240_000);
+
+  test("playground: the chat streams tokens through the gateway proxy, with the API key", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/playground?service=${serviceId}`);
+    await screenshot(page, "07-playground-empty");
+
+    // Without the key, the service refuses and the page says so.
+    await page.fill("#chat-message", "Hello");
+    await page.click("#chat-send");
+    await page.locator(".msg.assistant.error").waitFor();
+    expect(await page.locator(".msg.assistant.error").textContent()).toContain("401");
+
+    // Each text change of the answer is recorded, to see it grow while tokens arrive.
+    await page.evaluate(() => {
+      const seen: number[] = [];
+      (window as unknown as { __lengths: number[] }).__lengths = seen;
+      new MutationObserver(() => {
+        const answers = document.querySelectorAll("#chat-log .msg.assistant:not(.error) .text");
+        const last = answers[answers.length - 1];
+        if (last && last.textContent && seen[seen.length - 1] !== last.textContent.length) seen.push(last.textContent.length);
+      }).observe(document.getElementById("chat-log")!, { subtree: true, childList: true, characterData: true });
+    });
+    await page.fill("#chat-key", API_KEY);
+    await page.click("summary");
+    await page.fill("#chat-max", "48");
+    await page.fill("#chat-message", "Tell me a story");
+    await page.keyboard.press("Control+Enter");
+    await page.waitForFunction(() => !document.querySelector("#chat-form[data-streaming]") && document.querySelectorAll(".msg.assistant").length >= 2, null, { timeout: 60_000 });
+    const answer = await page.locator(".msg.assistant:not(.error) .text").last().textContent();
+    expect(answer!.length).toBeGreaterThan(0);
+    const lengths = await page.evaluate(() => (window as unknown as { __lengths: number[] }).__lengths);
+    expect(lengths.length).toBeGreaterThan(1);
+    expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+    await screenshot(page, "08-playground-chat");
+  }, 120_000);
+
+  test("without JavaScript: the pages read, and the chat form still answers (not streamed)", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${app.url}/services/${serviceId}`);
+      await page.fill("#token", TOKEN);
+      await Promise.all([page.waitForURL(`${app.url}/services/${serviceId}`), page.click("main button[type=submit]")]);
+      expect(await page.locator("#service-status h2 .badge").textContent()).toBe("HEALTHY");
+      expect(await page.locator("#logs").textContent()).toContain("ready on http://127.0.0.1:");
+      await page.goto(`${app.url}/services`);
+      expect(await page.locator(`tr[data-service-id="${serviceId}"] .badge`).textContent()).toBe("HEALTHY");
+      await page.goto(`${app.url}/playground?service=${serviceId}`);
+      await page.fill("#chat-message", "Hello");
+      await page.fill("#chat-key", API_KEY);
+      await Promise.all([page.waitForURL(`${app.url}/playground/${serviceId}/chat`), page.click("#chat-send")]);
+      expect(await page.locator(".msg.user").textContent()).toContain("Hello");
+      expect((await page.locator(".msg.assistant").textContent())!.replace("assistant", "").trim().length).toBeGreaterThan(0);
+      await screenshot(page, "09-playground-no-javascript");
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  test("playground: a speech service transcribes a file from its input folder", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/services/new`);
+    await page.check('input[name="task"][value="speech-recognition"]');
+    await page.selectOption("#f-model", SPEECH_MODEL);
+    await page.fill("#f-inputDir", inputs);
+    await Promise.all([page.waitForURL(/\/services\/[0-9a-f-]{36}\?launched=1$/), page.click('button[value="launch"]')]);
+    const speechId = new URL(page.url()).pathname.split("/")[2];
+    await page.locator("#service-status h2 .badge.HEALTHY").waitFor({ timeout: START_TIMEOUT });
+    expect(await page.locator("#example-curl").textContent()).toContain(`/proxy/${speechId}/transcribe`);
+    await page.click("#action-playground");
+    await page.waitForURL(`${app.url}/playground?service=${speechId}`);
+    await page.fill("#audio-path", "hello.wav");
+    await page.click("#transcribe-form button[type=submit]");
+    await page.waitForFunction(() => {
+      const out = document.getElementById("transcript");
+      return out && !out.hidden && out.textContent !== "Transcribing…";
+    });
+    expect(await page.locator("#transcript").textContent()).not.toContain("did not answer");
+    await screenshot(page, "09-playground-transcribe");
+    await client.services.stop(speechId);
+  }, 180_000);
+
+  test("stop, with its confirmation, by keyboard", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/services/${serviceId}`);
+    await page.focus("#action-stop");
+    await Promise.all([page.waitForURL(`${app.url}/services/${serviceId}/stop`), page.keyboard.press("Enter")]);
+    await screenshot(page, "10-stop-confirm");
+    // The confirm button has the focus: Enter confirms.
+    await Promise.all([page.waitForURL(`${app.url}/services/${serviceId}?done=stop`), page.keyboard.press("Enter")]);
+    await page.locator("#service-status h2 .badge.STOPPED").waitFor({ timeout: 30_000 });
+    expect(await page.locator("#action-restart").count()).toBe(1);
+    expect((await client.services.get(serviceId)).status).toBe("STOPPED");
+    await screenshot(page, "11-service-stopped");
+  });
+
+  test("models: add one from the hub and follow its progress bar", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/models`);
+    await screenshot(page, "12-models");
+    await page.fill("#add-repo", "acme/tiny-llm");
+    await Promise.all([page.waitForURL(/\/models\?download=[0-9a-f-]{36}$/), page.click('form.add-form button[type="submit"]')]);
+    await markDocument(page);
+    expect(await page.locator(".download progress").count()).toBe(1);
+    expect(await page.locator(".download h2").textContent()).toContain("Download of acme/tiny-llm");
+    await page.locator(".download .notice", { hasText: "Downloaded and registered" }).waitFor({ timeout: 60_000 });
+    expect(await stillSameDocument(page)).toBe(true);
+    const progress = page.locator(".download progress");
+    expect(await progress.getAttribute("value")).toBe(await progress.getAttribute("max"));
+    await screenshot(page, "13-models-downloaded");
+    await page.goto(`${app.url}/profiles`);
+    await screenshot(page, "14-profiles");
+    await page.goto(`${app.url}/`);
+    await screenshot(page, "15-overview");
+  }, 120_000);
+
+  test("a form posted from another origin is refused, even with the session cookie", async () => {
+    const { page } = browser;
+    const target = `${app.url}/services/${serviceId}/restart`;
+    const evil: Server<undefined> = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () =>
+        new Response(`<!doctype html><form method="post" action="${target}"><button id="go">Win a prize</button></form>`, {
+          headers: { "content-type": "text/html" },
+        }),
+    });
+    try {
+      await page.goto(`http://127.0.0.1:${evil.port}/`);
+      const [response] = await Promise.all([page.waitForResponse((r) => r.url() === target), page.click("#go")]);
+      expect(response.status()).toBe(403);
+      expect(await response.text()).toContain("cross_origin");
+      expect((await client.services.get(serviceId)).status).toBe("STOPPED");
+      // The same form from the UI itself works.
+      await page.goto(`${app.url}/services/${serviceId}/restart`);
+      await Promise.all([page.waitForURL(`${app.url}/services/${serviceId}?done=restart`), page.click("main form button[type=submit]")]);
+      expect((await client.services.get(serviceId)).status).not.toBe("STOPPED");
+    } finally {
+      evil.stop(true);
+    }
+  });
+
+  test("remove, with its confirmation: the record goes and the list says so", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/services/${serviceId}`);
+    await Promise.all([page.waitForURL(`${app.url}/services/${serviceId}/remove`), page.click("#action-remove")]);
+    expect(await page.locator("main").textContent()).toContain("A service that still runs is stopped first.");
+    await Promise.all([page.waitForURL(`${app.url}/services?status=all&removed=ui-chat`), page.click("main form button[type=submit]")]);
+    expect(await page.locator("p.notice").textContent()).toBe("Removed the record of service ui-chat.");
+    expect(await page.locator(`tr[data-service-id="${serviceId}"]`).count()).toBe(0);
+    await expect(client.services.get(serviceId)).rejects.toMatchObject({ status: 404 });
+  });
+
+  test("when the session ends, the next status poll takes the page to the log-in form", async () => {
+    const { page, context } = browser;
+    await page.goto(`${app.url}/services?status=all`);
+    await context.clearCookies();
+    await page.waitForURL(`${app.url}/login?next=${encodeURIComponent("/services?status=all")}`, { timeout: 15_000 });
+    expect(await page.locator("#token").count()).toBe(1);
+  });
+});

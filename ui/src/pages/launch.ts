@@ -1,0 +1,202 @@
+import { TASKS, type Model } from "@svc/contracts";
+import { html, type SafeHtml } from "../html";
+import { layout } from "../layout";
+import { SERVICE_STYLE, SERVICES_PATH } from "./services";
+
+/** What the launch form holds: the submitted values, as text (checkbox: "on"). */
+export interface LaunchFormValues {
+  task?: string;
+  model?: string;
+  revision?: string;
+  profile?: string;
+  name?: string;
+  apiKey?: string;
+  time?: string;
+  ntasksPerNode?: string;
+  mem?: string;
+  gres?: string;
+  partition?: string;
+  constraint?: string;
+  maxInputLength?: string;
+  maxTotalTokens?: string;
+  sharded?: string;
+  disableCustomKernels?: string;
+  engineArgs?: string;
+  inputDir?: string;
+}
+
+/** A refused launch: the API's message, and the form field it is about when it can be told. */
+export interface LaunchError {
+  message: string;
+  field?: keyof LaunchFormValues;
+}
+
+/** A dry run's result: the start-up script the launch would use. */
+export interface LaunchPreview {
+  script: string;
+  revision: string;
+  matched: number;
+  warnings: string[];
+}
+
+const STYLE = html`<style>
+  .launch-form fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 1rem 0; padding: .25rem 1rem 1rem; }
+  .launch-form legend { font-weight: 600; padding: 0 .3rem; }
+  .launch-form select, .launch-form textarea { display: block; width: 100%; padding: .45rem .5rem; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+  .launch-form .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0 1.25rem; }
+  .launch-form .grid.two { grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 0 2rem; }
+  .launch-form .choices label, .launch-form label.check { display: inline-flex; gap: .4rem; align-items: center; font-weight: normal; margin-right: 1.5rem; }
+  .launch-form .choices input, .launch-form label.check input { width: auto; }
+  .launch-form [aria-invalid="true"] { border-color: var(--bad); }
+  .launch-form:has(input[name="task"][value="text-generation"]:checked) .for-speech,
+  .launch-form:has(input[name="task"][value="speech-recognition"]:checked) .for-text { display: none; }
+  .field-error { color: var(--bad); margin: .25rem 0 0; font-size: .9rem; }
+</style>`;
+
+interface FieldSpec {
+  key: keyof LaunchFormValues;
+  label: string;
+  hint?: string;
+  type?: string;
+  placeholder?: string;
+  inputmode?: string;
+}
+
+function fieldError(error: LaunchError | undefined, key: keyof LaunchFormValues) {
+  return error?.field === key ? html`<p class="field-error" id="err-${key}">${error.message}</p>` : "";
+}
+
+const invalid = (error: LaunchError | undefined, key: keyof LaunchFormValues) =>
+  error?.field === key ? html`aria-invalid="true" aria-describedby="err-${key}"` : "";
+
+function field(values: LaunchFormValues, error: LaunchError | undefined, spec: FieldSpec): SafeHtml {
+  return html`<div><label for="f-${spec.key}">${spec.label}</label>
+    <input id="f-${spec.key}" name="${spec.key}" type="${spec.type ?? "text"}" value="${values[spec.key] ?? ""}" placeholder="${spec.placeholder ?? ""}"
+      ${spec.inputmode ? html`inputmode="${spec.inputmode}"` : ""} ${invalid(error, spec.key)} autocomplete="off" spellcheck="false" />
+    ${spec.hint ? html`<p class="hint">${spec.hint}</p>` : ""}
+    ${fieldError(error, spec.key)}</div>`;
+}
+
+const number = (key: keyof LaunchFormValues, label: string, hint?: string): FieldSpec => ({ key, label, hint, inputmode: "numeric" });
+
+function modelSelect(models: Model[], values: LaunchFormValues, error: LaunchError | undefined): SafeHtml {
+  const repos = (task: string) => [...new Set(models.filter((m) => m.image === task).map((m) => m.repo))].sort();
+  return html`<label for="f-model">Model</label>
+    <select id="f-model" name="model" required ${invalid(error, "model")}>
+      <option value="">Choose a registered model…</option>
+      ${TASKS.map((task) =>
+        repos(task).length
+          ? html`<optgroup label="${task}">
+              ${repos(task).map((repo) => html`<option value="${repo}" data-task="${task}" ${repo === values.model ? html`selected` : ""}>${repo}</option>`)}
+            </optgroup>`
+          : "",
+      )}
+    </select>
+    ${fieldError(error, "model")}
+    <label for="f-revision">Revision</label>
+    <select id="f-revision" name="revision" ${invalid(error, "revision")}>
+      <option value="">The most recent local revision</option>
+      ${[...models]
+        .sort((a, b) => b.seenAt.localeCompare(a.seenAt))
+        .map(
+          (m) => html`<option value="${m.revision}" data-repo="${m.repo}" data-profile="${m.profile}" ${m.revision === values.revision ? html`selected` : ""}>
+            ${m.repo} @ ${m.revision.slice(0, 12)} (profile ${m.profile})</option>`,
+        )}
+    </select>
+    <p class="hint">Pin a revision for reproducible runs; left at “most recent”, svc picks the newest one registered for the profile.</p>
+    ${fieldError(error, "revision")}`;
+}
+
+export function launchPage(options: {
+  models: Model[];
+  profiles: string[];
+  values: LaunchFormValues;
+  session: boolean;
+  error?: LaunchError;
+  preview?: LaunchPreview;
+  /** The registry could not be read (model-svc down): say so instead of an empty list. */
+  modelsError?: string;
+}): string {
+  const { values, error, models } = options;
+  const task = values.task === "speech-recognition" ? "speech-recognition" : "text-generation";
+  const profile = values.profile || (options.profiles.includes("default") ? "default" : options.profiles[0]);
+  const noModels = models.length === 0;
+  return layout(
+    { title: "Launch a service", current: `${SERVICES_PATH}/new`, session: options.session },
+    html`${SERVICE_STYLE}${STYLE}<p><a href="${SERVICES_PATH}">← Services</a></p>
+      <h1>Launch a service</h1>
+      ${options.modelsError ? html`<p class="error" role="alert">${options.modelsError}</p>` : ""}
+      ${options.profiles.length === 0
+        ? html`<p class="warning" role="status">No profiles yet: services need one to say where they run. <a href="/profiles/new?name=default">Add the default profile</a> (or run <code>svc init</code>).</p>`
+        : ""}
+      ${noModels && !options.modelsError
+        ? html`<p class="warning" role="status">No models are registered yet: add one or refresh the registry on the <a href="/models">Models</a> page, then come back.</p>`
+        : ""}
+      ${error && !error.field ? html`<p class="error" role="alert" id="form-error">${error.message}</p>` : ""}
+      ${error?.field ? html`<p class="error" role="alert">The service was not launched: see the message at <a href="#f-${error.field}">${error.field}</a>.</p>` : ""}
+      ${options.preview ? previewCard(options.preview) : ""}
+      <section class="card">
+        <form class="launch-form" method="post" action="${SERVICES_PATH}/new" hx-boost="true" data-launch-form>
+          <fieldset class="choices"><legend>Task</legend>
+            ${TASKS.map((t) => html`<label><input type="radio" name="task" value="${t}" ${t === task ? html`checked` : ""} /> ${t}</label>`)}
+          </fieldset>
+          <div class="grid two">
+            <div>${modelSelect(models, values, error)}</div>
+            <div><label for="f-profile">Profile</label>
+              ${options.profiles.length
+                ? html`<select id="f-profile" name="profile" ${invalid(error, "profile")}>${options.profiles.map((p) => html`<option value="${p}" ${p === profile ? html`selected` : ""}>${p}</option>`)}</select>`
+                : html`<input id="f-profile" name="profile" value="${values.profile ?? ""}" placeholder="default" />`}
+              <p class="hint">Where the service runs: a local profile runs it in Docker here, a slurm profile as a job on the cluster.</p>
+              ${fieldError(error, "profile")}
+              ${field(values, error, { key: "name", label: "Name (optional)", hint: "1–63 letters, digits, '.', '_' or '-'. Default: svc-<number>." })}
+              ${field(values, error, { key: "apiKey", label: "API key (optional)", type: "password", hint: "Callers must send Authorization: Bearer <key>. Without one, anyone on the host can use the service." })}
+            </div>
+          </div>
+          <fieldset class="for-text"><legend>Text generation</legend>
+            <div class="grid">
+              ${field(values, error, number("maxInputLength", "Max input length (tokens)"))}
+              ${field(values, error, number("maxTotalTokens", "Max total tokens", "Input plus output."))}
+              <div><label for="f-sharded">Sharded</label>
+                <select id="f-sharded" name="sharded" ${invalid(error, "sharded")}>
+                  ${[["", "not set"], ["true", "true (needs 2+ GPUs)"], ["false", "false"]].map(([v, l]) => html`<option value="${v}" ${v === (values.sharded ?? "") ? html`selected` : ""}>${l}</option>`)}
+                </select>${fieldError(error, "sharded")}</div>
+            </div>
+            <label class="check"><input type="checkbox" name="disableCustomKernels" ${values.disableCustomKernels ? html`checked` : ""} /> Disable custom GPU kernels</label>
+            <label for="f-engineArgs">Engine arguments (optional)</label>
+            <textarea id="f-engineArgs" name="engineArgs" rows="2" spellcheck="false" ${invalid(error, "engineArgs")}>${values.engineArgs ?? ""}</textarea>
+            <p class="hint">One argument per line, passed to the inference server as they are (e.g. <code>--ctx-size</code> then <code>512</code>).</p>
+            ${fieldError(error, "engineArgs")}
+          </fieldset>
+          <fieldset class="for-speech"><legend>Speech recognition</legend>
+            ${field(values, error, { key: "inputDir", label: "Input folder (optional)", hint: "Absolute folder on the service host that audio_path is read from. Default: <home>/inputs.", placeholder: "/data/audio" })}
+          </fieldset>
+          <details ${["time", "ntasksPerNode", "mem", "gres", "partition", "constraint"].some((k) => values[k as keyof LaunchFormValues]) || (error?.field && ["time", "ntasksPerNode", "mem", "gres", "partition", "constraint"].includes(error.field)) ? html`open` : ""}>
+            <summary>Job options (Slurm; Docker honours memory and GPUs)</summary>
+            <div class="grid">
+              ${field(values, error, { key: "time", label: "Time limit", placeholder: "01:30:00", hint: "Minutes, MM:SS, HH:MM:SS or D-HH:MM:SS." })}
+              ${field(values, error, number("mem", "Memory (GB per node)"))}
+              ${field(values, error, number("gres", "GPUs per node"))}
+              ${field(values, error, number("ntasksPerNode", "Tasks per node"))}
+              ${field(values, error, { key: "partition", label: "Partition" })}
+              ${field(values, error, { key: "constraint", label: "Constraint", hint: "Node features, e.g. gpu80g&avx512." })}
+            </div>
+          </details>
+          <div class="actions">
+            <button type="submit" name="action" value="launch">Launch</button>
+            <button type="submit" name="action" value="preview" class="secondary-button">Preview the start-up script</button>
+            <a href="${SERVICES_PATH}">Cancel</a>
+          </div>
+        </form>
+      </section>`,
+  );
+}
+
+function previewCard(preview: LaunchPreview): SafeHtml {
+  return html`<section class="card" id="preview" aria-live="polite">
+    <h2>Start-up script (dry run: nothing was started)</h2>
+    <p class="hint">${preview.matched} registered revision(s) matched; this would run revision <code>${preview.revision}</code>.</p>
+    ${preview.warnings.map((w) => html`<p class="warning">${w}</p>`)}
+    <pre class="block" id="preview-script">${preview.script}</pre>
+    <button type="button" data-copy="#preview-script" class="secondary-button">Copy</button>
+  </section>`;
+}
