@@ -50,6 +50,17 @@ function untilClosed(source: ReadableStream<Uint8Array>, signal: AbortSignal): R
  * that htmx polls every second, the live log stream, and stop / restart / remove, each behind a
  * confirmation page with a plain POST form.
  */
+/** A service's output as plain text, or the API's error (in words) with its status. */
+async function logsResponse(open: () => Promise<ReadableStream<Uint8Array>>): Promise<Response> {
+  const headers = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" };
+  try {
+    return new Response(await open(), { headers });
+  } catch (error) {
+    const message = error instanceof SvcApiError ? error.message : orchestratorDown;
+    return new Response(`${message}\n`, { status: error instanceof SvcApiError ? error.status : 503, headers });
+  }
+}
+
 export function serviceDetailPages(client: SvcClient, session: boolean) {
   const page = (request: Request, body: string, status = 200) =>
     new Response(body, { status: request.headers.get("hx-request") ? 200 : status, headers: htmlHeaders });
@@ -118,29 +129,13 @@ export function serviceDetailPages(client: SvcClient, session: boolean) {
     )
     .get(
       "/services/:id/logs",
-      async ({ params }) => {
-        try {
-          return new Response(await client.services.logs(params.id, { tail: 5000 }), { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
-        } catch (error) {
-          const message = error instanceof SvcApiError ? error.message : orchestratorDown;
-          return new Response(`${message}\n`, { status: error instanceof SvcApiError ? error.status : 503, headers: { "content-type": "text/plain; charset=utf-8" } });
-        }
-      },
+      ({ params }) => logsResponse(() => client.services.logs(params.id, { tail: 5000 })),
       { params: IdParams, detail: { hide: true } },
     )
     .get(
       "/services/:id/logs/stream",
-      async ({ request, params }) => {
-        try {
-          const stream = await client.services.logs(params.id, { follow: true, tail: TAIL_LINES });
-          return new Response(untilClosed(stream, request.signal), {
-            headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
-          });
-        } catch (error) {
-          const message = error instanceof SvcApiError ? error.message : orchestratorDown;
-          return new Response(`${message}\n`, { status: error instanceof SvcApiError ? error.status : 503, headers: { "content-type": "text/plain; charset=utf-8" } });
-        }
-      },
+      ({ request, params }) =>
+        logsResponse(async () => untilClosed(await client.services.logs(params.id, { follow: true, tail: TAIL_LINES }), request.signal)),
       { params: IdParams, detail: { hide: true } },
     )
     .get(
