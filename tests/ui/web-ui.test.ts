@@ -162,6 +162,8 @@ describe("the web UI in a browser", () => {
     await page.fill("#chat-key", API_KEY);
     await page.click("summary");
     await page.fill("#chat-max", "48");
+    // Greedy decoding: the tiny model's answer is the same every run (sampling could end it after one token).
+    await page.fill("#chat-temperature", "0");
     await page.fill("#chat-message", "Tell me a story");
     await page.keyboard.press("Control+Enter");
     await page.waitForFunction(() => !document.querySelector("#chat-form[data-streaming]") && document.querySelectorAll(".msg.assistant").length >= 2, null, { timeout: 60_000 });
