@@ -91,7 +91,7 @@ describe("SlurmEngine", () => {
       for (let i = 0; i < 20; i++) {
         const s = spec();
         handles.push((await engine.submit(s)).handle);
-        writeFileSync(join(root, "svc", "jobs", s.serviceId, "port"), `10.9.8.7 ${server.port}\n`);
+        writeFileSync(join(root, "svc", "jobs", s.serviceId, "port"), `203.0.113.7 ${server.port}\n`);
       }
       const before = connection.roundTrips;
       const observations = await engine.inspect(handles);
@@ -101,7 +101,7 @@ describe("SlurmEngine", () => {
       if (first.phase !== "running") throw new Error("not running");
       expect(first.port).not.toBe(server.port);
       expect(await (await fetch(`http://127.0.0.1:${first.port}/`)).text()).toBe("ok");
-      expect(connection.forwards).toContain(`10.9.8.7:${server.port}`);
+      expect(connection.forwards).toContain(`203.0.113.7:${server.port}`);
       // The same tunnel on the next pass; stop → cancelled → the tunnel closes.
       expect((await engine.inspect([handles[0]])).get(handles[0])).toEqual(first);
       await engine.stop(handles[0]);

@@ -31,7 +31,7 @@ describe("the status script", () => {
     const failed = join(root, "jobs", "b");
     mkdirSync(running, { recursive: true });
     mkdirSync(failed, { recursive: true });
-    writeFileSync(join(running, "port"), "10.1.2.3 31337\n");
+    writeFileSync(join(running, "port"), "203.0.113.3 31337\n");
     writeFileSync(join(failed, "output.log"), "loading\nerror: unknown option --threads\n");
     const log = join(root, "calls.log");
     const bin = fakeBin({
@@ -50,7 +50,7 @@ describe("the status script", () => {
     const calls = require("node:fs").readFileSync(log, "utf8").trim().split("\n");
     expect(calls.filter((c: string) => c.startsWith("squeue"))).toEqual([`squeue -h -t all -u ${Bun.spawnSync(["id", "-un"]).stdout.toString().trim()} -o %i|%T|%r`]);
     expect(calls.filter((c: string) => c.startsWith("scontrol")).sort()).toEqual(["scontrol show job -o 13", "scontrol show job -o 14", "scontrol show job -o 15"]);
-    expect(statuses.get("11")).toEqual({ jobId: "11", state: "RUNNING", reason: "None", exitCode: "", server: { host: "10.1.2.3", port: 31337 } });
+    expect(statuses.get("11")).toEqual({ jobId: "11", state: "RUNNING", reason: "None", exitCode: "", server: { host: "203.0.113.3", port: 31337 } });
     expect(statuses.get("12")).toEqual({ jobId: "12", state: "PENDING", reason: "Resources", exitCode: "" });
     expect(statuses.get("13")).toMatchObject({ state: "FAILED", reason: "NonZeroExitCode", exitCode: "2:0", tail: "loading\nerror: unknown option --threads\n" });
     expect(statuses.get("14")).toMatchObject({ state: "TIMEOUT", reason: "TimeLimit", exitCode: "0:15" });
@@ -71,7 +71,7 @@ describe("the status script", () => {
   });
 
   test("a port file with something odd in it is ignored", () => {
-    const statuses = parseStatusOutput("@job 5|RUNNING|None|\n@port $(id) 80\n@job 6|RUNNING|None|\n@port 10.0.0.1 99999\n");
+    const statuses = parseStatusOutput("@job 5|RUNNING|None|\n@port $(id) 80\n@job 6|RUNNING|None|\n@port 203.0.113.1 99999\n");
     expect(statuses.get("5")!.server).toBeUndefined();
     expect(statuses.get("6")!.server).toBeUndefined();
   });
@@ -95,8 +95,8 @@ describe("Slurm states → observations → statuses", () => {
   });
 
   test("RUNNING is STARTING until /health answers, then HEALTHY", () => {
-    const observation = observe(job("RUNNING", { server: { host: "10.0.0.5", port: 30000 } }));
-    expect(observation).toEqual({ phase: "running", host: "10.0.0.5", port: 30000 });
+    const observation = observe(job("RUNNING", { server: { host: "203.0.113.5", port: 30000 } }));
+    expect(observation).toEqual({ phase: "running", host: "203.0.113.5", port: 30000 });
     expect(nextStatus("PENDING", observation, false).status).toBe("STARTING");
     expect(nextStatus("STARTING", observation, true).status).toBe("HEALTHY");
     expect(observe(job("RUNNING"))).toEqual({ phase: "running", host: "", port: null });
