@@ -13,6 +13,8 @@ import { pagesController } from "./pages";
 
 /** The gateway: auth first, then forwarding to the services, then its own routes and the UI. */
 export function createGateway({ settings, internalSecret, upstreams, authToken }: GatewayEnv) {
+  const client = internalClient(upstreams, internalSecret);
+  const proxy = new ServiceProxy(client, authToken);
   const app: AnyElysia = new Elysia({ name: "gateway", serve: { idleTimeout: 0 } })
     .use(errorHandler)
     .onAfterHandle(({ set }) => {
@@ -22,9 +24,9 @@ export function createGateway({ settings, internalSecret, upstreams, authToken }
     })
     .use(authController({ token: authToken, tokenFile: homeLayout(settings.homeDir).tokenFile }))
     .use(forwardController(upstreams, internalSecret))
-    .use(proxyController(new ServiceProxy(internalClient(upstreams, internalSecret), authToken)))
+    .use(proxyController(proxy))
     .use(statusController(settings, upstreams, internalSecret))
     .use(docsController({ ownPart: () => toOpenAPISchema(app), upstreams, internalSecret, debug: settings.debug }))
-    .use(pagesController(settings, upstreams, internalSecret));
+    .use(pagesController(settings, upstreams, internalSecret, client, proxy));
   return app;
 }

@@ -2,18 +2,9 @@
  * A download progress display: on a terminal, one bar redrawn in place (bytes, rate, time left);
  * anywhere else, a plain line now and then (every 10 % or 10 s) so logs stay readable.
  */
+import { formatBytes } from "@svc/contracts/format-bytes";
 
-const UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
-
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 2 : 1)} ${UNITS[unit]}`;
-}
+export { formatBytes };
 
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return "--:--";

@@ -3,7 +3,8 @@ import type { ServiceName } from "@svc/contracts";
 import type { Settings } from "@svc/platform";
 import { ASSET_FILES, healthTable, overviewPage } from "@svc/ui";
 import { appInfo, healthReport } from "../status/service";
-import { internalClient } from "../internal-client";
+import type { SvcClient } from "@svc/client";
+import type { ServiceProxy } from "../proxy/service";
 import { profilePages } from "./profiles";
 import { modelPages } from "./models";
 import { servicePages } from "./services";
@@ -14,15 +15,15 @@ import { playgroundPages } from "./playground";
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
 /** The web UI's pages and fragments (rendered by ui/) and its static files. */
-export function pagesController(settings: Settings, upstreams: Record<ServiceName, string>, internalSecret: string) {
+export function pagesController(settings: Settings, upstreams: Record<ServiceName, string>, internalSecret: string, client: SvcClient, proxy: ServiceProxy) {
   const loggedIn = !settings.debug;
   return new Elysia({ name: "gateway/pages" })
-    .use(profilePages(internalClient(upstreams, internalSecret), loggedIn))
-    .use(modelPages(internalClient(upstreams, internalSecret), loggedIn))
-    .use(servicePages(internalClient(upstreams, internalSecret), loggedIn))
-    .use(launchPages(internalClient(upstreams, internalSecret), loggedIn))
-    .use(serviceDetailPages(internalClient(upstreams, internalSecret), loggedIn))
-    .use(playgroundPages(internalClient(upstreams, internalSecret), loggedIn))
+    .use(profilePages(client, loggedIn))
+    .use(modelPages(client, loggedIn))
+    .use(servicePages(client, loggedIn))
+    .use(launchPages(client, loggedIn))
+    .use(serviceDetailPages(client, loggedIn))
+    .use(playgroundPages(client, loggedIn, proxy))
     .get(
       "/",
       async () => new Response(overviewPage(appInfo(settings), await healthReport(upstreams, internalSecret), loggedIn), { headers: htmlHeaders }),

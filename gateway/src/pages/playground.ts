@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { isLive, type ServiceRecord } from "@svc/contracts";
 import { SvcApiError, type SvcClient } from "@svc/client";
 import { playgroundPage, type PlaygroundResult, type PlaygroundValues } from "@svc/ui";
-import { ServiceProxy } from "../proxy/service";
+import type { ServiceProxy } from "../proxy/service";
 import { orchestratorDown } from "./services";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
@@ -29,8 +29,7 @@ async function problem(response: Response): Promise<string> {
  * JavaScript the page streams straight from /proxy/<id>/… (svc.js); these POST routes are the
  * plain-form fallback, and they go through the same ServiceProxy as any client of /proxy/.
  */
-export function playgroundPages(client: SvcClient, session: boolean) {
-  const proxy = new ServiceProxy(client, undefined);
+export function playgroundPages(client: SvcClient, session: boolean, proxy: ServiceProxy) {
   const page = (request: Request, body: string, status = 200) =>
     new Response(body, { status: request.headers.get("hx-request") ? 200 : status, headers: htmlHeaders });
 

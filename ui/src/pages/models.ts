@@ -1,3 +1,4 @@
+import { formatBytes } from "@svc/contracts/format-bytes";
 import { MODEL_IMAGES, type DownloadTask, type Model, type RefreshReport } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
@@ -52,17 +53,6 @@ const STYLE = html`<style>
   .hint { color: var(--muted); font-size: .9rem; margin: .2rem 0 0; }
 </style>`;
 
-export function formatSize(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
-}
-
 function select(name: string, id: string, options: string[], selected: string | undefined, blank: string | undefined): SafeHtml {
   return html`<select id="${id}" name="${name}">
     ${blank !== undefined ? html`<option value="" ${!selected ? html`selected` : ""}>${blank}</option>` : ""}
@@ -84,7 +74,7 @@ function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
           <td><code class="rev" title="${m.revision}">${m.revision.slice(0, 12)}</code></td>
           <td>${m.profile}</td>
           <td><span class="badge">${m.image}</span></td>
-          <td class="num">${formatSize(m.sizeBytes)}</td>
+          <td class="num">${formatBytes(m.sizeBytes)}</td>
           <td><small><code>${m.modelDir}</code></small></td>
         </tr>`,
       )}
@@ -123,8 +113,8 @@ export function downloadProgress(task: DownloadTask): SafeHtml {
   return html`<section class="card download" id="download-${task.id}" ${running ? html`hx-get="${url}" hx-trigger="every 1s" hx-swap="outerHTML"` : ""} aria-live="polite">
     <h2>Download of ${task.repo} <small>(${task.requestedRevision} → <code>${task.revision.slice(0, 12)}</code>, profile ${task.profile})</small></h2>
     <progress max="${task.bytesTotal}" value="${task.bytesDone}">${percent}%</progress>
-    <p class="line"><span>${formatSize(task.bytesDone)} of ${formatSize(task.bytesTotal)} (${percent}%)</span><span>${task.filesDone} of ${task.filesTotal} files</span>
-      ${task.bytesResumed > 0 ? html`<span>resumed with ${formatSize(task.bytesResumed)} already here</span>` : ""}</p>
+    <p class="line"><span>${formatBytes(task.bytesDone)} of ${formatBytes(task.bytesTotal)} (${percent}%)</span><span>${task.filesDone} of ${task.filesTotal} files</span>
+      ${task.bytesResumed > 0 ? html`<span>resumed with ${formatBytes(task.bytesResumed)} already here</span>` : ""}</p>
     ${task.state === "completed" && task.model
       ? html`<p class="notice">Downloaded and registered: ${task.model.repo} (${task.model.image}) in <code>${task.model.modelDir}</code>. <a href="/models">Show the table</a></p>`
       : ""}

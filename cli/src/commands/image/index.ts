@@ -5,8 +5,9 @@ import { defineGroup } from "../../group";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
+import { formatBytes } from "@svc/contracts/format-bytes";
 
-const size = (bytes: number | null) => (bytes === null ? null : `${(bytes / 1024 ** 2).toFixed(0)} MB`);
+const size = (bytes: number | null) => (bytes === null ? null : formatBytes(bytes));
 
 function table(images: RuntimeImage[]): string {
   return formatTable(
