@@ -65,12 +65,12 @@ describe("services on Docker, end to end", () => {
     expect(details.phases.ready).not.toBeNull();
 
     const direct = new OpenAI({ baseURL: `${details.url}/v1`, apiKey: "sk-test-key" });
-    const answer = await direct.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8 });
+    const answer = await direct.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8, temperature: 0 });
     expect(answer.object).toBe("chat.completion");
     expect(answer.usage!.completion_tokens).toBeGreaterThan(0);
 
     const viaProxy = new OpenAI({ baseURL: `${app.url}/proxy/${id}/v1`, apiKey: "sk-test-key" });
-    const stream = await viaProxy.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8, stream: true });
+    const stream = await viaProxy.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8, temperature: 0, stream: true });
     let chunks = 0;
     for await (const chunk of stream) if (chunk.choices[0]?.delta?.content) chunks++;
     expect(chunks).toBeGreaterThan(0);

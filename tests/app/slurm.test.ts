@@ -91,10 +91,10 @@ describe("services on Slurm, end to end", () => {
     expect(ls.stdout).toMatch(new RegExp(`${id.slice(0, 13)}.*HEALTHY\\s+${details.port}\\s+chat\\s+${PROFILE}`));
 
     const direct = new OpenAI({ baseURL: `${details.url}/v1`, apiKey: "sk-slurm" });
-    const answer = await direct.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8 });
+    const answer = await direct.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8, temperature: 0 });
     expect(answer.usage!.completion_tokens).toBeGreaterThan(0);
     const viaProxy = new OpenAI({ baseURL: `${app.url}/proxy/${id}/v1`, apiKey: "sk-slurm" });
-    const stream = await viaProxy.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8, stream: true });
+    const stream = await viaProxy.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8, temperature: 0, stream: true });
     let chunks = 0;
     for await (const chunk of stream) if (chunk.choices[0]?.delta?.content) chunks++;
     expect(chunks).toBeGreaterThan(0);
