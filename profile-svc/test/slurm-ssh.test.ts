@@ -150,7 +150,7 @@ describe("slurm profiles with host = localhost (svc on the cluster: the same che
     mkdirSync(bin);
     const local = (path: string) => new ProfileService({ profilesFile: file, userHome: home, env: { HOME: home, PATH: path } });
     const input = { name: "onsite", schema: "slurm", host: "localhost", user: "svc", home: "~/onsite", cache: join(home, "cache") };
-    const error = await apiError(local(`${bin}:/usr/bin:/bin`).create(input));
+    const error = await apiError(local(bin).create(input));
     expect(error.code).toBe("remote_check_failed");
     expect(error.message).toContain("sbatch and squeue are not on this machine's PATH");
     expect(existsSync(join(home, "onsite"))).toBe(false);
@@ -158,7 +158,7 @@ describe("slurm profiles with host = localhost (svc on the cluster: the same che
       writeFileSync(join(bin, command), "#!/bin/sh\nexit 0\n");
       chmodSync(join(bin, command), 0o755);
     }
-    const change = await local(`${bin}:/usr/bin:/bin`).create(input);
+    const change = await local(bin).create(input);
     expect(change.notices).toEqual([`Created home ${join(home, "onsite")}.`]);
     expect(change.hostKey).toBeUndefined();
   });

@@ -3,14 +3,14 @@ import { createHmac, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { utils } from "ssh2";
+import { ed25519KeyPair } from "../../tests/support/ssh-keys";
 import { fingerprint, keyTypeOf, knownHostName, patternsMatch, recordHostKey, remotePathWord, resolveTarget, shellQuote, verifyHostKey } from "../src";
 
 const dir = mkdtempSync(join(tmpdir(), "svc-ssh-unit-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function hostKey(): Buffer {
-  const pair = utils.generateKeyPairSync("ed25519");
+  const pair = ed25519KeyPair();
   return Buffer.from(pair.public.split(" ")[1], "base64");
 }
 

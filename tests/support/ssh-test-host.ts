@@ -10,9 +10,9 @@ import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
-import { utils } from "ssh2";
 import { runtimeTree } from "../../images/lib/image-tree";
 import { BUN_BINARY, ensureBaseImage } from "./docker";
+import { ed25519KeyPair } from "./ssh-keys";
 
 const root = new URL("../..", import.meta.url).pathname;
 export const SLURM_TEST_IMAGE_DIR = join(root, "images", "slurm-test");
@@ -98,7 +98,7 @@ export interface KeyPair {
 /** Writes a new ed25519 key pair (OpenSSH format, no passphrase) to `dir/name` and `dir/name.pub`. */
 export function writeKeyPair(dir: string, name = "id_ed25519"): KeyPair {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const pair = utils.generateKeyPairSync("ed25519", { comment: `svc-test-${name}` });
+  const pair = ed25519KeyPair(`svc-test-${name}`);
   const privateKeyFile = join(dir, name);
   writeFileSync(privateKeyFile, pair.private, { mode: 0o600 });
   writeFileSync(`${privateKeyFile}.pub`, `${pair.public}\n`, { mode: 0o644 });
