@@ -10,13 +10,8 @@
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { SlurmProfile } from "@svc/contracts";
-import { ensureDocker } from "../tests/support/docker";
-import { startSlurmCluster, writeKeyPair } from "../tests/support/ssh-test-host";
-import { runSvc, startSvc, tempHome } from "../tests/support/svc-app";
-import { SshConnection } from "../orchestrator-svc/src/engines/slurm/connection";
-import { SlurmEngine, slurmWorkDir } from "../orchestrator-svc/src/engines/slurm/slurm-engine";
-import { probeHealth } from "../orchestrator-svc/src/reconciler/health-probe";
-import type { LaunchSpec } from "../orchestrator-svc/src/engines/engine";
+import { ensureDocker, startSlurmCluster, writeKeyPair, runSvc, startSvc, tempHome } from "@svc/testing";
+import { probeHealth, SlurmEngine, slurmWorkDir, SshConnection, type LaunchSpec } from "@svc/orchestrator-svc";
 
 const MODEL = "svc-tiny/tiny-llama-gguf";
 const RUNS = 3;

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runSvc, startSvc, tempHome, type RunningSvc } from "../../tests/support/svc-app";
-import { commitOf, files, writeCachedSnapshot } from "../../tests/support/hf-cache";
-import { bytes, commitFor, startFakeHub, tinyRepo, type FakeHub } from "../../tests/support/fake-hub";
+import { runSvc, startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot, bytes, commitFor, startFakeHub, tinyRepo, type FakeHub } from "@svc/testing";
 
 /** The whole application (`svc start`) with a local default profile, a fake hub as HF_ENDPOINT, and the CLI. */
 let app: RunningSvc;

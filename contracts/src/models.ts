@@ -149,5 +149,5 @@ export const MODEL_ERROR_CODES = [
   "no_space",
   "checksum_mismatch",
   "unclassified_model",
-  "profile_unavailable",
+  "service_unavailable",
 ] as const;

@@ -1,15 +1,14 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { AnyElysia } from "elysia";
-import { SvcClient } from "@svc/client";
-import { ApiError, internalFetch, type ServiceContext } from "@svc/platform";
+import { ApiError } from "@svc/contracts";
+import { internalClient, type ServiceContext } from "@svc/platform";
 import { freePort } from "@svc/platform/net";
 import { ServiceStore, type ServiceRow } from "./db/service-store";
 import { DockerApi } from "./engines/docker/docker-api";
 import { DockerEngine } from "./engines/docker/docker-engine";
 import { SlurmEngines } from "./engines/slurm/pool";
 import { Reconciler } from "./reconciler/reconciler";
-import { registryLookups } from "./launch/lookups";
 import { RuntimeCatalog } from "./runtimes/catalog";
 import { ServicesService } from "./services/service";
 import { servicesController } from "./services";
@@ -24,7 +23,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     network: env.SVC_DOCKER_NETWORK === "publish" ? "publish" : "host",
     homeLabel: createHash("sha256").update(ctx.settings.homeDir).digest("hex").slice(0, 16),
   });
-  const client = new SvcClient({ baseUrl: "http://svc.internal", fetch: internalFetch(ctx.upstreams, ctx.internalSecret) });
+  const client = internalClient(ctx.upstreams, ctx.internalSecret);
   // One engine, so one SSH connection, per slurm profile (engines/slurm/pool.ts).
   const slurm = new SlurmEngines(async (name) => {
     const profile = await client.profiles.get(name);
@@ -37,7 +36,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   const runtimes = RuntimeCatalog.fromEnv(env);
   const services = new ServicesService({
     store,
-    planner: { ...registryLookups(client), runtimeImage: (task, kind) => runtimes.image(task, kind), cpuTextGeneration: runtimes.cpuTextGeneration },
+    planner: { profile: (name) => client.profiles.get(name), models: (profile, repo) => client.models.list({ profile, repo }), runtimeImage: (task, kind) => runtimes.image(task, kind), cpuTextGeneration: runtimes.cpuTextGeneration },
     engineFor: (profile) => (profile.schema === "slurm" ? slurm.forProfile(profile) : docker),
     engineOf,
     reconciler,

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUN_BINARY, buildImage, ensureDocker } from "../../tests/support/docker";
-import { eventually, freePort } from "../../tests/support/svc-app";
+import { ensureDocker, fakeRuntimeImage, eventually, freePort } from "@svc/testing";
 import { DockerApi } from "../src/engines/docker/docker-api";
 import { DockerEngine } from "../src/engines/docker/docker-engine";
 import type { LaunchSpec } from "../src/engines/engine";
@@ -16,7 +15,7 @@ const modelDir = mkdtempSync(join(tmpdir(), "svc-model-"));
 
 beforeAll(() => {
   ensureDocker();
-  image = buildImage("svc-test-fake-runtime:latest", join(import.meta.dir, "../../tests/support/fake-runtime"), { bun: BUN_BINARY });
+  image = fakeRuntimeImage();
   engine = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel: `test-${process.pid}` });
 });
 afterAll(async () => {

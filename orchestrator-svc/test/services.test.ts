@@ -2,11 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Model, Profile, RunRequest, ServiceStatus } from "@svc/contracts";
-import { ApiError } from "@svc/platform";
+import { ApiError, type Model, type Profile, type RunRequest, type ServiceStatus } from "@svc/contracts";
 import { freePort } from "@svc/platform/net";
-import { BUN_BINARY, buildImage, ensureDocker } from "../../tests/support/docker";
-import { eventually } from "../../tests/support/svc-app";
+import { ensureDocker, fakeRuntimeImage, eventually } from "@svc/testing";
 import { ServiceStore } from "../src/db/service-store";
 import { DockerApi } from "../src/engines/docker/docker-api";
 import { DockerEngine } from "../src/engines/docker/docker-engine";
@@ -31,7 +29,7 @@ let services: ServicesService;
 const homeLabel = `orch-test-${process.pid}`;
 
 function build(dbFile: string) {
-  const image = buildImage("svc-test-fake-runtime:latest", join(import.meta.dir, "../../tests/support/fake-runtime"), { bun: BUN_BINARY });
+  const image = fakeRuntimeImage();
   const catalog = RuntimeCatalog.fromEnv({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: image, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: image });
   const store = new ServiceStore(dbFile);
   const reconciler = new Reconciler({ store, engineFor: () => docker, log: (m) => console.log(`[reconciler] ${m}`) });

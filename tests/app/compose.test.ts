@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { SERVICES } from "@svc/contracts";
 import { readServiceEnv } from "@svc/platform";
 import { readGatewayEnv } from "@svc/gateway";
-import { REPO_ROOT } from "../support/svc-app";
+import { REPO_ROOT } from "@svc/testing";
 
 type ComposeService = {
   command: string[];

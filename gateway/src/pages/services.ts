@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { SERVICE_STATUSES, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
-import { SvcApiError, type SvcClient } from "@svc/client";
+import { ApiError, type SvcClient } from "@svc/client";
 import { servicesPage, servicesTable, type ServiceFilters } from "@svc/ui";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
@@ -43,7 +43,7 @@ async function load(client: SvcClient, filters: ServiceFilters): Promise<{ servi
     );
     return { services, total: all.length };
   } catch (error) {
-    return { services: [], total: 0, error: error instanceof SvcApiError ? error.message : orchestratorDown };
+    return { services: [], total: 0, error: error instanceof ApiError ? error.message : orchestratorDown };
   }
 }
 

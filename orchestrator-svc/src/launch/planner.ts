@@ -1,7 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { badRequest } from "@svc/platform";
-import type { Model, Profile, RunRequest, Task } from "@svc/contracts";
+import { badRequest, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import { chooseModel } from "./model-choice";
 import { runtimeArgs, type RuntimeKind } from "./runtime-args";
 import { validateRunRequest } from "./validate-request";

@@ -1,5 +1,4 @@
-import { badRequest } from "@svc/platform";
-import type { RunRequest } from "@svc/contracts";
+import { badRequest, type RunRequest } from "@svc/contracts";
 
 /** Slurm's --time formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S. */
 export const TIME = /^(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d+|\d+-\d+:\d{1,2}|\d+-\d+:\d{1,2}:\d{1,2})$/;

@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import { ApiError } from "@svc/platform";
-import type { Task } from "@svc/contracts";
+import { ApiError, type Task } from "@svc/contracts";
 import type { Engine } from "../engines/engine";
 import { DockerEngine } from "../engines/docker/docker-engine";
 import type { RuntimeKind } from "../launch/runtime-args";

@@ -1,8 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { ApiError, conflict, notFound } from "@svc/platform";
 import { currentUserName } from "@svc/platform/process";
-import { DEFAULT_PROFILE, isLive, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { ApiError, conflict, notFound, DEFAULT_PROFILE, isLive, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
 import type { Engine, LaunchSpec } from "../engines/engine";
 import type { Reconciler } from "../reconciler/reconciler";

@@ -1,16 +1,5 @@
 import { homedir } from "node:os";
-import {
-  DEFAULT_PROFILE,
-  PROFILE_NAME_PATTERN,
-  PROFILE_NAME_RULE,
-  type LocalProfile,
-  type Profile,
-  type ProfileChange,
-  type ProfileCreate,
-  type ProfileUpdate,
-  type SlurmProfile,
-} from "@svc/contracts";
-import { ApiError, badRequest, conflict, notFound } from "@svc/platform";
+import { ApiError, badRequest, conflict, notFound, DEFAULT_PROFILE, PROFILE_NAME_PATTERN, PROFILE_NAME_RULE, type LocalProfile, type Profile, type ProfileChange, type ProfileCreate, type ProfileUpdate, type SlurmProfile } from "@svc/contracts";
 import { sectionValues } from "./codec";
 import { checkLocalProfile } from "./local-checks";
 import { localPath, remotePath } from "./paths";

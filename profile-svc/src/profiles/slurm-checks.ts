@@ -1,7 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { HostKeyNotice, SlurmProfile } from "@svc/contracts";
-import { ApiError } from "@svc/platform";
+import { ApiError, type HostKeyNotice, type SlurmProfile } from "@svc/contracts";
 import { connectSsh, hostKeyAddedNotice, remotePathWord, SshError, type SshSession } from "@svc/ssh";
 import { checkReadableDir, ensureWritableDir } from "./local-checks";
 

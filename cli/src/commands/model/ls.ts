@@ -1,6 +1,6 @@
 import type { CAC } from "cac";
 import { MODEL_IMAGES, type Model, type RefreshReport } from "@svc/contracts";
-import { SvcApiError } from "@svc/client";
+import { ApiError } from "@svc/client";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
@@ -43,6 +43,6 @@ export function registerModelLs(cli: CAC, ctx: CliContext) {
       const models = await client.models.list({ profile: options.profile, image: options.image as Model["image"] | undefined });
       ctx.emit(models, Boolean(options.json), () => modelTable(models));
       if (models.length === 0 && !options.json && !options.refresh) ctx.io.err("No models registered. `svc model ls --refresh` scans the profiles' model folders; `svc model add <repo_id>` downloads one.");
-      if (failed.length > 0) throw new SvcApiError(502, "scan_failed", `could not scan profile${failed.length > 1 ? "s" : ""} ${failed.join(", ")} (see above).`);
+      if (failed.length > 0) throw new ApiError(502, "scan_failed", `could not scan profile${failed.length > 1 ? "s" : ""} ${failed.join(", ")} (see above).`);
     });
 }

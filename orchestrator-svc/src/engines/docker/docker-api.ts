@@ -1,4 +1,4 @@
-import { ApiError } from "@svc/platform";
+import { ApiError } from "@svc/contracts";
 
 /**
  * A failed Engine API call, with Docker's own message and status (`engineStatus`). To API callers

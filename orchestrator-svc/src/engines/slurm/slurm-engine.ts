@@ -1,5 +1,4 @@
-import { ApiError, badRequest } from "@svc/platform";
-import type { SlurmProfile } from "@svc/contracts";
+import { ApiError, badRequest, type SlurmProfile } from "@svc/contracts";
 import { remotePathWord } from "@svc/ssh";
 import type { Engine, LaunchSpec, Observation, Submitted } from "../engine";
 import { DEFAULT_SLURM_RUNTIME } from "../../runtimes/slurm-runtime";
