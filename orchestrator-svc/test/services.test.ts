@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { ApiError, type Model, type Profile, type RunRequest, type ServiceStatus } from "@svc/contracts";
 import { freePort } from "@svc/platform/net";
 import { ensureDocker, fakeRuntimeImage, eventually } from "@svc/testing";
-import { ServiceStore } from "../src/db/service-store";
+import { ServiceStore, type NewServiceRow } from "../src/db/service-store";
 import { DockerApi } from "../src/engines/docker/docker-api";
 import { DockerEngine } from "../src/engines/docker/docker-engine";
 import { Reconciler } from "../src/reconciler/reconciler";
-import { RuntimeCatalog } from "../src/runtimes/catalog";
+import { ImageCatalog } from "../src/catalog/images";
 import { ServicesService } from "../src/services/service";
 
 const home = mkdtempSync(join(tmpdir(), "svc-orch-"));
@@ -23,14 +23,13 @@ const models: Model[] = [
 ];
 
 let docker: DockerEngine;
+let catalog: ImageCatalog;
 let store: ServiceStore;
 let reconciler: Reconciler;
 let services: ServicesService;
 const homeLabel = `orch-test-${process.pid}`;
 
 function build(dbFile: string) {
-  const image = fakeRuntimeImage();
-  const catalog = RuntimeCatalog.fromEnv({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: image, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: image });
   const store = new ServiceStore(dbFile);
   const reconciler = new Reconciler({ store, engineFor: () => docker, log: (m) => console.log(`[reconciler] ${m}`) });
   const services = new ServicesService({
@@ -41,22 +40,21 @@ function build(dbFile: string) {
         return profile;
       },
       models: async (p, repo) => models.filter((m) => m.profile === p && m.repo === repo),
-      runtimeImage: (task, kind) => catalog.image(task, kind),
+      image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: "svc",
     },
     engineFor: () => docker,
     engineOf: () => docker,
     reconciler,
-    freePort: () => freePort(),
-    ensureRuntime: (engine, image) => catalog.ensure(engine, image),
-    jobsDir: join(home, "jobs"),
   });
   return { store, reconciler, services };
 }
 
 beforeAll(() => {
   ensureDocker();
-  docker = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel });
+  const image = fakeRuntimeImage();
+  catalog = ImageCatalog.fromEnv({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: image, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: image });
+  docker = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel, freePort: () => freePort(), projectTask: (image) => catalog.projectTask(image) });
   ({ store, reconciler, services } = build(join(home, "orchestrator.db")));
   reconciler.start();
 });
@@ -156,7 +154,7 @@ describe("svc run on Docker", () => {
 
   test("ids resolve by unique prefix or name; an ambiguous prefix lists the candidates", async () => {
     const now = new Date().toISOString();
-    const row = (id: string, name: string) => ({
+    const row = (id: string, name: string): NewServiceRow => ({
       id, name, task: "text-generation", model: "acme/tiny", revision: REV_NEW, profile: "default", status: "STOPPED", reason: null, host: null,
       port: null, engine: "docker", runtime: "x", handle: null, apiKey: null, spec: JSON.stringify({ job: {}, engineArgs: [], launch: {} }),
       createdBy: "test", createdAt: now, updatedAt: now,

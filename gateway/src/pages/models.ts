@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { MODEL_IMAGES, type DownloadTask, type Model, type RefreshReport } from "@svc/contracts";
+import { TASKS, type DownloadTask, type Model, type RefreshReport } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
 import { downloadProblem, downloadProgress, modelsPage, type AddFormValues, type ModelFilters } from "@svc/ui";
 
@@ -27,7 +27,7 @@ const messageOf = (error: unknown, service = "model-svc") =>
 
 function cleanFilters(raw: { profile?: string; image?: string }): ModelFilters {
   const profile = raw.profile?.trim() || undefined;
-  const image = MODEL_IMAGES.includes(raw.image as never) ? raw.image : undefined;
+  const image = TASKS.includes(raw.image as never) ? raw.image : undefined;
   return { profile, image };
 }
 

@@ -1,5 +1,5 @@
 import type { CAC } from "cac";
-import { MODEL_IMAGES, type Model, type RefreshReport } from "@svc/contracts";
+import { TASKS, type Model, type RefreshReport } from "@svc/contracts";
 import { ApiError } from "@svc/client";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
@@ -26,11 +26,11 @@ export function registerModelLs(cli: CAC, ctx: CliContext) {
     .alias("list")
     .option("--refresh", "Scan the profiles' model folders first and update the model database")
     .option("-p, --profile <profile>", "Only this profile's models (and only its folders with --refresh)")
-    .option("--image <image>", `Only models of this kind: ${MODEL_IMAGES.join(" or ")}`)
+    .option("--image <image>", `Only models of this kind: ${TASKS.join(" or ")}`)
     .option("--json", "Print JSON")
     .action(async (options: { refresh?: boolean; profile?: string; image?: string; json?: boolean }) => {
-      if (options.image !== undefined && !MODEL_IMAGES.includes(options.image as never)) {
-        throw new UsageError(`--image must be ${MODEL_IMAGES.join(" or ")}, not ${JSON.stringify(String(options.image))}.`);
+      if (options.image !== undefined && !TASKS.includes(options.image as never)) {
+        throw new UsageError(`--image must be ${TASKS.join(" or ")}, not ${JSON.stringify(String(options.image))}.`);
       }
       if (options.profile !== undefined && (typeof options.profile !== "string" || options.profile === "")) throw new UsageError("--profile needs a profile name.");
       const client = ctx.client();
