@@ -6,3 +6,4 @@ export * from "./hf-cache";
 export * from "./tricky-cache";
 export * from "./ssh-keys";
 export * from "./ssh-test-host";
+export * from "./fake-engine";
