@@ -25,6 +25,7 @@ const RUNTIME = "How a Slurm job starts its server: `bare` runs the runtime unde
 /** The runtime kinds a slurm profile can choose (see RUNTIME_KINDS). */
 export const SLURM_RUNTIMES = ["bare", "apptainer"] as const satisfies readonly RuntimeKind[];
 export type SlurmRuntime = (typeof SLURM_RUNTIMES)[number];
+export const isSlurmRuntime = (text: unknown): text is SlurmRuntime => (SLURM_RUNTIMES as readonly unknown[]).includes(text);
 
 const IDENTITY_FILE = "Private key to log in with; default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_{rsa,ecdsa,ed25519} and ssh-agent.";
 

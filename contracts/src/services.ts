@@ -20,6 +20,7 @@ export function literalUnion<const T extends readonly string[]>(values: T, optio
 export const TASKS = ["text-generation", "speech-recognition"] as const;
 export type Task = (typeof TASKS)[number];
 export const Task = literalUnion(TASKS);
+export const isTask = (text: unknown): text is Task => (TASKS as readonly unknown[]).includes(text);
 
 /** The IMAGE column of `svc ls`: the task written with an underscore (spec §2.4). */
 export type ImageName = "text_generation" | "speech_recognition";
@@ -43,6 +44,7 @@ export type InferenceServer = (typeof INFERENCE_SERVERS)[number];
 export const SERVICE_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "HEALTHY", "UNHEALTHY", "STOPPING", "STOPPED", "FAILED", "TIMEOUT"] as const;
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
 export const ServiceStatus = literalUnion(SERVICE_STATUSES);
+export const isServiceStatus = (text: unknown): text is ServiceStatus => (SERVICE_STATUSES as readonly unknown[]).includes(text);
 /** States a service does not leave by itself; `restart` starts it again. */
 export const TERMINAL_STATUSES = ["STOPPED", "FAILED", "TIMEOUT"] as const satisfies readonly ServiceStatus[];
 /** States the reconciler still follows (every other one). */

@@ -64,7 +64,7 @@ afterAll(async () => {
 });
 
 const run = (extra: Partial<RunRequest> = {}) => services.run({ task: "text-generation", model: "acme/tiny", ...extra });
-const statusOf = (id: string) => store.get(id)?.status as ServiceStatus;
+const statusOf = (id: string) => store.get(id)?.status;
 const reaches = (id: string, status: ServiceStatus, ms = 20_000) => eventually(() => statusOf(id) === status, ms, `${id} to be ${status} (is ${statusOf(id)})`);
 
 async function expectApiError(promise: Promise<unknown>, status: number, text: string) {

@@ -35,7 +35,7 @@ function tarOf(files: Record<string, string>): { stream: ReadableStream<Uint8Arr
     writeFileSync(join(dir, name), content);
   }
   const tar = Bun.spawnSync(["tar", "-C", dir, "-cf", "-", "."], { stdout: "pipe" }).stdout;
-  return { stream: new Response(tar).body!, size: tar.length };
+  return { stream: new Response(new Uint8Array(tar)).body!, size: tar.length };
 }
 
 async function exercise(connection: ClusterConnection, folder: string) {
