@@ -1,5 +1,4 @@
-import { join } from "node:path";
-import type { Profile } from "@svc/contracts";
+import { profileFolders, type Profile } from "@svc/contracts";
 import { clusterConnection, type ConnectOptions } from "@svc/ssh";
 import { scanLocal } from "./scan-local";
 import { buildScanScript, parseScanOutput, RemoteScanError } from "./scan-remote";
@@ -19,9 +18,8 @@ export class ScanFailed extends Error {
 
 /** `<home>/models` and `<cache>/models` of a profile, home first. */
 export function modelDirs(profile: Profile): string[] {
-  if (profile.schema === "local") return [join(profile.home_dir, "models"), join(profile.cache_dir, "models")];
-  const sub = (dir: string) => `${dir.replace(/\/+$/, "")}/models`;
-  return [sub(profile.home), sub(profile.cache)];
+  const { home, cache } = profileFolders(profile);
+  return [home, cache].map((dir) => `${dir.replace(/\/+$/, "")}/models`);
 }
 
 /** Everything one scan may print: the tree listing and a few small files of every snapshot. */

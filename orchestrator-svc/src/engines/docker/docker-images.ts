@@ -3,7 +3,8 @@ import type { ImageStore } from "../engine";
 import { EngineError } from "../engine-error";
 import { DockerApi, DockerError } from "./docker-api";
 
-const BUILD_SCRIPT = Bun.resolveSync("@svc/images/build", import.meta.dir);
+/** images/build.ts; looked up when a build is asked for (an application image without images/ still runs prebuilt images). */
+const buildScript = () => Bun.resolveSync("@svc/images/build", import.meta.dir);
 
 /**
  * The container images on this machine's Docker Engine, and the project's own ones built here
@@ -38,7 +39,13 @@ export class DockerImages implements ImageStore {
   }
 
   async build(task: Task): Promise<void> {
-    const proc = Bun.spawn([process.execPath, BUILD_SCRIPT, task], { stdout: "pipe", stderr: "pipe" });
+    let script: string;
+    try {
+      script = buildScript();
+    } catch {
+      throw new EngineError("failed", "image_build_failed", `Building the ${task} runtime image needs the images/ folder of svc, which this installation does not have.`);
+    }
+    const proc = Bun.spawn([process.execPath, script, task], { stdout: "pipe", stderr: "pipe" });
     const [, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (code !== 0) throw new EngineError("failed", "image_build_failed", `Building the ${task} runtime image failed:\n${err.trim().split("\n").slice(-10).join("\n")}`);
   }
