@@ -7,7 +7,7 @@ export interface Workspace {
   name: string;
   /** The package.json `exports` map (a string export counts as `.`). */
   exports: Record<string, string>;
-  /** Every package named in dependencies, devDependencies or peerDependencies. */
+  /** Every package named in its dependencies of any kind. */
   dependsOn: Set<string>;
 }
 
@@ -17,7 +17,7 @@ export function readWorkspaces(root: string): Workspace[] {
   return rootManifest.workspaces.map((dir) => {
     const manifest = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));
     const exports = typeof manifest.exports === "string" ? { ".": manifest.exports } : (manifest.exports ?? {});
-    const dependsOn = new Set<string>(["dependencies", "devDependencies", "peerDependencies"].flatMap((key) => Object.keys(manifest[key] ?? {})));
+    const dependsOn = new Set<string>(["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"].flatMap((key) => Object.keys(manifest[key] ?? {})));
     return { dir, name: manifest.name, exports, dependsOn };
   });
 }
