@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { shellJoin } from "@svc/platform/shell";
 import type { Task } from "@svc/contracts";
-import type { Engine, ImageStore, LaunchSpec, Observation, Submitted } from "../engine";
+import type { Engine, EngineCapabilities, ImageStore, LaunchSpec, Observation, Submitted } from "../engine";
 import { EngineError } from "../engine-error";
 import { DockerApi, DockerError } from "./docker-api";
 import { containerConfig, dockerRunWords, LABELS, type DockerOptions } from "./container-config";
@@ -44,7 +44,7 @@ function ensureInputDir(path: string) {
  */
 export class DockerEngine implements Engine, ImageStore {
   readonly kind = "docker" as const;
-  readonly capabilities = { followsLogs: true, tunnels: false, watches: true };
+  readonly capabilities: EngineCapabilities = { followsLogs: true, tunnels: false, watches: true };
   private readonly images: DockerImages;
 
   constructor(
