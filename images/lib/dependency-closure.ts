@@ -10,8 +10,9 @@ export interface InstalledPackage {
   linkPath: string;
 }
 
-// Prebuilt variants the CPU runtimes never load (GPU, other OSes and CPUs, WASM).
-const FOREIGN_VARIANT = /(cuda|vulkan|wasm|arm|riscv|mac-|win-|darwin|musl|metal)/;
+// Prebuilt variants the CPU runtimes never load here (GPU, other OSes and CPUs, WASM).
+const OTHER_CPUS = process.arch === "arm64" ? "x64|armv7|riscv" : "arm|riscv";
+const FOREIGN_VARIANT = new RegExp(`(cuda|vulkan|wasm|${OTHER_CPUS}|mac-|win-|darwin|musl|metal)`);
 // Peer dependencies that only matter when type-checking.
 const TYPE_ONLY = /^(@types\/|typescript$)/;
 

@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join, relative } from "node:path";
-import { dependencyClosure } from "./dependency-closure";
+import { dependencyClosure, type InstalledPackage } from "./dependency-closure";
 
 /** A file or symlink to place in the image under /app (or elsewhere, for `target` paths). */
 export type TreeEntry = { target: string; source: string } | { target: string; symlink: string };
@@ -19,12 +19,23 @@ function listFiles(dir: string): string[] {
   return files;
 }
 
+/** Another package in place of an installed one (e.g. the arm64 build of a native module): its name and folder. */
+export interface PackageReplacement {
+  name: string;
+  dir: string;
+}
+
+export interface TreeOptions {
+  /** Swaps an installed package for another (the tree then holds it under its own name). */
+  replace?: (pkg: InstalledPackage) => PackageReplacement | undefined;
+}
+
 /**
  * What goes into /app for a runtime: its own sources, the runtime-common workspace, and every
  * installed package it needs, at the same relative paths as in the repository, so `bun
  * runtimes/<name>/src/main.ts` resolves its imports in the image exactly as it does bare.
  */
-export function runtimeTree(root: string, runtime: string): TreeEntry[] {
+export function runtimeTree(root: string, runtime: string, options: TreeOptions = {}): TreeEntry[] {
   const workspaceDir = join(root, "runtimes", runtime);
   const entries: TreeEntry[] = [];
   const addDir = (dir: string, targetDir: string) => {
@@ -38,6 +49,12 @@ export function runtimeTree(root: string, runtime: string): TreeEntry[] {
   };
   addDir(workspaceDir, join("runtimes", runtime));
   for (const pkg of dependencyClosure(root, workspaceDir)) {
+    const replacement = options.replace?.(pkg);
+    if (replacement) {
+      const linkTarget = relative(root, pkg.linkPath);
+      addDir(replacement.dir, `${linkTarget.slice(0, linkTarget.length - pkg.name.length)}${replacement.name}`);
+      continue;
+    }
     const linkTarget = relative(root, pkg.linkPath);
     const realTarget = relative(root, pkg.dir);
     if (linkTarget === realTarget) {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { AnyElysia } from "elysia";
 import { internalClient, type ServiceContext } from "@svc/platform";
+import { homeLayout } from "@svc/platform/config";
 import { freePort } from "@svc/platform/net";
 import { clusterConnection } from "@svc/ssh";
 import { ImageCatalog } from "./catalog/images";
@@ -15,6 +16,12 @@ import { ServicesService } from "./services/service";
 import { servicesController } from "./services";
 import { imagesController } from "./images";
 import { ImagesService } from "./images/service";
+import { ApptainerImages } from "./engines/slurm/apptainer-images";
+import { RuntimeBundles } from "./engines/slurm/runtime/bundles";
+import { RuntimeInstalls } from "./engines/slurm/runtime/installs";
+import { parseHandle } from "./engines/slurm/job-status";
+import { runtimesController } from "./runtimes";
+import { RuntimesService } from "./runtimes/service";
 
 /** Wires the orchestrator: its records, the engines, the reconciler loop and the services API. */
 export function features(ctx: ServiceContext): AnyElysia[] {
@@ -28,9 +35,15 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     freePort: () => freePort(),
     projectTask: (image) => catalog.projectTask(image),
   });
+  const slurmDeps = {
+    connect: clusterConnection,
+    bundles: new RuntimeBundles(homeLayout(ctx.settings.homeDir).cacheDir("npm")),
+    installs: new RuntimeInstalls(),
+    apptainer: new ApptainerImages(docker.images),
+  };
   const engines = new Engines({
     docker,
-    slurm: (name, load) => new SlurmEngine(name, load, (profile) => clusterConnection(profile)),
+    slurm: (name, load) => new SlurmEngine(name, load, slurmDeps),
     profile: (name) => client.profiles.get(name),
   });
   const log = (message: string) => console.log(`[reconciler] ${message}`);
@@ -49,5 +62,11 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   });
   reconciler.start();
   for (const engine of engines.all()) if (engine.capabilities.watches) engine.watch?.(() => reconciler.wake());
-  return [servicesController(services), imagesController(new ImagesService(catalog, docker))];
+  const runtimes = new RuntimesService({
+    profile: (name) => client.profiles.get(name),
+    runtimeOf: (profile) => engines.slurmFor(profile).runtime(),
+    installs: slurmDeps.installs,
+    liveJobs: (profile) => new Map(store.live().flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : []))),
+  });
+  return [servicesController(services), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes)];
 }

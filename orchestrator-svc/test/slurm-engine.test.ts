@@ -12,6 +12,9 @@ import type { Duplex } from "node:stream";
 import type { SlurmProfile } from "@svc/contracts";
 import { LocalConnection } from "@svc/ssh";
 import { SlurmEngine, slurmWorkDir } from "../src/engines/slurm/slurm-engine";
+import { ApptainerImages } from "../src/engines/slurm/apptainer-images";
+import { RuntimeInstalls } from "../src/engines/slurm/runtime/installs";
+import { fakeBundle } from "./fake-bundle";
 import type { LaunchSpec } from "../src/engines/engine";
 import { EngineError } from "../src/engines/engine-error";
 import { engineFailure } from "../src/services/engine-failure";
@@ -54,7 +57,13 @@ class FakeConnection extends LocalConnection {
 
 const profile: SlurmProfile = { name: "hpc", schema: "slurm", host: "login.example", user: "me", home: "~/svc", cache: "/shared" };
 const connection = new FakeConnection();
-const engine = new SlurmEngine(profile.name, async () => profile, () => connection);
+const bundle = await fakeBundle();
+const engine = new SlurmEngine(profile.name, async () => profile, {
+  connect: () => connection,
+  bundles: { forMachine: async () => bundle },
+  installs: new RuntimeInstalls(),
+  apptainer: new ApptainerImages(undefined),
+});
 afterAll(() => engine.close());
 
 function spec(job: LaunchSpec["job"] = {}): LaunchSpec {
@@ -63,11 +72,20 @@ function spec(job: LaunchSpec["job"] = {}): LaunchSpec {
 }
 
 describe("SlurmEngine", () => {
-  test("submit writes exactly the rendered script into <home>/jobs/<id>/ and records the job id, in one round trip", async () => {
+  test("the first submit installs the runtime bundle and says so; later ones find it and send nothing", async () => {
+    const first = await engine.submit(spec());
+    expect(first.notes.join("\n")).toContain(`Installed the svc runtime ${bundle.id} (x64) on login.example in ~/svc/runtime/${bundle.id}`);
+    expect(readFileSync(join(root, "svc", "runtime", bundle.id, "app", "runtimes", "text-generation", "src", "main.ts"), "utf8")).toBe("// one\n");
+    const sent = connection.bytesSent;
+    expect((await engine.submit(spec())).notes).toEqual([]);
+    expect(connection.bytesSent).toBe(sent);
+  });
+
+  test("submit writes exactly the rendered script into <home>/jobs/<id>/ and records the job id: one look for the runtime, one round trip to submit", async () => {
     const s = spec({ time: "10" });
     const before = connection.roundTrips;
     const submitted = await engine.submit(s);
-    expect(connection.roundTrips - before).toBe(1);
+    expect(connection.roundTrips - before).toBe(2);
     expect(submitted.handle).toMatch(new RegExp(`^\\d+:~/svc/jobs/${s.serviceId}$`));
     expect(slurmWorkDir(profile, s.serviceId)).toBe(`~/svc/jobs/${s.serviceId}`);
     expect(readFileSync(join(root, "svc", "jobs", s.serviceId, "job.sh"), "utf8")).toBe(await engine.render(s));

@@ -1,12 +1,21 @@
 /** The sbatch script renderer: directives from the typed job options, a quoted body, hostile values refused or inert. */
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { LaunchSpec } from "../src/engines/engine";
 import { JobScriptError, renderJobScript } from "../src/engines/slurm/job-script";
-import { runtimeCommand, sifName } from "../src/engines/slurm/runtime-command";
+import { runtimeCommand, type RuntimeTarget } from "../src/engines/slurm/runtime-command";
+import { sifName } from "../src/engines/slurm/apptainer-images";
 
 const ID = "0b5e8c1a-7d4f-4c2e-9a61-3f0d2b7e9c10";
 const MODEL = "/shared/cache/models/models--acme--tiny/snapshots/abc123";
-const bare = { runtime: "bare" as const, home: "~/svc", cache: "/shared/cache" };
+const VERSION = "0123456789abcdef";
+const bundleDir = `~/svc/runtime/${VERSION}`;
+const bare: RuntimeTarget = {
+  runtime: "bare",
+  bundle: { version: VERSION, dir: bundleDir, bun: `${bundleDir}/bin/bun`, main: `${bundleDir}/app/runtimes/text-generation/src/main.ts` },
+};
 
 function spec(overrides: Partial<LaunchSpec> = {}): LaunchSpec {
   return {
@@ -23,7 +32,11 @@ function spec(overrides: Partial<LaunchSpec> = {}): LaunchSpec {
 
 /** Runs the script's body with bash -n (syntax only) and returns the words `exec` would get, by replacing exec with printf. */
 function execWords(script: string): string[] {
-  const body = script.replace(/^exec /m, "printf '%s\\0' ").replace(/^printf '%s %s\\n'.*$/m, ":").replace(/^echo "svc: .*$/m, ":");
+  const body = script
+    .replace(/^exec /m, "printf '%s\\0' ")
+    .replace(/^printf '%s %s\\n'.*$/m, ":")
+    .replace(/^echo "svc: .*$/m, ":")
+    .replace(/^if \[ ! -[xf] .*\]; then$/m, "if false; then");
   const proc = Bun.spawnSync(["bash", "-c", body], { env: { PATH: process.env.PATH!, HOME: "/home/u", SLURMD_NODENAME: "localhost" }, cwd: "/tmp" });
   expect(proc.exitCode).toBe(0);
   return proc.stdout.toString().split("\0").slice(0, -1);
@@ -53,20 +66,34 @@ describe("renderJobScript", () => {
     expect(script).not.toMatch(/--(time|mem|gres|partition|constraint|ntasks-per-node)=/);
   });
 
-  test("the body writes the port file and execs the bare runtime with the model, the chosen address and port, then the args", () => {
+  test("the body writes the port file and execs the bundle's own Bun by absolute path with the model, the chosen address and port, then the args", () => {
     const script = renderJobScript(spec({ args: ["--api-key", "k", "--max-total-tokens", "64"] }), bare);
     expect(script).toContain("> port.tmp && mv port.tmp port");
-    expect(execWords(script)).toEqual(["bun", "/home/u/svc/runtime/runtimes/text-generation/src/main.ts", "--model", MODEL, "--host", "127.0.0.1", "--port", expect.stringMatching(/^\d+$/), "--api-key", "k", "--max-total-tokens", "64"]);
+    expect(script).not.toContain("PATH");
+    const runtime = `/home/u/svc/runtime/${VERSION}`;
+    expect(execWords(script)).toEqual([`${runtime}/bin/bun`, `${runtime}/app/runtimes/text-generation/src/main.ts`, "--model", MODEL, "--host", "127.0.0.1", "--port", expect.stringMatching(/^\d+$/), "--api-key", "k", "--max-total-tokens", "64"]);
     expect(Bun.spawnSync(["bash", "-n", "-c", script]).exitCode).toBe(0);
   });
 
-  test("apptainer runs <cache>/images/<image>.sif with the model folder bound read-only, --nv with GPUs", () => {
-    const words = runtimeCommand("vllm/vllm-openai:latest", "text-generation", MODEL, 2, { runtime: "apptainer", home: "~/svc", cache: "~/cache" });
-    expect(words).toEqual(["apptainer", "run", "--nv", "--bind", "/shared/cache/models/models--acme--tiny:/shared/cache/models/models--acme--tiny:ro", '"$HOME"/cache/images/vllm-openai.sif']);
+  test("a job whose bundle is not on its node stops before anything else, saying so on its output", () => {
+    const script = renderJobScript(spec(), bare);
+    const workDir = mkdtempSync(join(tmpdir(), "svc-job-"));
+    const proc = Bun.spawnSync(["bash", "-c", script], { env: { PATH: process.env.PATH!, HOME: "/nonexistent-home" }, cwd: workDir });
+    expect(proc.exitCode).toBe(3);
+    expect(proc.stderr.toString()).toMatch(new RegExp(`^svc: the svc runtime ${VERSION} is not on node \\S+: "?/nonexistent-home/svc/runtime/${VERSION}/bin/bun"? is missing there\\. Its home folder must be shared with the compute nodes`));
+    expect(readdirSync(workDir)).toEqual([]);
+    rmSync(workDir, { recursive: true });
+  });
+
+  test("apptainer runs the planned SIF with the model folder bound read-only, --nv with GPUs, and lists how svc made the image", () => {
+    const target: RuntimeTarget = { runtime: "apptainer", sif: "~/cache/images/vllm-openai.sif", prepare: ["apptainer pull x docker://vllm/vllm-openai:latest"] };
+    expect(runtimeCommand(MODEL, 2, target).words).toEqual(["apptainer", "run", "--nv", "--bind", "/shared/cache/models/models--acme--tiny:/shared/cache/models/models--acme--tiny:ro", '"$HOME"/cache/images/vllm-openai.sif']);
     expect(sifName("svc-speech-recognition:latest")).toBe("svc-speech-recognition.sif");
-    const script = renderJobScript(spec(), { ...bare, runtime: "apptainer" });
+    expect(sifName("docker://vllm/vllm-openai:v0.6.1")).toBe("vllm-openai_v0.6.1.sif");
+    const script = renderJobScript(spec(), { runtime: "apptainer", sif: "/shared/cache/images/svc-text-generation.sif", prepare: [] });
     expect(script).toContain("exec apptainer run --bind ");
     expect(script).toContain("/shared/cache/images/svc-text-generation.sif --model ");
+    expect(renderJobScript(spec(), target)).toContain("\n#   apptainer pull x docker://vllm/vllm-openai:latest\n");
   });
 
   test("hostile engine args, model paths and input folders stay single inert words", () => {

@@ -12,5 +12,5 @@ export {
   verifyHostKey,
   type KnownHostEntry,
 } from "./known-hosts";
-export { remotePathWord, shellQuote } from "./quote";
+export { remotePathWord, shCommand, shellQuote } from "./quote";
 export * from "./cluster";

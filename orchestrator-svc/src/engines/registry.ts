@@ -25,6 +25,11 @@ export class Engines {
 
   forProfile(profile: Profile): Engine {
     if (profile.schema === "local") return this.deps.docker;
+    return this.slurmFor(profile);
+  }
+
+  /** A slurm profile's engine, taking the profile as it is now. */
+  slurmFor(profile: SlurmProfile): SlurmEngine {
     return this.slurmEngine(profile.name).use(profile);
   }
 

@@ -9,6 +9,8 @@ export function homeLayout(homeDir: string) {
     logsDir: join(homeDir, "logs"),
     profilesFile: join(homeDir, "profiles.cfg"),
     dataDir: (component: string) => join(homeDir, "data", component),
+    /** Downloaded things svc can fetch again (e.g. npm packages for cluster runtimes). */
+    cacheDir: (kind: string) => join(homeDir, "cache", kind),
     logFile: (component: string) => join(homeDir, "logs", `${component}.log`),
   };
 }

@@ -45,7 +45,8 @@ function ensureInputDir(path: string) {
 export class DockerEngine implements Engine, ImageStore {
   readonly kind = "docker" as const;
   readonly capabilities: EngineCapabilities = { followsLogs: true, tunnels: false, watches: true };
-  private readonly images: DockerImages;
+  /** This machine's images (the Apptainer runtime sends local ones to clusters). */
+  readonly images: DockerImages;
 
   constructor(
     private readonly api: DockerApi,

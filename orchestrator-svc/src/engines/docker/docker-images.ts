@@ -1,5 +1,6 @@
 import type { Task } from "@svc/contracts";
 import type { ImageStore } from "../engine";
+import type { LocalImages } from "../slurm/apptainer-images";
 import { EngineError } from "../engine-error";
 import { DockerApi, DockerError } from "./docker-api";
 
@@ -10,7 +11,7 @@ const buildScript = () => Bun.resolveSync("@svc/images/build", import.meta.dir);
  * The container images on this machine's Docker Engine, and the project's own ones built here
  * without any registry (images/build.ts): what the Docker engine prepares before it starts a service.
  */
-export class DockerImages implements ImageStore {
+export class DockerImages implements ImageStore, LocalImages {
   constructor(
     private readonly api: DockerApi,
     /** The task whose project image an image is, if it is one svc can build. */
@@ -25,6 +26,24 @@ export class DockerImages implements ImageStore {
       if (error instanceof DockerError && error.engineStatus === 404) return undefined;
       throw error;
     }
+  }
+
+  async localId(image: string): Promise<string | undefined> {
+    try {
+      return (await this.api.json<{ Id: string }>("GET", `/images/${encodeURIComponent(image)}/json`)).Id;
+    } catch {
+      return undefined;
+    }
+  }
+
+  buildable(image: string): boolean {
+    return this.projectTask(image) !== undefined;
+  }
+
+  /** `docker save`: the image as one tar stream, straight from the Engine API. */
+  async save(image: string): Promise<ReadableStream<Uint8Array>> {
+    const response = await this.api.raw("GET", `/images/${encodeURIComponent(image)}/get`);
+    return response.body!;
   }
 
   /** Builds a missing project image (and says so); a missing third-party image is an error saying how to get it. */

@@ -81,12 +81,11 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
     ...directive("partition", job.partition, PARTITION, "--partition"),
     ...directive("constraint", job.constraint, CONSTRAINT, "--constraint"),
     `# svc service ${spec.serviceId}: ${spec.task} with the ${target.runtime} runtime`,
-    "set -u",
-    'export PATH="$HOME/.bun/bin:$HOME/.local/bin:$PATH"',
-    ...PORT_PICKER,
   ];
-  const runtime = runtimeCommand(spec.image, spec.task, spec.modelDir, gpus, target);
-  const command = [...runtime, "--model", shellQuote(spec.modelDir), "--host", '"$addr"', "--port", '"$port"'];
+  const runtime = runtimeCommand(spec.modelDir, gpus, target);
+  if (runtime.comments.some((line) => CONTROL.test(line))) throw new JobScriptError("an image name or path with control characters cannot go into a Slurm job script.");
+  lines.push(...runtime.comments, "set -u", ...runtime.checks, ...PORT_PICKER);
+  const command = [...runtime.words, "--model", shellQuote(spec.modelDir), "--host", '"$addr"', "--port", '"$port"'];
   if (spec.inputDir) command.push("--input-dir", shellQuote(spec.inputDir));
   command.push(...spec.args.map(shellQuote));
   lines.push(`exec ${command.join(" ")}`);

@@ -1,44 +1,56 @@
-import type { SlurmRuntime, Task } from "@svc/contracts";
+import type { SlurmRuntime } from "@svc/contracts";
 import { remotePathWord, shellQuote } from "@svc/ssh";
 import { modelMount } from "../model-folder";
 
 /** What a slurm profile's jobs start their server with when the profile does not say (see SlurmProfile.runtime). */
 export const DEFAULT_SLURM_RUNTIME: SlurmRuntime = "bare";
 
-export interface RuntimeTarget {
-  runtime: SlurmRuntime;
-  /** The profile's home and cache on the cluster (absolute or ~/…). */
-  home: string;
-  cache: string;
-}
-
-const trimSlash = (path: string) => path.replace(/\/+$/, "");
-const isVllm = (image: string) => /(^|\/)vllm-openai(:|$)|vllm/i.test(image);
-
-/** `vllm/vllm-openai:latest` → `vllm-openai.sif`; `svc-text-generation:latest` → `svc-text-generation.sif`. */
-export function sifName(image: string): string {
-  const last = image.split("/").pop()!;
-  return `${last.replace(/[:@].*$/, "")}.sif`;
-}
+/** vLLM's OpenAI server rather than one of the project's runtimes. */
+export const isVllm = (image: string) => /(^|\/)vllm-openai(:|$)|vllm/i.test(image);
 
 /**
- * The shell words (already quoted) that start an inference server in a Slurm job, before its
- * --model/--host/--port arguments, per the profile's runtime kind. `bare`: the project's runtime tree under <home>/runtime run by Bun (vLLM: its
- * Python entry point), for clusters without a container engine. `apptainer`: `apptainer run` of
- * <cache>/images/<image>.sif, the model folder bound read-only (and `--nv` for GPUs).
+ * How a job starts its server, as the engine prepared it on the cluster:
+ * - `bare` with `bundle`: the svc runtime bundle installed under <home>/runtime/<version>, its own
+ *   Bun started by absolute path; without `bundle`: vLLM's Python entry point (GPU jobs);
+ * - `apptainer`: `apptainer run` of the SIF image at `sif`, made ready by the `prepare` commands
+ *   (run on the login node before submitting, when the image is missing).
  */
-export function runtimeCommand(image: string, task: Task, modelDir: string, gpus: number, target: RuntimeTarget): string[] {
+export type RuntimeTarget =
+  | { runtime: "bare"; bundle?: { version: string; dir: string; bun: string; main: string } }
+  | { runtime: "apptainer"; sif: string; prepare: string[] };
+
+/** The parts of a job script that start the server: comments, checks before it starts, and the command words (quoted). */
+export interface RuntimeCommand {
+  comments: string[];
+  checks: string[];
+  words: string[];
+}
+
+/** A check that `path` exists on the node the job landed on: if not, the job fails saying so (its output is the FAILED reason). */
+function presenceCheck(test: string, path: string, what: string, fix: string): string[] {
+  const word = remotePathWord(path);
+  return [
+    `if [ ! ${test} ${word} ]; then`,
+    `  printf 'svc: %s is not on node %s: %s is missing there. %s\\n' ${shellQuote(what)} "$(hostname)" ${word} ${shellQuote(fix)} >&2`,
+    "  exit 3",
+    "fi",
+  ];
+}
+
+export function runtimeCommand(modelDir: string, gpus: number, target: RuntimeTarget): RuntimeCommand {
   if (target.runtime === "apptainer") {
     const mount = modelMount(modelDir);
-    return [
-      "apptainer",
-      "run",
-      ...(gpus > 0 ? ["--nv"] : []),
-      "--bind",
-      shellQuote(`${mount}:${mount}:ro`),
-      remotePathWord(`${trimSlash(target.cache)}/images/${sifName(image)}`),
-    ];
+    return {
+      comments: target.prepare.length === 0 ? [] : ["# svc made the image ready on the login node before submitting, if it was missing:", ...target.prepare.map((line) => `#   ${line}`)],
+      checks: presenceCheck("-f", target.sif, "the Apptainer image", "The folder it is in must be shared with the compute nodes."),
+      words: ["apptainer", "run", ...(gpus > 0 ? ["--nv"] : []), "--bind", shellQuote(`${mount}:${mount}:ro`), remotePathWord(target.sif)],
+    };
   }
-  if (isVllm(image)) return ["python3", "-m", "vllm.entrypoints.openai.api_server"];
-  return ["bun", remotePathWord(`${trimSlash(target.home)}/runtime/runtimes/${task}/src/main.ts`)];
+  if (!target.bundle) return { comments: [], checks: ['export PATH="$HOME/.local/bin:$PATH"'], words: ["python3", "-m", "vllm.entrypoints.openai.api_server"] };
+  const { version, dir, bun, main } = target.bundle;
+  return {
+    comments: [`# The svc runtime ${version} (Bun and the runtime tree), installed by svc in ${dir}.`],
+    checks: presenceCheck("-x", bun, `the svc runtime ${version}`, "Its home folder must be shared with the compute nodes; 'svc runtime install' puts it there again."),
+    words: [remotePathWord(bun), remotePathWord(main)],
+  };
 }

@@ -2,9 +2,13 @@ import type { SlurmProfile } from "@svc/contracts";
 import { connectionKey, remotePathWord, SshError, Tunnels, type ClusterConnection } from "@svc/ssh";
 import type { Engine, EngineCapabilities, LaunchSpec, Observation, Submitted } from "../engine";
 import { EngineError } from "../engine-error";
+import type { ApptainerImages } from "./apptainer-images";
 import { commentFor, JOB_FILES, renderJobScript } from "./job-script";
 import { formatHandle, observe, parseHandle, parseStatusOutput, statusScript } from "./job-status";
-import { DEFAULT_SLURM_RUNTIME } from "./runtime-command";
+import { DEFAULT_SLURM_RUNTIME, isVllm, type RuntimeTarget } from "./runtime-command";
+import type { BundleSource } from "./runtime/bundles";
+import { ClusterRuntime } from "./runtime/cluster-runtime";
+import type { RuntimeInstalls } from "./runtime/installs";
 
 const trimSlash = (path: string) => path.replace(/\/+$/, "");
 
@@ -22,6 +26,15 @@ interface Reach {
   profile: SlurmProfile;
   connection: ClusterConnection;
   tunnels: Tunnels;
+  runtime: ClusterRuntime;
+}
+
+/** What every SlurmEngine shares: how to reach a cluster, the runtime bundles and their installs, Apptainer images. */
+export interface SlurmEngineDeps {
+  connect(profile: SlurmProfile): ClusterConnection;
+  bundles: BundleSource;
+  installs: RuntimeInstalls;
+  apptainer: ApptainerImages;
 }
 
 /**
@@ -39,7 +52,7 @@ export class SlurmEngine implements Engine {
     readonly profileName: string,
     /** The profile as it is now (asked for when a record of this profile is handled first, e.g. after a restart). */
     private readonly loadProfile: () => Promise<SlurmProfile>,
-    private readonly connect: (profile: SlurmProfile) => ClusterConnection,
+    private readonly deps: SlurmEngineDeps,
   ) {}
 
   get capabilities(): EngineCapabilities {
@@ -53,8 +66,9 @@ export class SlurmEngine implements Engine {
       return this;
     }
     this.close();
-    const connection = this.connect(profile);
-    this.reach = { profile, connection, tunnels: new Tunnels(connection) };
+    const connection = this.deps.connect(profile);
+    const reach: Reach = { profile, connection, tunnels: new Tunnels(connection), runtime: new ClusterRuntime(connection, () => reach.profile, this.deps) };
+    this.reach = reach;
     return this;
   }
 
@@ -68,28 +82,47 @@ export class SlurmEngine implements Engine {
     return (await this.current()).connection;
   }
 
-  private async script(spec: LaunchSpec, profile: SlurmProfile): Promise<string> {
-    return renderJobScript(spec, { runtime: profile.runtime ?? DEFAULT_SLURM_RUNTIME, home: profile.home, cache: profile.cache });
-  }
-
-  async render(spec: LaunchSpec): Promise<string> {
-    return this.script(spec, (await this.current()).profile);
+  /** The svc runtime on this profile's cluster (`svc runtime install|ls|rm`). */
+  async runtime(): Promise<ClusterRuntime> {
+    return (await this.current()).runtime;
   }
 
   /**
-   * Makes the runtime the job starts available on the cluster. The `bare` and `apptainer` runtimes
-   * are expected in place (README); installing them over `connection.send` belongs here.
+   * How the job starts its server, per the profile's runtime kind. With `prepare` (a submit, not a
+   * dry run) it first makes that possible: the svc runtime bundle installed, or the Apptainer
+   * image pulled or built; its notes say what it did.
    */
-  private async prepareRuntime(_reach: Reach, _spec: LaunchSpec): Promise<string[]> {
-    return [];
+  private async target(spec: LaunchSpec, reach: Reach, prepare: boolean): Promise<{ target: RuntimeTarget; notes: string[] }> {
+    const { profile, connection, runtime } = reach;
+    if ((profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "apptainer") {
+      const plan = await this.deps.apptainer.plan(spec.image, profile, connection);
+      const notes = prepare ? await this.deps.apptainer.prepare(plan, profile, connection) : [];
+      return { target: { runtime: "apptainer", sif: plan.sif, prepare: plan.prepare }, notes };
+    }
+    if (isVllm(spec.image)) return { target: { runtime: "bare" }, notes: [] };
+    const { bundle, install } = prepare ? await runtime.ensure() : { bundle: await runtime.bundle(), install: undefined };
+    if (!bundle.tasks.includes(spec.task)) {
+      const why = bundle.unavailable.find((u) => u.task === spec.task)?.reason ?? "it is not in the bundle";
+      throw new EngineError("invalid", "task_unavailable", `${spec.task} cannot run on ${profile.host} (${bundle.arch}): ${why}.`);
+    }
+    const dir = runtime.dir(bundle.id);
+    const target: RuntimeTarget = { runtime: "bare", bundle: { version: bundle.id, dir, bun: `${dir}/${bundle.layout.bun}`, main: `${dir}/${bundle.layout.main(spec.task)}` } };
+    return { target, notes: install?.notes ?? [] };
   }
 
-  /** Writes the script into the job's work folder and submits it from there, in one round trip. */
+  async render(spec: LaunchSpec): Promise<string> {
+    const reach = await this.current();
+    return renderJobScript(spec, (await this.target(spec, reach, false)).target);
+  }
+
+  /** Writes the script into the job's work folder and submits it from there, in one round trip (after what the runtime needs). */
   async submit(spec: LaunchSpec): Promise<Submitted> {
     const reach = await this.current();
     const { profile, connection } = reach;
-    const script = await this.script(spec, profile);
-    const notes = await this.prepareRuntime(reach, spec);
+    // Values the script cannot hold are refused before anything is installed.
+    renderJobScript(spec, { runtime: "bare" });
+    const { target, notes } = await this.target(spec, reach, true);
+    const script = renderJobScript(spec, target);
     const workDir = slurmWorkDir(profile, spec.serviceId);
     const dir = remotePathWord(workDir);
     const submit = [
