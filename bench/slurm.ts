@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { SlurmProfile } from "@svc/contracts";
 import { ensureDocker, startSlurmCluster, writeKeyPair, runSvc, startSvc, tempHome } from "@svc/testing";
-import { probeHealth, SlurmEngine, slurmWorkDir, type LaunchSpec } from "@svc/orchestrator-svc";
+import { probeHealth, sharedSlurmDeps, SlurmEngine, slurmWorkDir, type LaunchSpec } from "@svc/orchestrator-svc";
 import { SshConnection, Tunnels } from "@svc/ssh";
 
 const MODEL = "svc-tiny/tiny-llama-gguf";
@@ -41,7 +41,7 @@ connection.forward = (host: string, port: number) => {
   channels++;
   return forward(host, port);
 };
-const engine = new SlurmEngine(profile.name, async () => profile, () => connection);
+const engine = new SlurmEngine(profile.name, async () => profile, sharedSlurmDeps({ cacheDir: join(localHome, "npm-cache"), connect: () => connection }));
 const tunnels = new Tunnels(connection);
 const modelDir = (await connection.run("ls -d /shared/cache/models/models--svc-tiny--tiny-llama-gguf/snapshots/*")).stdout.trim();
 

@@ -3,6 +3,7 @@ import { ProfilesApi } from "./profiles";
 import { ServicesApi } from "./services";
 import { ImagesApi } from "./images";
 import { ModelsApi } from "./models";
+import { RuntimesApi } from "./runtimes";
 
 export interface SvcClientOptions {
   /** e.g. http://localhost:8000 */
@@ -32,6 +33,8 @@ export class SvcClient {
   readonly images: ImagesApi;
   /** Model registry: list, refresh, downloads. */
   readonly models: ModelsApi;
+  /** The svc runtime on slurm profiles' clusters: list, install, remove. */
+  readonly runtimes: RuntimesApi;
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
@@ -41,6 +44,7 @@ export class SvcClient {
     this.services = new ServicesApi(this);
     this.images = new ImagesApi(this);
     this.models = new ModelsApi((method, path, options) => this.request(method, path, options));
+    this.runtimes = new RuntimesApi((method, path, options) => this.request(method, path, options));
   }
 
   /** Sends one request; returns the parsed JSON body or throws ApiError / SvcUnreachableError. */

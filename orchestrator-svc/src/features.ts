@@ -4,7 +4,6 @@ import type { AnyElysia } from "elysia";
 import { internalClient, type ServiceContext } from "@svc/platform";
 import { homeLayout } from "@svc/platform/config";
 import { freePort } from "@svc/platform/net";
-import { clusterConnection } from "@svc/ssh";
 import { ImageCatalog } from "./catalog/images";
 import { ServiceStore } from "./db/service-store";
 import { DockerApi } from "./engines/docker/docker-api";
@@ -16,9 +15,7 @@ import { ServicesService } from "./services/service";
 import { servicesController } from "./services";
 import { imagesController } from "./images";
 import { ImagesService } from "./images/service";
-import { ApptainerImages } from "./engines/slurm/apptainer-images";
-import { RuntimeBundles } from "./engines/slurm/runtime/bundles";
-import { RuntimeInstalls } from "./engines/slurm/runtime/installs";
+import { sharedSlurmDeps } from "./engines/slurm/shared-deps";
 import { parseHandle } from "./engines/slurm/job-status";
 import { runtimesController } from "./runtimes";
 import { RuntimesService } from "./runtimes/service";
@@ -35,12 +32,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     freePort: () => freePort(),
     projectTask: (image) => catalog.projectTask(image),
   });
-  const slurmDeps = {
-    connect: clusterConnection,
-    bundles: new RuntimeBundles(homeLayout(ctx.settings.homeDir).cacheDir("npm")),
-    installs: new RuntimeInstalls(),
-    apptainer: new ApptainerImages(docker.images),
-  };
+  const slurmDeps = sharedSlurmDeps({ cacheDir: homeLayout(ctx.settings.homeDir).cacheDir("npm"), localImages: docker.images });
   const engines = new Engines({
     docker,
     slurm: (name, load) => new SlurmEngine(name, load, slurmDeps),

@@ -1,8 +1,9 @@
-/** orchestrator-svc: services on Docker and Slurm behind /api/services and /api/images. */
+/** orchestrator-svc: services on Docker and Slurm behind /api/services, /api/images and /api/runtimes. */
 export { features } from "./features";
 export { ServiceStore, type ServiceRow } from "./db/service-store";
 export type { Engine, EngineCapabilities, LaunchSpec, Observation, Submitted } from "./engines/engine";
 export { EngineError, type EngineErrorKind } from "./engines/engine-error";
-export { SlurmEngine, slurmWorkDir } from "./engines/slurm/slurm-engine";
+export { SlurmEngine, slurmWorkDir, type SlurmEngineDeps } from "./engines/slurm/slurm-engine";
+export { sharedSlurmDeps } from "./engines/slurm/shared-deps";
 export { Reconciler } from "./reconciler/reconciler";
 export { probeHealth } from "./reconciler/health-probe";

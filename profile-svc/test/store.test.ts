@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError } from "@svc/contracts";
 import { ProfileService } from "../src/profiles/service";
+import { profileFromSection, sectionValues } from "../src/profiles/codec";
+import { IniDocument } from "../src/profiles/ini-document";
 
 const root = mkdtempSync(join(tmpdir(), "svc-profile-store-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -43,6 +45,35 @@ describe("profiles.cfg", () => {
     expect(readFileSync(file, "utf8")).toBe(
       `# Blackfish profiles\n[default]\nschema = local\nhome_dir = ${join(home, "new-home")}\ncache_dir = ${join(home, "cache")}\n\n[hpc]\ntype = slurm\nhost = della.example\nuser = alice\nhome = /scratch/alice/.blackfish\ncache = /scratch/shared\n# keep me\nextra = kept\n`,
     );
+  });
+
+  test("Blackfish's own file shape (home_dir/cache_dir in slurm sections too) is read as it is; a rewrite uses the current names", async () => {
+    const blackfish = "[default]\ntype = local\nhome_dir = /home/test/.blackfish\ncache_dir = /home/test/.blackfish\n\n[hpc]\ntype = slurm\nuser = test\nhost = hpc.example.com\nhome_dir = /home/test/.blackfish\ncache_dir = /home/test/.blackfish/cache\n\n[ondemand]\nschema = slurm\nuser = test\nhost = localhost\nhome_dir = /home/test/.blackfish\ncache_dir = /home/test/.blackfish/cache\n";
+    const { service, file } = fixture(blackfish);
+    expect(await service.list()).toEqual([
+      { name: "default", schema: "local", home_dir: "/home/test/.blackfish", cache_dir: "/home/test/.blackfish" },
+      { name: "hpc", schema: "slurm", host: "hpc.example.com", user: "test", home: "/home/test/.blackfish", cache: "/home/test/.blackfish/cache" },
+      { name: "ondemand", schema: "slurm", host: "localhost", user: "test", home: "/home/test/.blackfish", cache: "/home/test/.blackfish/cache" },
+    ]);
+    expect(readFileSync(file, "utf8")).toBe(blackfish);
+    // A rewrite of a section (what create and update do): its lines under the current names, in place.
+    const document = IniDocument.parse(blackfish);
+    const hpc = profileFromSection(document.sections().find((section) => section.name === "hpc")!);
+    const { values, aliases } = sectionValues({ ...hpc, home: "/scratch/test/svc" });
+    document.setSection("hpc", values, aliases);
+    expect(document.toString()).toBe(blackfish.replace("type = slurm\nuser = test\nhost = hpc.example.com\nhome_dir = /home/test/.blackfish\ncache_dir = /home/test/.blackfish/cache", "schema = slurm\nuser = test\nhost = hpc.example.com\nhome = /scratch/test/svc\ncache = /home/test/.blackfish/cache"));
+  });
+
+  test("one attribute under both of its names is an error naming the second line", async () => {
+    const both = "[default]\nschema = local\nhome_dir = /a\ncache_dir = /b\n\n[hpc]\nschema = slurm\nuser = u\nhost = h\nhome_dir = /x\ncache_dir = /c\nhome = /y\n";
+    const { service, file } = fixture(both);
+    const error = await apiError(service.list());
+    expect(error.status).toBe(409);
+    expect(error.code).toBe("profiles_file_invalid");
+    expect(error.message).toContain('line 12: profile [hpc] gives home twice, as "home_dir" (line 10) and as "home": keep one of them');
+    expect(readFileSync(file, "utf8")).toBe(both);
+    const local = fixture("[default]\ntype = local\nschema = local\nhome_dir = /a\ncache_dir = /b\n");
+    expect((await apiError(local.service.list())).message).toContain('line 3: profile [default] gives schema twice, as "type" (line 2) and as "schema"');
   });
 
   test("a malformed file is reported with its line number and left byte for byte unchanged", async () => {

@@ -2,22 +2,30 @@ import { Value } from "@sinclair/typebox/value";
 import { isSlurmRuntime, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile } from "@svc/contracts";
 import { LineError, type IniSection } from "./ini-document";
 
-/** Older key names, read and rewritten under the current ones (Blackfish wrote `type`, `home`, `cache`). */
+/**
+ * Other names of the same attributes, read and rewritten under the current ones: Blackfish writes
+ * `type`, and `home_dir`/`cache_dir` in every section (slurm ones too); older files have `home`/`cache` in local ones.
+ */
 export const KEY_ALIASES = {
   common: { schema: ["type"] },
   local: { schema: ["type"], home_dir: ["home"], cache_dir: ["cache"] },
-  slurm: { schema: ["type"] },
+  slurm: { schema: ["type"], home: ["home_dir"], cache: ["cache_dir"] },
 } as const satisfies Record<string, Record<string, readonly string[]>>;
 
 const mutable = (aliases: Record<string, readonly string[]>) =>
   Object.fromEntries(Object.entries(aliases).map(([key, names]) => [key, [...names]])) as Record<string, string[]>;
 
+/** The entry for an attribute under its name or an older one; both at once is an error naming the second line. */
 function pick(section: IniSection, key: string, aliases: readonly string[] = []) {
-  for (const name of [key, ...aliases]) {
+  const found = [key, ...aliases].flatMap((name) => {
     const entry = section.entries.get(name);
-    if (entry) return { ...entry, key: name };
+    return entry ? [{ ...entry, key: name }] : [];
+  });
+  if (found.length > 1) {
+    const [first, second] = found.sort((a, b) => a.line - b.line);
+    throw new LineError(second.line, `profile [${section.name}] gives ${key} twice, as "${first.key}" (line ${first.line}) and as "${second.key}": keep one of them`);
   }
-  return undefined;
+  return found[0];
 }
 
 /** Reads one section as a profile (current or older key names); a section that is not a valid profile is a LineError naming the line to fix. */
@@ -39,7 +47,14 @@ export function profileFromSection(section: IniSection): Profile {
       cache_dir: require("cache_dir", KEY_ALIASES.local.cache_dir),
     } satisfies LocalProfile;
   } else if (schema.value === "slurm") {
-    const slurm: SlurmProfile = { name: section.name, schema: "slurm", host: require("host"), user: require("user"), home: require("home"), cache: require("cache") };
+    const slurm: SlurmProfile = {
+      name: section.name,
+      schema: "slurm",
+      host: require("host"),
+      user: require("user"),
+      home: require("home", KEY_ALIASES.slurm.home),
+      cache: require("cache", KEY_ALIASES.slurm.cache),
+    };
     const port = pick(section, "port");
     if (port) {
       const number = /^\d+$/.test(port.value) ? Number(port.value) : Number.NaN;

@@ -1,7 +1,9 @@
 import type { CAC } from "cac";
+import { DEFAULT_PROFILE } from "@svc/contracts";
 import type { CliContext } from "../../io";
 import { parseRunArgs } from "./parse-run-args";
 import { runHelp } from "./help";
+import { showInstallsWhile } from "../runtime/follow-install";
 
 /**
  * `svc run`: parsed by hand (see parse-run-args) because job options, container options and
@@ -21,12 +23,16 @@ export const runCommand = {
       return;
     }
     const { request, json } = parsed;
-    const result = await ctx.client().services.run(request);
+    const client = ctx.client();
+    const running = client.services.run(request);
+    // A run on a slurm profile whose cluster lacks the svc runtime installs it first: show that.
+    if (!request.dryRun && !json) await showInstallsWhile(client, request.profile ?? DEFAULT_PROFILE, running, ctx);
+    const result = await running;
     if (json) {
       ctx.io.out(JSON.stringify(result, null, 2));
       return;
     }
-    const profile = result.service?.profile ?? request.profile ?? "default";
+    const profile = result.service?.profile ?? request.profile ?? DEFAULT_PROFILE;
     ctx.io.err(`Found ${result.matched} registered revision${result.matched === 1 ? "" : "s"} of ${request.model} for profile ${profile}.`);
     for (const warning of result.warnings) ctx.io.err(`warning: ${warning}`);
     if (request.dryRun) {
