@@ -5,5 +5,6 @@ export type { Engine, EngineCapabilities, LaunchSpec, Observation, Submitted } f
 export { EngineError, type EngineErrorKind } from "./engines/engine-error";
 export { SlurmEngine, slurmWorkDir, type SlurmEngineDeps } from "./engines/slurm/slurm-engine";
 export { sharedSlurmDeps } from "./engines/slurm/shared-deps";
+export { RuntimeBundles } from "./engines/slurm/runtime/bundles";
 export { Reconciler } from "./reconciler/reconciler";
 export { probeHealth } from "./reconciler/health-probe";

@@ -110,6 +110,8 @@ describe("Slurm states → observations → statuses", () => {
     expect(timeout.reason).toContain("--time limit");
     const failed = nextStatus("STARTING", observe(job("FAILED", { reason: "NonZeroExitCode", exitCode: "2:0", tail: "bad option\n" })), undefined);
     expect(failed).toEqual({ status: "FAILED", reason: "the Slurm job FAILED (NonZeroExitCode), exit code 2:0; last output:\nbad option" });
+    const missing = observe(job("FAILED", { reason: "NonZeroExitCode", exitCode: "3:0", tail: "svc: cannot start: the svc runtime abc is not on node n1: /h/bun is missing there.\n" }));
+    expect(missing).toMatchObject({ reason: "the svc runtime abc is not on node n1: /h/bun is missing there. (the Slurm job FAILED (NonZeroExitCode), exit code 3:0); last output:\nsvc: cannot start: the svc runtime abc is not on node n1: /h/bun is missing there." });
     const oom = nextStatus("HEALTHY", observe(job("OUT_OF_MEMORY", { exitCode: "0:125" })), undefined);
     expect(oom.status).toBe("FAILED");
     expect(oom.reason).toContain("--mem");

@@ -59,6 +59,7 @@ describe("profiles.cfg", () => {
     // A rewrite of a section (what create and update do): its lines under the current names, in place.
     const document = IniDocument.parse(blackfish);
     const hpc = profileFromSection(document.sections().find((section) => section.name === "hpc")!);
+    if (hpc.schema !== "slurm") throw new Error("hpc is a slurm profile");
     const { values, aliases } = sectionValues({ ...hpc, home: "/scratch/test/svc" });
     document.setSection("hpc", values, aliases);
     expect(document.toString()).toBe(blackfish.replace("type = slurm\nuser = test\nhost = hpc.example.com\nhome_dir = /home/test/.blackfish\ncache_dir = /home/test/.blackfish/cache", "schema = slurm\nuser = test\nhost = hpc.example.com\nhome = /scratch/test/svc\ncache = /home/test/.blackfish/cache"));

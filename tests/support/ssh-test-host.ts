@@ -2,16 +2,15 @@
  * A real sshd for tests: the images/slurm-test image (sshd on 127.0.0.1 only, user `svc` with key
  * login, sbatch/squeue, a readable /shared/cache), built locally and started with testcontainers on
  * a free port with host networking. `startSlurmCluster` also starts munge, slurmctld and slurmd in
- * it: a real one-node cluster whose jobs run the project's runtimes bare. Nothing here sends
- * traffic anywhere but loopback.
+ * it: a real one-node cluster with neither Bun nor the svc runtime, which svc installs itself.
+ * Nothing here sends traffic anywhere but loopback.
  */
 import { createHash } from "node:crypto";
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
-import { runtimeTree } from "@svc/images";
-import { BUN_BINARY, ensureBaseImage } from "./docker";
+import { ensureBaseImage } from "./docker";
 import { ed25519KeyPair } from "./ssh-keys";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -20,10 +19,6 @@ export const SLURM_TEST_IMAGE_DIR = join(root, "images", "slurm-test");
 /** The user sshd lets in, and the cache folder that exists in the image. */
 export const SSH_TEST_USER = "svc";
 export const SSH_TEST_CACHE = "/shared/cache";
-/** A profile home whose `runtime/` holds the runtime tree (what bare Slurm jobs run). */
-export const SSH_TEST_HOME = "/home/svc/svc";
-/** The runtimes bare Slurm jobs can run in the image. */
-const IMAGE_RUNTIMES = ["text-generation"];
 
 function docker(args: string[]): { code: number; stdout: string; stderr: string } {
   const result = Bun.spawnSync(["docker", ...args], { stdout: "pipe", stderr: "pipe", env: process.env });
@@ -42,18 +37,7 @@ export function ensureSlurmTestImage(): string {
   const baseId = docker(["image", "inspect", "--format", "{{.Id}}", base]).stdout.trim();
   const hash = createHash("sha256").update(baseId);
   for (const name of readdirSync(SLURM_TEST_IMAGE_DIR).sort()) hash.update(name).update(readFileSync(join(SLURM_TEST_IMAGE_DIR, name)));
-  // The staged parts: Bun, the runtime tree (by path, size and mtime: it is large) and the model generator's sources.
-  const bun = realpathSync(BUN_BINARY);
-  const bunStat = statSync(bun);
-  hash.update(`bun\0${bunStat.size}\0${bunStat.mtimeMs}\0`);
-  const tree = IMAGE_RUNTIMES.flatMap((runtime) => runtimeTree(root, runtime));
-  for (const entry of tree) {
-    if ("symlink" in entry) hash.update(`${entry.target}->${entry.symlink}\0`);
-    else {
-      const stat = statSync(entry.source);
-      hash.update(`${entry.target}\0${stat.size}\0${stat.mtimeMs}\0`);
-    }
-  }
+  // The staged tiny models: by the sources of their generator.
   const modelsSrc = join(root, "runtimes", "tiny-models", "src");
   for (const name of readdirSync(modelsSrc).sort()) hash.update(name).update(readFileSync(join(modelsSrc, name)));
   const tag = `svc-slurm-test:${hash.digest("hex").slice(0, 16)}`;
@@ -62,14 +46,6 @@ export function ensureSlurmTestImage(): string {
     try {
       for (const name of readdirSync(SLURM_TEST_IMAGE_DIR)) copyFileSync(join(SLURM_TEST_IMAGE_DIR, name), join(context, name));
       const staged = join(context, "staged");
-      mkdirSync(join(staged, "app"), { recursive: true });
-      copyFileSync(bun, join(staged, "bun"));
-      for (const entry of [...new Map(tree.map((e) => [e.target, e])).values()]) {
-        const target = join(staged, "app", entry.target);
-        mkdirSync(dirname(target), { recursive: true });
-        if ("symlink" in entry) symlinkSync(entry.symlink, target);
-        else copyFileSync(entry.source, target);
-      }
       const models = Bun.spawnSync([process.execPath, join(root, "runtimes", "tiny-models", "src", "cli.ts"), join(staged, "models")], { stdout: "pipe", stderr: "pipe" });
       if (models.exitCode !== 0) throw new Error(`making the tiny models failed:\n${models.stderr.toString()}`);
       // Host networking: apt-get inside the build reaches the same Debian mirror as this machine.
@@ -112,7 +88,12 @@ export interface SshTestHost {
   cache: string;
   container: StartedTestContainer;
   /** Runs a command in the container as `user` (for assertions about the server's side). */
-  execAsUser(command: string): Promise<{ exitCode: number; output: string }>;
+  execAsUser(command: string, user?: string): Promise<{ exitCode: number; output: string }>;
+  /**
+   * Creates another account, as a cluster's new user gets one: key-only login with `publicKey`, a
+   * home with nothing in it but .ssh/authorized_keys, and the system's PATH (no Bun on it).
+   */
+  addUser(name: string, publicKey: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -136,7 +117,19 @@ export async function startSshTestHost(options: { authorizedKeys: string[]; port
     user: SSH_TEST_USER,
     cache: SSH_TEST_CACHE,
     container,
-    execAsUser: (command) => container.exec(["runuser", "-u", SSH_TEST_USER, "--", "sh", "-c", command]),
+    execAsUser: (command, user = SSH_TEST_USER) => container.exec(["runuser", "-u", user, "--", "sh", "-c", command]),
+    async addUser(name, publicKey) {
+      if (!/^[a-z][a-z0-9-]{0,30}$/.test(name)) throw new Error(`bad user name ${name}`);
+      const script = [
+        `useradd --no-create-home --home-dir /home/${name} --shell /bin/bash ${name}`,
+        `usermod -p '*' ${name}`,
+        `install -d -o ${name} -g ${name} -m 700 /home/${name} /home/${name}/.ssh`,
+        `printf '%s\\n' "$KEY" > /home/${name}/.ssh/authorized_keys`,
+        `chown ${name}:${name} /home/${name}/.ssh/authorized_keys && chmod 600 /home/${name}/.ssh/authorized_keys`,
+      ].join(" && ");
+      const result = await container.exec(["env", `KEY=${publicKey}`, "sh", "-c", script]);
+      if (result.exitCode !== 0) throw new Error(`creating the user ${name} failed: ${result.output}`);
+    },
     stop: async () => {
       await container.stop({ timeout: 1 });
     },
@@ -145,8 +138,8 @@ export async function startSshTestHost(options: { authorizedKeys: string[]; port
 
 /**
  * A one-node Slurm cluster (munge, slurmctld, slurmd on free loopback ports) behind the test sshd:
- * the user `svc` submits with sbatch; its profile home ~/svc holds the runtime tree, the shared
- * cache /shared/cache the tiny models.
+ * the user `svc` submits with sbatch; the shared cache /shared/cache holds the tiny models. svc
+ * installs its runtime in the profile's home (e.g. ~/svc) itself.
  */
 export function startSlurmCluster(options: { authorizedKeys: string[] }): Promise<SshTestHost> {
   return startSshTestHost({ ...options, slurm: true });

@@ -1,6 +1,7 @@
 import { remotePathWord } from "@svc/ssh";
 import type { Observation } from "../engine";
 import { JOB_FILES } from "./job-script";
+import { CANNOT_START } from "./runtime-command";
 
 /** A service's Slurm handle: `<job id>:<work folder on the cluster>`. */
 export interface JobRef {
@@ -124,9 +125,12 @@ function pendingReason(state: string, reason: string): string {
   return reason ? `${head}${words} (Slurm: ${reason})` : `${head}queued`;
 }
 
+/** The output's last lines; a job script's line saying why it could not start its server leads. */
 function withTail(text: string, tail: string | undefined): string {
   const last = tail?.trim();
-  return last ? `${text}; last output:\n${last}` : text;
+  if (!last) return text;
+  const cause = last.split("\n").find((line) => line.startsWith(CANNOT_START));
+  return `${cause ? `${cause.slice(CANNOT_START.length)} (${text})` : text}; last output:\n${last}`;
 }
 
 /**

@@ -2,6 +2,9 @@ import type { SlurmRuntime } from "@svc/contracts";
 import { remotePathWord, shellQuote } from "@svc/ssh";
 import { modelMount } from "../model-folder";
 
+/** How a job script says on its output why it could not start its server: the reason of its FAILED status leads with that line. */
+export const CANNOT_START = "svc: cannot start: ";
+
 /** What a slurm profile's jobs start their server with when the profile does not say (see SlurmProfile.runtime). */
 export const DEFAULT_SLURM_RUNTIME: SlurmRuntime = "bare";
 
@@ -26,12 +29,12 @@ export interface RuntimeCommand {
   words: string[];
 }
 
-/** A check that `path` exists on the node the job landed on: if not, the job fails saying so (its output is the FAILED reason). */
+/** A check that `path` exists on the node the job landed on: if not, the job fails saying so (that line leads its FAILED reason). */
 function presenceCheck(test: string, path: string, what: string, fix: string): string[] {
   const word = remotePathWord(path);
   return [
     `if [ ! ${test} ${word} ]; then`,
-    `  printf 'svc: %s is not on node %s: %s is missing there. %s\\n' ${shellQuote(what)} "$(hostname)" ${word} ${shellQuote(fix)} >&2`,
+    `  printf '${CANNOT_START}%s is not on node %s: %s is missing there. %s\\n' ${shellQuote(what)} "\${SLURMD_NODENAME:-$(hostname)}" ${word} ${shellQuote(fix)} >&2`,
     "  exit 3",
     "fi",
   ];
