@@ -21,7 +21,8 @@ export const ProfileSchemaName = Type.Union([Type.Literal("local"), Type.Literal
 /** One line of text: no control characters (a value is one line of profiles.cfg). */
 const line = (description: string, maxLength = 4096) => Type.String({ minLength: 1, maxLength, pattern: "^[^\\x00-\\x1f\\x7f]+$", description });
 
-const RUNTIME = "How a Slurm job starts its server: `bare` runs the runtime under <home>/runtime with Bun on the node (clusters without a container engine), `apptainer` runs a SIF image from <cache>/images. Default: bare.";
+const RUNTIME =
+  "How a Slurm job starts its server: `bare` runs the svc runtime (its own Bun and the runtime tree), which svc installs under <home>/runtime (clusters without a container engine); `apptainer` runs a SIF image that svc pulls (or builds from a local image) into <home>/images, or finds in <cache>/images. Default: bare.";
 /** The runtime kinds a slurm profile can choose (see RUNTIME_KINDS). */
 export const SLURM_RUNTIMES = ["bare", "apptainer"] as const satisfies readonly RuntimeKind[];
 export type SlurmRuntime = (typeof SLURM_RUNTIMES)[number];

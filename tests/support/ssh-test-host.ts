@@ -16,6 +16,9 @@ import { ed25519KeyPair } from "./ssh-keys";
 const root = new URL("../..", import.meta.url).pathname;
 export const SLURM_TEST_IMAGE_DIR = join(root, "images", "slurm-test");
 
+/** A stand-in `apptainer` for the test cluster (see the script): Apptainer cannot be installed on the test machines. */
+export const APPTAINER_STAND_IN = join(root, "tests", "support", "apptainer-stand-in.sh");
+
 /** The user sshd lets in, and the cache folder that exists in the image. */
 export const SSH_TEST_USER = "svc";
 export const SSH_TEST_CACHE = "/shared/cache";

@@ -36,7 +36,7 @@ export function attributeOptions(command: Command): Command {
     .option("--cache <path>", "slurm: existing shared folder on the server")
     .option("--port <port>", "slurm: SSH port (default: ~/.ssh/config, else 22)")
     .option("--identity-file <path>", "slurm: private key to log in with (default: ~/.ssh/config, ~/.ssh/id_*, ssh-agent)")
-    .option("--runtime <bare|apptainer>", "slurm: how jobs start the server: bare (Bun on the node, default) or apptainer (a SIF under <cache>/images)")
+    .option("--runtime <bare|apptainer>", "slurm: how jobs start the server: bare (the svc runtime, which svc installs in <home>/runtime; default) or apptainer (an image svc pulls or builds on the cluster)")
     .option("--yes", "Do not ask: take the defaults for what the options leave out")
     .option("--json", "Print JSON");
 }

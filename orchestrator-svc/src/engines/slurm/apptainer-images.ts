@@ -52,7 +52,7 @@ export class ApptainerImages {
   private async source(image: string): Promise<{ source: Source; name: string }> {
     if (URI.test(image)) return { source: { kind: "pull", ref: image }, name: sifName(image) };
     const id = await this.local?.localId(image);
-    if (id) return { source: { kind: "archive", image }, name: sifName(`${image.split(":")[0]}:${id.replace(/^sha256:/, "").slice(0, 12)}`) };
+    if (id) return { source: { kind: "archive", image }, name: sifName(`${image.replace(/:[^/:]*$/, "")}:${id.replace(/^sha256:/, "").slice(0, 12)}`) };
     if (this.local?.buildable(image)) {
       throw new EngineError("invalid", "image_missing", `The image ${image} is not on this machine: build it with 'svc image build' first; svc then sends it to the cluster and builds the Apptainer image there.`);
     }
