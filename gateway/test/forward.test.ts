@@ -46,6 +46,7 @@ describe("forwarding", () => {
     expect(ownerOf("/api/models/downloads/1")).toBe("model-svc");
     expect(ownerOf("/api/services")).toBe("orchestrator-svc");
     expect(ownerOf("/api/images/build")).toBe("orchestrator-svc");
+    expect(ownerOf("/api/runtimes/installs")).toBe("orchestrator-svc");
     expect(ownerOf("/api/profilesX")).toBeUndefined();
     expect(ownerOf("/api/info")).toBeUndefined();
   });

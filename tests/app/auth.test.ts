@@ -57,7 +57,7 @@ describe("debug off with a generated token", () => {
   });
 
   test("the forwarded API prefixes need the token too", async () => {
-    for (const path of ["/api/profiles", "/api/models", "/api/services", "/api/images", "/proxy/anything"]) {
+    for (const path of ["/api/profiles", "/api/models", "/api/services", "/api/images", "/api/runtimes", "/proxy/anything"]) {
       expect((await fetch(`${app.url}${path}`)).status).toBe(401);
     }
   });
