@@ -36,7 +36,8 @@ function execWords(script: string): string[] {
     .replace(/^exec /m, "printf '%s\\0' ")
     .replace(/^printf '%s %s\\n'.*$/m, ":")
     .replace(/^echo "svc: .*$/m, ":")
-    .replace(/^if \[ ! -[xf] .*\]; then$/m, "if false; then");
+    .replace(/^if \[ ! -[xf] .*\]; then$/m, "if false; then")
+    .replace(/^mkdir -p .*$/m, ":");
   const proc = Bun.spawnSync(["bash", "-c", body], { env: { PATH: process.env.PATH!, HOME: "/home/u", SLURMD_NODENAME: "localhost" }, cwd: "/tmp" });
   expect(proc.exitCode).toBe(0);
   return proc.stdout.toString().split("\0").slice(0, -1);
@@ -94,6 +95,13 @@ describe("renderJobScript", () => {
     expect(script).toContain("exec apptainer run --bind ");
     expect(script).toContain("/shared/cache/images/svc-text-generation.sif --model ");
     expect(renderJobScript(spec(), target)).toContain("\n#   apptainer pull x docker://vllm/vllm-openai:latest\n");
+    expect(runtimeCommand(MODEL, 0, target, "~/svc/inputs").words.slice(4, 6)).toEqual(["--bind", '"$HOME"/svc/inputs:"$HOME"/svc/inputs']);
+  });
+
+  test("a speech service's input folder under ~ is the node's home, made before the server starts", () => {
+    const script = renderJobScript(spec({ task: "speech-recognition", inputDir: "~/svc/inputs" }), bare);
+    expect(script).toContain('\nmkdir -p "$HOME"/svc/inputs\n');
+    expect(execWords(script).slice(8, 10)).toEqual(["--input-dir", "/home/u/svc/inputs"]);
   });
 
   test("hostile engine args, model paths and input folders stay single inert words", () => {

@@ -1,6 +1,8 @@
 import type { SlurmProfile } from "@svc/contracts";
-import { connectionKey, remotePathWord, shCommand, shellQuote, SshError, type ClusterConnection } from "@svc/ssh";
+import { connectionKey, remotePathWord, shCommand, shellQuote, type ClusterConnection } from "@svc/ssh";
 import { EngineError } from "../engine-error";
+import { clusterFailure } from "./cluster-failure";
+import { inside } from "./cluster-paths";
 
 /** The container images of this machine's Docker, as far as the Apptainer runtime needs them. */
 export interface LocalImages {
@@ -26,7 +28,6 @@ export interface ImagePlan {
 /** Apptainer's own URI schemes: the reference is pulled as it is. */
 const URI = /^(docker|oras|library|shub|https?):\/\//;
 const PULL_TIMEOUT_MS = 3 * 60 * 60 * 1000;
-const trimSlash = (path: string) => path.replace(/\/+$/, "");
 
 /** `vllm/vllm-openai:latest` → `vllm-openai.sif`; `repo/x:v1` → `x_v1.sif`; a digest keeps 12 of its digits. */
 export function sifName(ref: string): string {
@@ -62,10 +63,10 @@ export class ApptainerImages {
   async plan(image: string, profile: SlurmProfile, connection: ClusterConnection): Promise<ImagePlan> {
     if (/\.sif$/.test(image) && (image.startsWith("/") || image.startsWith("~/"))) return { sif: image, found: true, prepare: [], source: { kind: "file" } };
     const { source, name } = await this.source(image);
-    const candidates = [`${trimSlash(profile.cache)}/images/${name}`, `${trimSlash(profile.home)}/images/${name}`];
+    const candidates = [inside(profile.cache, "images", name), inside(profile.home, "images", name)];
     const look = candidates.map((path, i) => `[ -f ${remotePathWord(path)} ] && { echo @${i}; exit 0; }`).join("\n");
     const result = await connection.run(`${look}\nexit 0\n`).catch((error) => {
-      throw failure(error, `Could not look for ${name} on ${profile.host}`);
+      throw clusterFailure(error, `Could not look for ${name} on ${profile.host}`);
     });
     const at = result.stdout.match(/^@(\d)$/m);
     if (at) return { sif: candidates[Number(at[1])], found: true, prepare: [], source };
@@ -101,15 +102,9 @@ export class ApptainerImages {
         }
       }
     } catch (error) {
-      throw failure(error, `Could not make the Apptainer image on ${profile.host}`);
+      throw clusterFailure(error, `Could not make the Apptainer image on ${profile.host}`, "image_prepare_failed");
     }
   }
-}
-
-function failure(error: unknown, what: string): EngineError {
-  if (error instanceof EngineError) return error;
-  if (error instanceof SshError) return new EngineError("unreachable", "cluster_unreachable", `${what}: ${error.message}`);
-  return new EngineError("failed", "image_prepare_failed", `${what}: ${(error as Error).message}`);
 }
 
 /** The commands that put the image at `sif` (written to a temporary name, renamed once complete). */

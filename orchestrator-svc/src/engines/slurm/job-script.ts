@@ -1,4 +1,4 @@
-import { shellQuote } from "@svc/ssh";
+import { remotePathWord, shellQuote } from "@svc/ssh";
 import { SLURM_VALUE_RULES } from "@svc/contracts";
 import type { LaunchSpec } from "../engine";
 import { EngineError } from "../engine-error";
@@ -82,11 +82,15 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
     ...directive("constraint", job.constraint, CONSTRAINT, "--constraint"),
     `# svc service ${spec.serviceId}: ${spec.task} with the ${target.runtime} runtime`,
   ];
-  const runtime = runtimeCommand(spec.modelDir, gpus, target);
+  const runtime = runtimeCommand(spec.modelDir, gpus, target, spec.inputDir);
   if (runtime.comments.some((line) => CONTROL.test(line))) throw new JobScriptError("an image name or path with control characters cannot go into a Slurm job script.");
-  lines.push(...runtime.comments, "set -u", ...runtime.checks, ...PORT_PICKER);
+  lines.push(...runtime.comments, "set -u", ...runtime.checks);
+  // The speech runtime's input folder (default <home>/inputs, maybe ~/…): there on the node before the server looks.
+  const inputDir = spec.inputDir === undefined ? undefined : remotePathWord(spec.inputDir);
+  if (inputDir) lines.push(`mkdir -p ${inputDir}`);
+  lines.push(...PORT_PICKER);
   const command = [...runtime.words, "--model", shellQuote(spec.modelDir), "--host", '"$addr"', "--port", '"$port"'];
-  if (spec.inputDir) command.push("--input-dir", shellQuote(spec.inputDir));
+  if (inputDir) command.push("--input-dir", inputDir);
   command.push(...spec.args.map(shellQuote));
   lines.push(`exec ${command.join(" ")}`);
   return `${lines.join("\n")}\n`;

@@ -40,13 +40,15 @@ function presenceCheck(test: string, path: string, what: string, fix: string): s
   ];
 }
 
-export function runtimeCommand(modelDir: string, gpus: number, target: RuntimeTarget): RuntimeCommand {
+/** `inputDir`: a speech service's input folder, bound into an Apptainer container at the same path. */
+export function runtimeCommand(modelDir: string, gpus: number, target: RuntimeTarget, inputDir?: string): RuntimeCommand {
   if (target.runtime === "apptainer") {
     const mount = modelMount(modelDir);
+    const input = inputDir === undefined ? [] : ["--bind", `${remotePathWord(inputDir)}:${remotePathWord(inputDir)}`];
     return {
       comments: target.prepare.length === 0 ? [] : ["# svc made the image ready on the login node before submitting, if it was missing:", ...target.prepare.map((line) => `#   ${line}`)],
       checks: presenceCheck("-f", target.sif, "the Apptainer image", "The folder it is in must be shared with the compute nodes."),
-      words: ["apptainer", "run", ...(gpus > 0 ? ["--nv"] : []), "--bind", shellQuote(`${mount}:${mount}:ro`), remotePathWord(target.sif)],
+      words: ["apptainer", "run", ...(gpus > 0 ? ["--nv"] : []), "--bind", shellQuote(`${mount}:${mount}:ro`), ...input, remotePathWord(target.sif)],
     };
   }
   if (!target.bundle) return { comments: [], checks: ['export PATH="$HOME/.local/bin:$PATH"'], words: ["python3", "-m", "vllm.entrypoints.openai.api_server"] };

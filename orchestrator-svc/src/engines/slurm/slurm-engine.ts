@@ -1,8 +1,10 @@
 import type { SlurmProfile } from "@svc/contracts";
-import { connectionKey, remotePathWord, SshError, Tunnels, type ClusterConnection } from "@svc/ssh";
+import { connectionKey, remotePathWord, Tunnels, type ClusterConnection } from "@svc/ssh";
 import type { Engine, EngineCapabilities, LaunchSpec, Observation, Submitted } from "../engine";
 import { EngineError } from "../engine-error";
 import type { ApptainerImages } from "./apptainer-images";
+import { clusterFailure } from "./cluster-failure";
+import { inside } from "./cluster-paths";
 import { commentFor, JOB_FILES, renderJobScript } from "./job-script";
 import { formatHandle, observe, parseHandle, parseStatusOutput, statusScript } from "./job-status";
 import { DEFAULT_SLURM_RUNTIME, isVllm, type RuntimeTarget } from "./runtime-command";
@@ -10,17 +12,8 @@ import type { BundleSource } from "./runtime/bundles";
 import { ClusterRuntime } from "./runtime/cluster-runtime";
 import type { RuntimeInstalls } from "./runtime/installs";
 
-const trimSlash = (path: string) => path.replace(/\/+$/, "");
-
 /** The work folder of a service's job on the cluster: <home>/jobs/<service id>. */
-export const slurmWorkDir = (profile: Pick<SlurmProfile, "home">, serviceId: string) => `${trimSlash(profile.home)}/jobs/${serviceId}`;
-
-/** A failure to reach the cluster, or anything else the connection threw, as an EngineError. */
-function engineFailure(error: unknown, what: string): EngineError {
-  if (error instanceof EngineError) return error;
-  if (error instanceof SshError) return new EngineError("unreachable", "cluster_unreachable", `${what}: ${error.message}`);
-  return new EngineError("failed", "engine_error", `${what}: ${(error as Error).message}`);
-}
+export const slurmWorkDir = (profile: Pick<SlurmProfile, "home">, serviceId: string) => inside(profile.home, "jobs", serviceId);
 
 interface Reach {
   profile: SlurmProfile;
@@ -137,7 +130,7 @@ export class SlurmEngine implements Engine {
     try {
       result = await connection.run(submit);
     } catch (error) {
-      throw engineFailure(error, `Could not submit to ${profile.host}`);
+      throw clusterFailure(error, `Could not submit to ${profile.host}`);
     }
     const jobId = result.stdout.trim().split("\n").pop()?.split(";")[0] ?? "";
     if (result.code !== 0 || !/^[0-9]+$/.test(jobId)) {
@@ -151,7 +144,7 @@ export class SlurmEngine implements Engine {
     const { profile, connection, tunnels } = await this.current();
     const refs = handles.map(parseHandle);
     const result = await connection.run(statusScript(refs)).catch((error) => {
-      throw engineFailure(error, `Could not check the jobs on ${profile.host}`);
+      throw clusterFailure(error, `Could not check the jobs on ${profile.host}`);
     });
     if (result.code !== 0) throw new EngineError("failed", "engine_error", `the status check on ${profile.host} failed (exit ${result.code}): ${result.stderr.trim().slice(0, 500)}`);
     const statuses = parseStatusOutput(result.stdout);
@@ -178,7 +171,7 @@ export class SlurmEngine implements Engine {
     try {
       result = await connection.run(`scancel ${jobId}`);
     } catch (error) {
-      throw engineFailure(error, `Could not reach ${profile.host} to cancel job ${jobId}`);
+      throw clusterFailure(error, `Could not reach ${profile.host} to cancel job ${jobId}`);
     }
     if (result.code !== 0 && !/Invalid job id|already completing or completed/i.test(result.stderr)) {
       throw new EngineError("failed", "scancel_failed", `scancel ${jobId} on ${profile.host} failed: ${result.stderr.trim()}`);
@@ -194,7 +187,7 @@ export class SlurmEngine implements Engine {
     try {
       return await connection.stream(command);
     } catch (error) {
-      throw engineFailure(error, `Could not read the job's output on ${profile.host}`);
+      throw clusterFailure(error, `Could not read the job's output on ${profile.host}`);
     }
   }
 
@@ -207,7 +200,7 @@ export class SlurmEngine implements Engine {
     const { profile, connection } = await this.current();
     const wanted = new Set(serviceIds);
     const result = await connection.run(`squeue -h -t all -u "$(id -un)" -o '%i|%k'`).catch((error) => {
-      throw engineFailure(error, `Could not list the jobs on ${profile.host}`);
+      throw clusterFailure(error, `Could not list the jobs on ${profile.host}`);
     });
     if (result.code !== 0) throw new EngineError("failed", "engine_error", `squeue on ${profile.host} failed: ${result.stderr.trim()}`);
     const found = new Map<string, string>();

@@ -3,8 +3,9 @@ import { Readable, pipeline } from "node:stream";
 import { createGzip } from "node:zlib";
 import type { RuntimeInstall, SlurmProfile } from "@svc/contracts";
 import { formatBytes } from "@svc/contracts/format-bytes";
-import { connectionKey, shCommand, SshError, type ClusterConnection } from "@svc/ssh";
+import { connectionKey, shCommand, type ClusterConnection } from "@svc/ssh";
 import { EngineError } from "../../engine-error";
+import { clusterFailure } from "../cluster-failure";
 import type { Bundle, BundleSource } from "./bundles";
 import type { RuntimeInstalls } from "./installs";
 import { installScript, listScript, parseList, parseProbe, probeScript, removeScript, versionDir, type InstalledVersion } from "./scripts";
@@ -78,17 +79,11 @@ export class ClusterRuntime {
     private readonly deps: RuntimeDeps,
   ) {}
 
-  private failure(error: unknown, what: string): EngineError {
-    if (error instanceof EngineError) return error;
-    if (error instanceof SshError) return new EngineError("unreachable", "cluster_unreachable", `${what}: ${error.message}`);
-    return new EngineError("failed", "runtime_install_failed", `${what}: ${(error as Error).message}`);
-  }
-
   /** The login node's CPU and the versions installed there, in one round trip. */
   private async probe(): Promise<{ machine: string; versions: string[] }> {
     const { host, home } = this.profile();
     const result = await this.connection.run(probeScript(home)).catch((error) => {
-      throw this.failure(error, `Could not look for the svc runtime on ${host}`);
+      throw clusterFailure(error, `Could not look for the svc runtime on ${host}`);
     });
     const found = parseProbe(result.stdout);
     if (!found.machine) throw new EngineError("failed", "engine_error", `Could not tell the CPU of ${host} (uname -m): ${result.stderr.trim()}`);
@@ -155,7 +150,7 @@ export class ClusterRuntime {
     try {
       result = await this.connection.send(shCommand(script), counted(compressed.stream, (bytes) => (task.bytesSent += bytes)), { timeoutMs: INSTALL_TIMEOUT_MS });
     } catch (error) {
-      throw this.failure(error, `The upload of the svc runtime to ${host} failed`);
+      throw clusterFailure(error, `The upload of the svc runtime to ${host} failed`, "runtime_install_failed");
     } finally {
       compressed.stop();
     }
@@ -170,7 +165,7 @@ export class ClusterRuntime {
     const { host, home } = this.profile();
     const machine = this.machine ?? (await this.probe()).machine;
     const result = await this.connection.run(listScript(home, workDirs)).catch((error) => {
-      throw this.failure(error, `Could not list the svc runtimes on ${host}`);
+      throw clusterFailure(error, `Could not list the svc runtimes on ${host}`);
     });
     return { machine, ...parseList(result.stdout) };
   }
@@ -179,7 +174,7 @@ export class ClusterRuntime {
   async remove(versions: string[]): Promise<string[]> {
     const { host, home } = this.profile();
     const result = await this.connection.run(removeScript(home, versions), { timeoutMs: 5 * 60_000 }).catch((error) => {
-      throw this.failure(error, `Could not remove svc runtimes on ${host}`);
+      throw clusterFailure(error, `Could not remove svc runtimes on ${host}`);
     });
     return [...result.stdout.matchAll(/^@removed ([0-9a-f]{16})$/gm)].map((match) => match[1]);
   }

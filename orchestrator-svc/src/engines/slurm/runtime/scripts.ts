@@ -1,4 +1,5 @@
 import { remotePathWord } from "@svc/ssh";
+import { inside } from "../cluster-paths";
 import type { Bundle } from "./bundles";
 
 /**
@@ -8,10 +9,8 @@ import type { Bundle } from "./bundles";
  */
 
 const VERSION = /^[0-9a-f]{16}$/;
-const trimSlash = (path: string) => path.replace(/\/+$/, "");
-
 /** <home>/runtime on the cluster. */
-export const runtimeRoot = (home: string) => `${trimSlash(home)}/runtime`;
+export const runtimeRoot = (home: string) => inside(home, "runtime");
 /** The folder of one installed version. */
 export const versionDir = (home: string, version: string) => `${runtimeRoot(home)}/${version}`;
 
@@ -91,7 +90,7 @@ export function listScript(home: string, workDirs: string[] = []): string {
 }
 
 /** A work folder as printf prints it back (its basename: the service id). */
-const shellWordForPrint = (dir: string) => `'${trimSlash(dir).split("/").pop()!.replace(/[^0-9a-f-]/g, "")}'`;
+const shellWordForPrint = (dir: string) => `'${dir.replace(/\/+$/, "").split("/").pop()!.replace(/[^0-9a-f-]/g, "")}'`;
 
 /** Removes versions: each is first renamed away, so a half-removed one never looks installed. */
 export function removeScript(home: string, versions: string[]): string {
