@@ -12,23 +12,24 @@ const Logprobs = nullable(
   }),
 );
 
-const completionObject = (finishReason: typeof FinishReason | ReturnType<typeof nullable<typeof FinishReason>>) =>
+const completionObject = (streamed: boolean) =>
   Type.Object({
     id: Type.String(),
     object: Type.Literal("text_completion"),
     created: Type.Integer(),
     model: Type.String(),
-    choices: Type.Array(Type.Object({ index: Type.Integer(), text: Type.String(), logprobs: Logprobs, finish_reason: finishReason })),
-    usage: Type.Optional(CompletionUsage),
+    choices: Type.Array(Type.Object({ index: Type.Integer(), text: Type.String(), logprobs: Logprobs, finish_reason: streamed ? nullable(FinishReason) : FinishReason })),
+    usage: Type.Optional(streamed ? nullable(CompletionUsage) : CompletionUsage),
     system_fingerprint: Type.Optional(Type.String()),
   });
 
 /** `CreateCompletionResponse` (`POST /v1/completions`, not streamed). */
-export const TextCompletion = completionObject(FinishReason);
+export const TextCompletion = completionObject(false);
 
 /**
  * One `data:` event of a streamed `/v1/completions`. OpenAI's document names no separate stream
  * shape for it: each event is a `CreateCompletionResponse`, except that `finish_reason` is null
- * until the last choice, as OpenAI's own API sends it.
+ * until the last choice and, with `stream_options.include_usage`, `usage` is null until the last
+ * chunk (as `ChatCompletionStreamOptions` describes for both endpoints).
  */
-export const TextCompletionChunk = completionObject(nullable(FinishReason));
+export const TextCompletionChunk = completionObject(true);

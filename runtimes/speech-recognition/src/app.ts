@@ -1,4 +1,4 @@
-import { createRuntimeApp, EngineState, MetricsRegistry, SerialQueue } from "@svc/runtime-common";
+import { createRuntimeApp, EngineState, MetricsRegistry, RequestQueue } from "@svc/runtime-common";
 import { openAiTranscriptionsRoute } from "./openai-transcriptions-route";
 import { transcribeRoute } from "./transcribe-route";
 import { transcriptionMetrics } from "./transcription";
@@ -14,7 +14,7 @@ export interface SpeechRecognitionAppOptions {
 /** The speech-recognition HTTP app; call `attachEngine` once the model has loaded. */
 export function createSpeechRecognitionApp(options: SpeechRecognitionAppOptions) {
   const state = new EngineState();
-  const queue = new SerialQueue();
+  const queue = new RequestQueue();
   const registry = new MetricsRegistry();
   let engine: WhisperEngine | undefined;
   const deps = {

@@ -1,9 +1,9 @@
-import { Counter, Histogram, type MetricsRegistry, type SerialQueue } from "@svc/runtime-common";
+import { Counter, Histogram, type MetricsRegistry, type RequestQueue } from "@svc/runtime-common";
 import type { Transcript, TranscribeOptions, WhisperEngine } from "./whisper-engine";
 
 export interface TranscriptionDeps {
   engine: () => WhisperEngine;
-  queue: SerialQueue;
+  queue: RequestQueue;
   metrics: TranscriptionMetrics;
   inputDir?: string;
 }

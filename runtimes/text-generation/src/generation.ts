@@ -1,11 +1,11 @@
-import { Counter, Histogram, type MetricsRegistry, type SerialQueue } from "@svc/runtime-common";
+import { Counter, Histogram, type MetricsRegistry, type RequestQueue } from "@svc/runtime-common";
 import type { Token } from "node-llama-cpp";
 import type { GenerationOptions, GenerationResult, LlamaEngine } from "./llama-engine";
 import type { SamplingRequest } from "./schemas";
 
 export interface GenerationDeps {
   engine: () => LlamaEngine;
-  queue: SerialQueue;
+  queue: RequestQueue;
   metrics: GenerationMetrics;
 }
 
