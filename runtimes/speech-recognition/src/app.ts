@@ -9,6 +9,8 @@ export const SPEECH_RECOGNITION_PATHS = ["/health", "/metrics", "/transcribe", "
 export interface SpeechRecognitionAppOptions {
   apiKey?: string;
   inputDir?: string;
+  /** Where the input folder is on the service's host (defaults to inputDir). */
+  inputHostDir?: string;
 }
 
 /** The speech-recognition HTTP app; call `attachEngine` once the model has loaded. */
@@ -24,7 +26,7 @@ export function createSpeechRecognitionApp(options: SpeechRecognitionAppOptions)
     },
     queue,
     metrics: transcriptionMetrics(registry),
-    inputDir: options.inputDir,
+    input: { dir: options.inputDir, hostDir: options.inputHostDir },
   };
   const app = createRuntimeApp({
     apiKey: options.apiKey,
