@@ -37,7 +37,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   const runtimes = RuntimeCatalog.fromEnv(env);
   const services = new ServicesService({
     store,
-    planner: { ...registryLookups(client), runtimeImage: (task, kind) => runtimes.image(task, kind), cpuTextGeneration: runtimes.cpuTextGeneration },
+    planner: { ...registryLookups(client), runtimeImage: (task, kind) => runtimes.image(task, kind), cpuTextGeneration: runtimes.cpuTextGeneration, isProjectRuntime: (image) => runtimes.isProjectRuntime(image) },
     engineFor: (profile) => (profile.schema === "slurm" ? slurm.forProfile(profile) : docker),
     engineOf,
     reconciler,

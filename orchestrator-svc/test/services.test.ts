@@ -45,6 +45,7 @@ function build(dbFile: string) {
       models: async (p, repo) => models.filter((m) => m.profile === p && m.repo === repo),
       runtimeImage: (task, kind) => catalog.image(task, kind),
       cpuTextGeneration: "svc",
+      isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     },
     engineFor: () => docker,
     engineOf: () => docker,

@@ -2,6 +2,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { badRequest } from "@svc/platform";
 import type { Model, Profile, RunRequest, Task } from "@svc/contracts";
+import { DEFAULT_SLURM_RUNTIME } from "../runtimes/slurm-runtime";
+import { checkCpuEngineArgs } from "./engine-args";
 import { chooseModel } from "./model-choice";
 import { runtimeArgs, type RuntimeKind } from "./runtime-args";
 import { validateRunRequest } from "./validate-request";
@@ -15,6 +17,8 @@ export interface PlannerDeps {
   runtimeImage(task: Task, kind: RuntimeKind): string;
   /** Which text-generation engine to use without GPUs (`svc`, or `vllm` when configured). */
   cpuTextGeneration: RuntimeKind;
+  /** Whether an image is one of the project's own runtimes (whose engine options svc knows). */
+  isProjectRuntime(image: string): boolean;
 }
 
 export interface LaunchPlan {
@@ -36,6 +40,11 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   const choice = chooseModel(await deps.models(profile.name, request.model), request.model, request.task, profile.name, request.revision);
   const gpus = request.job?.gres ?? 0;
   const runtimeKind: RuntimeKind = request.task === "text-generation" ? (gpus > 0 ? "vllm" : deps.cpuTextGeneration) : "svc";
+  const runtime = deps.runtimeImage(request.task, runtimeKind);
+  // A bare Slurm job always runs the project's runtime tree, whatever the image is called.
+  const bareSlurm = profile.schema === "slurm" && (profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "bare";
+  const engineWarnings =
+    request.task === "text-generation" && runtimeKind === "svc" && (bareSlurm || deps.isProjectRuntime(runtime)) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
   const { args, warnings } = runtimeArgs(runtimeKind, request, request.model);
   let inputDir: string | undefined;
   if (request.task === "speech-recognition") {
@@ -48,9 +57,9 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     engine: profile.schema === "local" ? "docker" : "slurm",
     model: choice.model,
     matched: choice.matched,
-    warnings: [...choice.warnings, ...warnings],
+    warnings: [...choice.warnings, ...warnings, ...engineWarnings],
     runtimeKind,
-    runtime: deps.runtimeImage(request.task, runtimeKind),
+    runtime,
     args,
     inputDir,
   };

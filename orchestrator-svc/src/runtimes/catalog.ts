@@ -8,6 +8,8 @@ import type { RuntimeKind } from "../launch/runtime-args";
 const BUILD_SCRIPT = join(import.meta.dir, "..", "..", "..", "images", "build.ts");
 export const VLLM_IMAGE = "vllm/vllm-openai:latest";
 const PROJECT_PREFIX = "svc-";
+const DEFAULT_IMAGES: Record<Task, string> = { "text-generation": "svc-text-generation:latest", "speech-recognition": "svc-speech-recognition:latest" };
+const repositoryOf = (image: string) => image.replace(/[:@].*$/, "");
 
 /**
  * Which image serves which task: the project's CPU runtimes (built locally, no registry) or vLLM's
@@ -23,8 +25,8 @@ export class RuntimeCatalog {
   static fromEnv(env: Record<string, string | undefined>): RuntimeCatalog {
     return new RuntimeCatalog(
       {
-        "text-generation": env.SVC_RUNTIME_IMAGE_TEXT_GENERATION || "svc-text-generation:latest",
-        "speech-recognition": env.SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION || "svc-speech-recognition:latest",
+        "text-generation": env.SVC_RUNTIME_IMAGE_TEXT_GENERATION || DEFAULT_IMAGES["text-generation"],
+        "speech-recognition": env.SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION || DEFAULT_IMAGES["speech-recognition"],
       },
       env.SVC_TEXT_GENERATION_IMAGE || VLLM_IMAGE,
       env.SVC_TEXT_GENERATION_ENGINE === "vllm" ? "vllm" : "svc",
@@ -33,6 +35,11 @@ export class RuntimeCatalog {
 
   image(task: Task, kind: RuntimeKind): string {
     return kind === "vllm" ? this.vllmImage : this.images[task];
+  }
+
+  /** Whether `image` is one of the project's runtime images (any tag), not a replacement set by SVC_RUNTIME_IMAGE_*. */
+  isProjectRuntime(image: string): boolean {
+    return Object.values(DEFAULT_IMAGES).some((projectImage) => repositoryOf(projectImage) === repositoryOf(image));
   }
 
   /** The project's own runtime images, with the task each serves. */
