@@ -38,6 +38,19 @@ function containerCount(): number {
   return sh(["docker", "ps", "-aq", "--filter", `label=svc.home=${label}`]).split("\n").filter(Boolean).length;
 }
 
+/** `svc run ARGS` until the service is HEALTHY; its id. */
+async function healthyService(args: string[]): Promise<string> {
+  const run = await runSvc(["run", ...args], tiny.env);
+  expect(run.code).toBe(0);
+  const id = run.stdout.trim();
+  await tiny.reaches(id, "HEALTHY");
+  return id;
+}
+
+const stopService = async (id: string | undefined) => {
+  if (id) await tiny.client.services.stop(id);
+};
+
 const proxied = (id: string, path: string, init: RequestInit = {}) =>
   fetch(`${tiny.app.url}/proxy/${id}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", ...init.headers } });
 
@@ -66,20 +79,15 @@ describe("engine options at svc run", () => {
 describe("a text-generation service through /proxy", () => {
   let id: string;
   beforeAll(async () => {
-    const run = await runSvc(["run", "text-generation", TEXT_MODEL, "--name", "endpoints", "--api-key", KEY, "--ctx-size", "512"], tiny.env);
-    expect(run.code).toBe(0);
-    id = run.stdout.trim();
-    await tiny.reaches(id, "HEALTHY");
+    id = await healthyService(["text-generation", TEXT_MODEL, "--name", "endpoints", "--api-key", KEY, "--ctx-size", "512"]);
   }, 120_000);
-  afterAll(async () => {
-    if (id) await tiny.client.services.stop(id);
-  });
+  afterAll(() => stopService(id));
 
   test("--ctx-size 512 reaches the runtime: its log line, /v1/models and a refused long prompt say so", async () => {
     expect((await runSvc(["logs", id, "--tail", "20"], tiny.env)).stdout).toMatch(/ready on .*context 512,/);
     const models = await (await proxied(id, "/v1/models")).json();
     assertShape(ModelList, models, "model list through /proxy");
-    expect(models.data[0].max_model_len).toBe(512);
+    expect((models.data[0] as { max_model_len?: number }).max_model_len).toBe(512);
     const long = await proxied(id, "/v1/chat/completions", { method: "POST", body: JSON.stringify({ messages: [{ role: "user", content: "hello world ".repeat(300) }], max_tokens: 2 }) });
     expect(long.status).toBe(400);
     const error = await long.json();
@@ -131,14 +139,9 @@ describe("a speech service through /proxy", () => {
     mkdirSync(join(inputs, "day1"), { recursive: true });
     sh(["espeak-ng", "-w", join(inputs, "day1", "hello.wav"), "hello world"]);
     writeFileSync(join(tiny.app.home, "elsewhere.wav"), "not in the input folder");
-    const run = await runSvc(["run", "speech-recognition", SPEECH_MODEL, "--input-dir", inputs], tiny.env);
-    expect(run.code).toBe(0);
-    id = run.stdout.trim();
-    await tiny.reaches(id, "HEALTHY");
+    id = await healthyService(["speech-recognition", SPEECH_MODEL, "--input-dir", inputs]);
   }, 120_000);
-  afterAll(async () => {
-    if (id) await tiny.client.services.stop(id);
-  });
+  afterAll(() => stopService(id));
 
   const transcribe = (audio_path: string) => proxied(id, "/transcribe", { method: "POST", body: JSON.stringify({ audio_path, response_format: "text" }) });
 

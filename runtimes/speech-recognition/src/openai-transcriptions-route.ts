@@ -3,12 +3,15 @@ import { decodeAudio } from "./audio-input";
 import { durationUsage, toSrt, toVtt, verboseSegments } from "./openai-formats";
 import { transcribe, type TranscriptionDeps } from "./transcription";
 
-const FORMATS = ["json", "text", "srt", "verbose_json", "vtt"] as const;
 
 const TranscriptionUpload = t.Object({
   file: t.File(),
   model: t.Optional(t.String()),
-  response_format: t.Optional(t.Union(FORMATS.map((format) => t.Literal(format)), { error: `response_format: must be one of ${FORMATS.join(", ")}` })),
+  response_format: t.Optional(
+    t.Union([t.Literal("json"), t.Literal("text"), t.Literal("srt"), t.Literal("verbose_json"), t.Literal("vtt")], {
+      error: "response_format: must be one of json, text, srt, verbose_json, vtt",
+    }),
+  ),
   language: t.Optional(t.String({ pattern: "^[a-z]{2,3}$" })),
   prompt: t.Optional(t.String()),
   temperature: t.Optional(t.Numeric({ minimum: 0, maximum: 1 })),

@@ -30,8 +30,7 @@ export class EmbeddingEngine {
 
   /** How many token ids the model knows (valid ids are below it). */
   get vocabularySize(): number {
-    const tokens = (this.model.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: unknown[] } } }).tokenizer?.ggml?.tokens;
-    return tokens?.length ?? 0;
+    return this.model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length ?? 0;
   }
 
   /** Tokens an input takes once the model's own start and end tokens are added. */

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Token } from "node-llama-cpp";
 import { invalidRequest } from "@svc/runtime-common";
 import type { RouteDeps } from "./chat-completions";
 import type { Embedding, EmbeddingEngine } from "./embedding-engine";
@@ -11,7 +12,7 @@ function base64Floats(vector: number[]): string {
   return Buffer.from(view.buffer).toString("base64");
 }
 
-type Input = string | number[];
+type Input = string | Token[];
 
 /** The inputs as a list, each checked against what the model can take; refusals are 400s naming the input. */
 function inputsOf(body: EmbeddingRequest, embedder: EmbeddingEngine, maxInputLength: number | undefined): Input[] {
@@ -25,7 +26,7 @@ function inputsOf(body: EmbeddingRequest, embedder: EmbeddingEngine, maxInputLen
     const param = several ? `input.${i}` : "input";
     if (input === "") throw invalidRequest(`${param} is empty: send text to embed.`, param);
     if (typeof input !== "string") {
-      const bad = input.find((id) => id >= vocabulary);
+      const bad = input.find((id) => (id as number) >= vocabulary);
       if (bad !== undefined) throw invalidRequest(`${param}: token id ${bad} is not in the model's vocabulary of ${vocabulary} tokens.`, param);
     }
     const length = embedder.inputLength(input);

@@ -102,7 +102,7 @@ describe("text-generation runtime, bare, with llama.cpp server options", () => {
     expect(tuned.output()).toMatch(/ready on .*context 512, parallel 2, threads 1, batch 64\)/);
     const models = await (await fetch(`${tuned.url}/v1/models`, { headers: { authorization: `Bearer ${API_KEY}` } })).json();
     assertShape(ModelList, models, "model list");
-    expect(models.data[0].max_model_len).toBe(512);
+    expect((models.data[0] as { max_model_len?: number }).max_model_len).toBe(512);
   });
 
   test("a prompt longer than --ctx-size is refused naming the context", async () => {
