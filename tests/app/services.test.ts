@@ -86,11 +86,12 @@ describe("services on Docker, end to end", () => {
     const inputs = join(app.home, "audio-in");
     mkdirSync(inputs, { recursive: true });
     sh(["espeak-ng", "-w", join(inputs, "hello.wav"), "hello world"]);
-    // Without its image (only the tag goes; the content-tagged image stays), run builds it first and says so.
-    sh(["docker", "rmi", "svc-speech-recognition:latest"]);
+    // Without its image, run builds it first and says so.
+    const image = tiny.images["speech-recognition"];
+    sh(["docker", "rmi", image]);
     const run = await runSvc(["run", "speech-recognition", SPEECH_MODEL, "--input-dir", inputs], env);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("The runtime image svc-speech-recognition:latest was missing, so it was built first.");
+    expect(run.stderr).toContain(`The runtime image ${image} was missing, so it was built first.`);
     const id = run.stdout.trim();
     await reaches(id, "HEALTHY");
     const response = await fetch(`${app.url}/proxy/${id}/transcribe`, {

@@ -1,6 +1,8 @@
 /**
- * An svc app for end-to-end tests of services: a fresh home, the runtime images built, a local
- * default profile and the tiny models registered. Removes its services and home when cleaned up.
+ * An svc app for end-to-end tests of services: a fresh home, the runtime images built from this
+ * tree and pinned by their content tags (`:latest` may be retagged by another checkout sharing the
+ * Docker Engine), a local default profile and the tiny models registered. Removes its services and
+ * home when cleaned up.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +24,8 @@ export function sh(command: string[], cwd = REPO_ROOT): string {
 
 export interface TinyApp {
   app: RunningSvc;
+  /** The runtime images this app runs, by task (content tags). */
+  images: Record<"text-generation" | "speech-recognition", string>;
   client: SvcClient;
   /** The environment the CLI needs to reach this app. */
   env: Record<string, string>;
@@ -34,8 +38,8 @@ export interface TinyApp {
 
 export async function startAppWithTinyModels(): Promise<TinyApp> {
   ensureDocker();
-  sh([process.execPath, "images/build.ts"]);
-  const app = await startSvc();
+  const [textImage, speechImage] = sh([process.execPath, "images/build.ts", "text-generation", "speech-recognition"]).trim().split("\n");
+  const app = await startSvc({ env: { SVC_RUNTIME_IMAGE_TEXT_GENERATION: textImage, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: speechImage } });
   const client = new SvcClient({ baseUrl: app.url });
   const modelsHome = join(app.home, "profile-home");
   mkdirSync(join(app.home, "shared-cache"), { recursive: true });
@@ -46,6 +50,7 @@ export async function startAppWithTinyModels(): Promise<TinyApp> {
   if (registered.join() !== [TEXT_MODEL, SPEECH_MODEL].sort().join()) throw new Error(`the tiny models were not registered: ${registered.join(", ")}`);
   return {
     app,
+    images: { "text-generation": textImage, "speech-recognition": speechImage },
     client,
     env: { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) },
     modelsHome,
