@@ -22,10 +22,24 @@ export function sh(command: string[], cwd = REPO_ROOT): string {
   return result.stdout.toString();
 }
 
+export type RuntimeImages = Record<"text-generation" | "speech-recognition", string>;
+
+/**
+ * Builds the runtime images from this tree; their content tags, and the environment that makes an
+ * app run exactly them.
+ */
+export function buildRuntimeImages(): { images: RuntimeImages; env: Record<string, string> } {
+  const [textImage, speechImage] = sh([process.execPath, "images/build.ts", "text-generation", "speech-recognition"]).trim().split("\n");
+  return {
+    images: { "text-generation": textImage, "speech-recognition": speechImage },
+    env: { SVC_RUNTIME_IMAGE_TEXT_GENERATION: textImage, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: speechImage },
+  };
+}
+
 export interface TinyApp {
   app: RunningSvc;
   /** The runtime images this app runs, by task (content tags). */
-  images: Record<"text-generation" | "speech-recognition", string>;
+  images: RuntimeImages;
   client: SvcClient;
   /** The environment the CLI needs to reach this app. */
   env: Record<string, string>;
@@ -38,8 +52,8 @@ export interface TinyApp {
 
 export async function startAppWithTinyModels(): Promise<TinyApp> {
   ensureDocker();
-  const [textImage, speechImage] = sh([process.execPath, "images/build.ts", "text-generation", "speech-recognition"]).trim().split("\n");
-  const app = await startSvc({ env: { SVC_RUNTIME_IMAGE_TEXT_GENERATION: textImage, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: speechImage } });
+  const runtimes = buildRuntimeImages();
+  const app = await startSvc({ env: runtimes.env });
   const client = new SvcClient({ baseUrl: app.url });
   const modelsHome = join(app.home, "profile-home");
   mkdirSync(join(app.home, "shared-cache"), { recursive: true });
@@ -50,7 +64,7 @@ export async function startAppWithTinyModels(): Promise<TinyApp> {
   if (registered.join() !== [TEXT_MODEL, SPEECH_MODEL].sort().join()) throw new Error(`the tiny models were not registered: ${registered.join(", ")}`);
   return {
     app,
-    images: { "text-generation": textImage, "speech-recognition": speechImage },
+    images: runtimes.images,
     client,
     env: { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) },
     modelsHome,
