@@ -46,6 +46,8 @@ class App:
     docker_socket: str
     #: The speech services' input folder, holding SPOKEN_WAV.
     inputs: Path
+    #: clients/python
+    package_dir: Path = REPO / "clients" / "python"
 
     def running_containers(self, service_id: str) -> list[str]:
         """Ids of running Docker containers of the service (the engine labels each with its service id)."""
@@ -146,6 +148,12 @@ def text_service(client: svc.Svc) -> Iterator[svc.Service]:
     """One HEALTHY text-generation service with an API key, shared by the tests; stopped at the end."""
     with client.run("text-generation", TEXT_MODEL, api_key="sk-python-test-key", name="py-text") as service:
         yield service.wait(timeout=START_TIMEOUT)
+
+
+def hide_openai(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Makes `import openai` fail for the test, whatever is installed."""
+    modules: dict[str, object] = sys.modules  # type: ignore[assignment]
+    monkeypatch.setitem(modules, "openai", None)
 
 
 @pytest.fixture

@@ -118,7 +118,7 @@ def check_type(doc: Document, tp: Any, schema: Schema, where: str, problems: lis
         if kinds != {"object"}:
             problems.append(f"{where}: {tp.__name__} is an object, the document says {kinds or schema}")
         else:
-            check_dataclass(doc, tp, schema, where, problems)  # type: ignore[arg-type]
+            check_dataclass(doc, tp, schema, where, problems)
     elif tp is datetime:
         if kinds != {"string"} or schema.get("format") not in (None, "date-time"):
             problems.append(f"{where}: a datetime in Python, {schema} in the document")

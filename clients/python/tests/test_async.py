@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 
 import pytest
-from conftest import SPEECH_MODEL, SPOKEN_WAV, START_TIMEOUT, TEXT_MODEL, App
+from conftest import SPEECH_MODEL, SPOKEN_WAV, START_TIMEOUT, TEXT_MODEL, App, hide_openai
 
 import svc
 
@@ -58,6 +57,6 @@ async def test_async_openai_client(app: App, text_service: svc.Service, monkeypa
         assert type(made).__name__ == "AsyncOpenAI"
         assert made.arguments["base_url"] == f"{app.url}/proxy/{found.id}/v1"
         assert made.arguments["default_headers"] == {"X-Svc-Token": app.token}
-        monkeypatch.setitem(sys.modules, "openai", None)
+        hide_openai(monkeypatch)
         with pytest.raises(svc.OpenAINotInstalledError):
             found.openai(api_key="sk-python-test-key")

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import httpx
 import pytest
-from conftest import SPEECH_MODEL, START_TIMEOUT, TEXT_MODEL, App
+from conftest import SPEECH_MODEL, START_TIMEOUT, TEXT_MODEL, App, hide_openai
 
 import svc
 
@@ -81,7 +79,7 @@ def test_dry_run_shows_the_start_up_script_and_starts_nothing(client: svc.Svc) -
 
 
 def test_openai_without_the_package_says_to_install_it(text_service: svc.Service, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "openai", None)  # makes `import openai` fail, whatever is installed
+    hide_openai(monkeypatch)
     with pytest.raises(svc.OpenAINotInstalledError, match="pip install openai") as raised:
         text_service.openai()
     assert isinstance(raised.value, ImportError)

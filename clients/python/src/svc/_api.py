@@ -6,7 +6,7 @@ Sans I/O: `Svc` and `AsyncSvc` send the same calls, one with a blocking client, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
@@ -15,7 +15,7 @@ from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, P
 from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceDetails, ServiceRecord, ServiceStatus, Task
 from .run_options import RunOptions, run_request
 
-T = TypeVar("T")
+T = TypeVar("T", covariant=True)
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def health() -> Call[HealthReport]:
 
 
 def list_profiles() -> Call[list[Profile]]:
-    return Call("GET", "/api/profiles", list[Profile])  # type: ignore[arg-type]
+    return Call("GET", "/api/profiles", list[Profile])
 
 
 def get_profile(name: str) -> Call[Profile]:
@@ -126,7 +126,7 @@ def build_images(task: Task | None = None) -> Call[list[RuntimeImage]]:
     return Call("POST", "/api/images/build", list[RuntimeImage], body={"task": task} if task else {})
 
 
-CALLS = (
+CALLS: tuple[Callable[..., Call[Any]], ...] = (
     info, health,
     list_profiles, get_profile, create_profile, update_profile, remove_profile,
     list_models, refresh_models, start_download, get_download, list_downloads,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,10 +67,9 @@ def transcription_answer(response: httpx.Response) -> Transcription:
 
 def import_openai() -> Any:
     try:
-        import openai
+        return importlib.import_module("openai")
     except ImportError as error:
         raise OpenAINotInstalledError(
             "Service.openai() needs the `openai` package, which cannot be imported here: install it (pip install openai). "
             "Without it, service.chat(…) and service.transcribe(…) reach the service too."
         ) from error
-    return openai
