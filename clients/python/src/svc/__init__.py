@@ -15,6 +15,7 @@ from .async_service import AsyncService
 from .client import Svc
 from .contracts import *  # noqa: F403
 from .errors import OpenAINotInstalledError, ServiceFailedError, SvcApiError, SvcConfigError, SvcError, SvcTimeoutError, SvcUnreachableError
+from ._inference import AudioFile, ChatOptions, Prompt, TranscribeOptions
 from .run_options import RunOptions
 from .service import Service
 from .settings import Settings, load_settings
@@ -23,6 +24,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AsyncService",
+    "AudioFile",
+    "ChatOptions",
+    "Prompt",
+    "TranscribeOptions",
     "AsyncSvc",
     "Launch",
     "OpenAINotInstalledError",

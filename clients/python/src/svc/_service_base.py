@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 from urllib.parse import quote
 
 from ._http import proxy_headers
+from ._inference import CHAT_PATH, TRANSCRIBE_PATH, UPLOAD_PATH, AudioFile, ChatOptions, Prompt, TranscribeOptions
+from ._inference import chat_request, transcribe_request, upload_request
 from .contracts import SERVICE_STATUSES, TERMINAL_STATUSES, RunResponse, ServiceRecord, ServiceStatus
 from .errors import ServiceFailedError, SvcError, SvcTimeoutError
 
@@ -74,8 +77,21 @@ class ServiceBase:
     def _proxy_headers(self, api_key: str | None) -> dict[str, str]:
         return proxy_headers(self._token, self._key(api_key))
 
-    def _proxy_path(self, path: str) -> str:
-        return f"/proxy/{quote(self.id, safe='')}{path}"
+    def _proxy_post(self, path: str, api_key: str | None, payload: dict[str, Any]) -> dict[str, Any]:
+        """Arguments of `send()` for a POST to the service's `path` through the gateway."""
+        return {"method": "POST", "path": f"/proxy/{quote(self.id, safe='')}{path}", "headers": self._proxy_headers(api_key), **payload}
+
+    def _chat(self, prompt: Prompt, options: ChatOptions) -> dict[str, Any]:
+        api_key, body = chat_request(self.record.model, prompt, options)
+        return self._proxy_post(CHAT_PATH, api_key, {"json": body})
+
+    def _transcribe(self, audio_path: str | os.PathLike[str], options: TranscribeOptions) -> dict[str, Any]:
+        api_key, body = transcribe_request(audio_path, options)
+        return self._proxy_post(TRANSCRIBE_PATH, api_key, {"json": body})
+
+    def _upload(self, file: AudioFile, options: TranscribeOptions) -> dict[str, Any]:
+        api_key, payload = upload_request(file, options)
+        return self._proxy_post(UPLOAD_PATH, api_key, payload)
 
     def _openai_arguments(self, api_key: str | None, options: dict[str, Any]) -> dict[str, Any]:
         headers = {**proxy_headers(self._token, None), **options.pop("default_headers", {})}

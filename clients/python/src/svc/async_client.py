@@ -2,25 +2,22 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Coroutine, Generator, Mapping
+from collections.abc import Coroutine, Generator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from . import _api as api
-from ._http import DEFAULT_TIMEOUT, AsyncHttp
+from ._client_base import ClientBase
+from ._http import AsyncHttp
 from .async_service import AsyncService
-from .client import resolve_target
 from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceStatus, Task
 from .run_options import RunOptions
 
-if sys.version_info >= (3, 11):
-    from typing import Unpack
-elif TYPE_CHECKING:
-    from typing_extensions import Unpack
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
 
 
 class Launch:
@@ -42,25 +39,14 @@ class Launch:
         await self._service.__aexit__(kind, error, traceback)
 
 
-class AsyncSvc:
+class AsyncSvc(ClientBase[AsyncHttp]):
     """The svc application from asyncio: `AsyncSvc()` finds it like `Svc()`; every method is awaited.
 
     `s = await svc.run(…)` or `async with svc.run(…) as s:`; `async with AsyncSvc() as svc:` closes its connections.
     """
 
-    def __init__(
-        self,
-        url: str | None = None,
-        *,
-        token: str | None = None,
-        timeout: httpx.Timeout | float | None = DEFAULT_TIMEOUT,
-        env: Mapping[str, str] | None = None,
-    ) -> None:
-        self.url, self.token = resolve_target(url, token, env)
-        self._http = AsyncHttp(self.url, self.token, timeout)
-
-    def __repr__(self) -> str:
-        return f"AsyncSvc({self.url!r})"
+    def _connect(self, timeout: httpx.Timeout | float | None) -> AsyncHttp:
+        return AsyncHttp(self.url, self.token, timeout)
 
     def run(self, task: Task, model: str, **options: Unpack[RunOptions]) -> Launch:
         """See `Svc.run`."""

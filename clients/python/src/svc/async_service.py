@@ -7,15 +7,17 @@ import os
 import time
 from collections.abc import AsyncGenerator, Callable
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _api as api
 from ._http import AsyncHttp
-from ._inference import AudioFile, Prompt, chat_answer, chat_body, import_openai, transcribe_body, transcription_answer, upload_file, upload_form
-from ._inference import CHAT_PATH, TRANSCRIBE_PATH, UPLOAD_PATH
+from ._inference import AudioFile, ChatOptions, Prompt, TranscribeOptions, chat_answer, import_openai, transcription_answer
 from ._service_base import STOP_TIMEOUT, WAIT_INTERVAL, ServiceBase, check_status
-from .contracts import ChatCompletion, RunResponse, ServiceRecord, ServiceStatus, Transcription, TranscriptionFormat
+from .contracts import ChatCompletion, RunResponse, ServiceRecord, ServiceStatus, Transcription
 from .errors import SvcApiError
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
 
 
 class AsyncService(ServiceBase):
@@ -62,48 +64,17 @@ class AsyncService(ServiceBase):
     async def rm(self, force: bool = False) -> None:
         self.record = await self._http.call(api.remove_service(self.id, force))
 
-    async def chat(
-        self,
-        prompt: Prompt,
-        *,
-        system: str | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-        api_key: str | None = None,
-        **extra: Any,
-    ) -> ChatCompletion:
+    async def chat(self, prompt: Prompt, **options: Unpack[ChatOptions]) -> ChatCompletion:
         """See `Service.chat`."""
-        body = chat_body(prompt, self.record.model, system, max_tokens, temperature, extra)
-        return chat_answer(await self._http.send("POST", self._proxy_path(CHAT_PATH), headers=self._proxy_headers(api_key), json=body))
+        return chat_answer(await self._http.send(**self._chat(prompt, options)))
 
-    async def transcribe(
-        self,
-        audio_path: str | os.PathLike[str],
-        *,
-        response_format: TranscriptionFormat = "json",
-        language: str | None = None,
-        prompt: str | None = None,
-        temperature: float | None = None,
-        api_key: str | None = None,
-    ) -> Transcription:
+    async def transcribe(self, audio_path: str | os.PathLike[str], **options: Unpack[TranscribeOptions]) -> Transcription:
         """See `Service.transcribe`."""
-        body = transcribe_body(audio_path, response_format, language, prompt, temperature)
-        return transcription_answer(await self._http.send("POST", self._proxy_path(TRANSCRIBE_PATH), headers=self._proxy_headers(api_key), json=body))
+        return transcription_answer(await self._http.send(**self._transcribe(audio_path, options)))
 
-    async def transcribe_file(
-        self,
-        file: AudioFile,
-        *,
-        response_format: TranscriptionFormat = "json",
-        language: str | None = None,
-        prompt: str | None = None,
-        temperature: float | None = None,
-        api_key: str | None = None,
-    ) -> Transcription:
+    async def transcribe_file(self, file: AudioFile, **options: Unpack[TranscribeOptions]) -> Transcription:
         """See `Service.transcribe_file`."""
-        form = upload_form(response_format, language, prompt, temperature)
-        files = {"file": upload_file(file)}
-        return transcription_answer(await self._http.send("POST", self._proxy_path(UPLOAD_PATH), headers=self._proxy_headers(api_key), data=form, files=files))
+        return transcription_answer(await self._http.send(**self._upload(file, options)))
 
     def openai(self, api_key: str | None = None, **options: Any) -> Any:
         """An `openai.AsyncOpenAI` client for this service; see `Service.openai`."""

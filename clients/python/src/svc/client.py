@@ -2,39 +2,24 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING
 
 import httpx
 
 from . import _api as api
-from ._http import DEFAULT_TIMEOUT, SyncHttp
+from ._client_base import ClientBase
+from ._http import SyncHttp
 from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceStatus, Task
 from .run_options import RunOptions
 from .service import Service
-from .settings import load_settings
 
-if sys.version_info >= (3, 11):
-    from typing import Unpack
-elif TYPE_CHECKING:
-    from typing_extensions import Unpack
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
 
 
-def resolve_target(url: str | None, token: str | None, env: Mapping[str, str] | None) -> tuple[str, str | None]:
-    """The application's URL and token: as given, else found as the CLI finds them (see `svc.settings`).
-
-    A token is looked up only for the application the settings describe, never sent to a URL given here.
-    """
-    if url is not None:
-        return url.rstrip("/"), token
-    settings = load_settings(env)
-    return settings.url, token or settings.token()
-
-
-class Svc:
+class Svc(ClientBase[SyncHttp]):
     """The svc application: profiles, models and inference services.
 
     `Svc()` finds the application and its token like the `svc` CLI (SVC_HOST, SVC_PORT,
@@ -42,19 +27,8 @@ class Svc:
     Use it as a context manager, or call `close()`, to release its connections.
     """
 
-    def __init__(
-        self,
-        url: str | None = None,
-        *,
-        token: str | None = None,
-        timeout: httpx.Timeout | float | None = DEFAULT_TIMEOUT,
-        env: Mapping[str, str] | None = None,
-    ) -> None:
-        self.url, self.token = resolve_target(url, token, env)
-        self._http = SyncHttp(self.url, self.token, timeout)
-
-    def __repr__(self) -> str:
-        return f"Svc({self.url!r})"
+    def _connect(self, timeout: httpx.Timeout | float | None) -> SyncHttp:
+        return SyncHttp(self.url, self.token, timeout)
 
     # Services
 

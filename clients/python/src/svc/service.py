@@ -6,15 +6,17 @@ import os
 import time
 from collections.abc import Callable, Generator
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _api as api
 from ._http import SyncHttp
-from ._inference import AudioFile, Prompt, chat_answer, chat_body, import_openai, transcribe_body, transcription_answer, upload_file, upload_form
-from ._inference import CHAT_PATH, TRANSCRIBE_PATH, UPLOAD_PATH
+from ._inference import AudioFile, ChatOptions, Prompt, TranscribeOptions, chat_answer, import_openai, transcription_answer
 from ._service_base import STOP_TIMEOUT, WAIT_INTERVAL, ServiceBase, check_status
-from .contracts import ChatCompletion, RunResponse, ServiceRecord, ServiceStatus, Transcription, TranscriptionFormat
+from .contracts import ChatCompletion, RunResponse, ServiceRecord, ServiceStatus, Transcription
 from .errors import SvcApiError
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
 
 
 class Service(ServiceBase):
@@ -73,54 +75,24 @@ class Service(ServiceBase):
         """Deletes the service's record; a live service needs `force=True` (it is stopped first)."""
         self.record = self._http.call(api.remove_service(self.id, force))
 
-    def chat(
-        self,
-        prompt: Prompt,
-        *,
-        system: str | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-        api_key: str | None = None,
-        **extra: Any,
-    ) -> ChatCompletion:
+    def chat(self, prompt: Prompt, **options: Unpack[ChatOptions]) -> ChatCompletion:
         """One chat completion: `prompt` is the user's message (or a list of {role, content} messages).
 
-        `max_tokens` caps the answer (max_completion_tokens); `extra` goes into the request as it is.
-        The answer's text is `.text`.
+        Options: `system`, `max_tokens` (max_completion_tokens), `temperature`, `top_p`, `stop`, `seed`,
+        `api_key`; others go into the request as they are. The answer's text is `.text`.
         """
-        body = chat_body(prompt, self.record.model, system, max_tokens, temperature, extra)
-        response = self._http.send("POST", self._proxy_path(CHAT_PATH), headers=self._proxy_headers(api_key), json=body)
-        return chat_answer(response)
+        return chat_answer(self._http.send(**self._chat(prompt, options)))
 
-    def transcribe(
-        self,
-        audio_path: str | os.PathLike[str],
-        *,
-        response_format: TranscriptionFormat = "json",
-        language: str | None = None,
-        prompt: str | None = None,
-        temperature: float | None = None,
-        api_key: str | None = None,
-    ) -> Transcription:
-        """Transcribes a file on the service host, in its input folder (`input_dir` of `run()`)."""
-        body = transcribe_body(audio_path, response_format, language, prompt, temperature)
-        response = self._http.send("POST", self._proxy_path(TRANSCRIBE_PATH), headers=self._proxy_headers(api_key), json=body)
-        return transcription_answer(response)
+    def transcribe(self, audio_path: str | os.PathLike[str], **options: Unpack[TranscribeOptions]) -> Transcription:
+        """Transcribes a file on the service host, in its input folder (`input_dir` of `run()`).
 
-    def transcribe_file(
-        self,
-        file: AudioFile,
-        *,
-        response_format: TranscriptionFormat = "json",
-        language: str | None = None,
-        prompt: str | None = None,
-        temperature: float | None = None,
-        api_key: str | None = None,
-    ) -> Transcription:
-        """Uploads a file from this machine (a path, bytes or an open binary file) and transcribes it."""
-        form = upload_form(response_format, language, prompt, temperature)
-        response = self._http.send("POST", self._proxy_path(UPLOAD_PATH), headers=self._proxy_headers(api_key), data=form, files={"file": upload_file(file)})
-        return transcription_answer(response)
+        Options: `response_format` (`text`, `json`, `verbose_json`), `language`, `prompt`, `temperature`, `api_key`.
+        """
+        return transcription_answer(self._http.send(**self._transcribe(audio_path, options)))
+
+    def transcribe_file(self, file: AudioFile, **options: Unpack[TranscribeOptions]) -> Transcription:
+        """Uploads audio from this machine (a path, bytes or an open binary file) and transcribes it; options as `transcribe`."""
+        return transcription_answer(self._http.send(**self._upload(file, options)))
 
     def openai(self, api_key: str | None = None, **options: Any) -> Any:
         """An `openai.OpenAI` client for this service through the gateway (`<app>/proxy/<id>/v1`), with its API key.
