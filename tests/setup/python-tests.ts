@@ -3,7 +3,7 @@
  * sees Debian's httpx, pytest and pytest-asyncio (tests/setup/apt-packages.txt), the way a user would
  * (`pip install ./clients/python`, no package index), then runs pytest there and reads its counts.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -41,8 +41,11 @@ export async function runPythonTests(root: string): Promise<Counts> {
   const pkg = join(root, "clients/python");
   try {
     const venv = join(work, "venv");
+    // Installed from a copy without earlier build output, which setuptools would otherwise reuse.
+    const source = join(work, "python");
+    cpSync(pkg, source, { recursive: true, filter: (path) => !/(^|\/)(build|__pycache__|[^/]*\.egg-info)$/.test(path) });
     if (!step([PYTHON, "-m", "venv", "--system-site-packages", venv], root)) return { passed: 0, failed: 1 };
-    if (!step([join(venv, "bin/pip"), "install", "--quiet", "--no-index", "--no-build-isolation", pkg], root)) return { passed: 0, failed: 1 };
+    if (!step([join(venv, "bin/pip"), "install", "--quiet", "--no-index", "--no-build-isolation", source], root)) return { passed: 0, failed: 1 };
     const report = join(work, "pytest.xml");
     const proc = Bun.spawn([join(venv, "bin/python"), "-m", "pytest", "-p", "no:cacheprovider", "-q", `--junitxml=${report}`, "tests"], {
       cwd: pkg,

@@ -38,8 +38,8 @@ def is_union(tp: Any) -> bool:
 
 
 def parse_datetime(text: str) -> datetime:
-    # fromisoformat before Python 3.11 takes neither `Z` nor more than 6 fractional digits.
-    text = re.sub(r"(\.\d{6})\d+", r"\1", text)
+    # fromisoformat before Python 3.11 takes neither `Z` nor fractions other than 3 or 6 digits.
+    text = re.sub(r"\.(\d+)", lambda fraction: "." + fraction.group(1).ljust(6, "0")[:6], text)
     return datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
 
 
