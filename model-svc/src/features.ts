@@ -1,16 +1,15 @@
 import type { AnyElysia } from "elysia";
-import type { ServiceContext } from "@svc/platform";
+import { internalClient, type ServiceContext } from "@svc/platform";
 import { openModelDb } from "./db/connection";
 import { modelsController } from "./models";
 import { ModelService } from "./models/service";
 import { downloadsController } from "./downloads";
 import { DownloadService } from "./downloads/service";
-import { profileServiceSource } from "./profiles/source";
 
 /** The feature controllers this service serves; each lives in its own folder. */
 export function features(ctx: ServiceContext): AnyElysia[] {
   const db = openModelDb(ctx.dataDir);
-  const profiles = profileServiceSource(ctx.upstreams, ctx.internalSecret);
+  const profiles = internalClient(ctx.upstreams, ctx.internalSecret).profiles;
   const models = new ModelService({ db, profiles });
   const downloads = new DownloadService({ models, profiles });
   // Downloads first: its /api/models/downloads routes are more specific than /api/models.

@@ -4,9 +4,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Model, Profile, RunRequest } from "@svc/contracts";
-import { ApiError } from "@svc/platform";
+import { ApiError } from "@svc/contracts";
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
-import { RuntimeCatalog } from "../src/runtimes/catalog";
+import { ImageCatalog } from "../src/catalog/images";
 
 const home = mkdtempSync(join(tmpdir(), "svc-engine-args-"));
 const local: Profile = { name: "default", schema: "local", home_dir: home, cache_dir: home };
@@ -14,11 +14,11 @@ const cluster: Profile = { name: "cluster", schema: "slurm", host: "localhost", 
 const model: Model = { repo: "acme/tiny", revision: "a".repeat(40), profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, seenAt: "2026-01-01T00:00:00.000Z" };
 
 function deps(env: Record<string, string> = {}, profile: Profile = local): PlannerDeps {
-  const catalog = RuntimeCatalog.fromEnv(env);
+  const catalog = ImageCatalog.fromEnv(env);
   return {
     profile: async () => profile,
     models: async () => [{ ...model, profile: profile.name }],
-    runtimeImage: (task, kind) => catalog.image(task, kind),
+    image: (task, server) => catalog.image(task, server),
     cpuTextGeneration: catalog.cpuTextGeneration,
     isProjectRuntime: (image) => catalog.isProjectRuntime(image),
   };
@@ -59,7 +59,7 @@ test("a bare Slurm job runs the project's runtime, so its arguments are checked 
 
 test("vLLM's arguments and those of a replacement image pass through unchecked", async () => {
   expect((await plan(["--bogus-flag", "1"], { job: { gres: 1 } })).args.slice(-2)).toEqual(["--bogus-flag", "1"]);
-  expect((await plan(["--bogus-flag", "1"], {}, deps({ SVC_TEXT_GENERATION_ENGINE: "vllm" }))).runtimeKind).toBe("vllm");
+  expect((await plan(["--bogus-flag", "1"], {}, deps({ SVC_TEXT_GENERATION_ENGINE: "vllm" }))).server).toBe("vllm");
   expect((await plan(["--bogus-flag", "1"], {}, deps({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: "my-llama:1" }))).args).toEqual(["--bogus-flag", "1"]);
 });
 

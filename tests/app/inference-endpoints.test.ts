@@ -18,8 +18,7 @@ import {
   TextCompletion,
   TranscriptionVerboseJson,
 } from "@svc/contracts/openai";
-import { runSvc } from "../support/svc-app";
-import { sh, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "../support/tiny-app";
+import { runSvc, sh, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
 
 const KEY = "sk-endpoints-test";
 let tiny: TinyApp;

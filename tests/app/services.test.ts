@@ -4,8 +4,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import type { SvcClient } from "@svc/client";
 import { writeSnapshot } from "@svc/runtime-tiny-models";
-import { runSvc } from "../support/svc-app";
-import { sh, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "../support/tiny-app";
+import { runSvc, sh, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
 
 let tiny: TinyApp;
 let app: TinyApp["app"];

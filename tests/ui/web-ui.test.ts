@@ -9,10 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { Server } from "bun";
-import { ensureDocker } from "../support/docker";
-import { bytes, startFakeHub, tinyRepo, type FakeHub } from "../support/fake-hub";
-import { startSvc, type RunningSvc } from "../support/svc-app";
-import { buildRuntimeImages, sh } from "../support/tiny-app";
+import { buildRuntimeImages, bytes, ensureDocker, sh, startFakeHub, startSvc, tinyRepo, type FakeHub, type RunningSvc } from "@svc/testing";
 import { markDocument, openBrowser, screenshot, stillSameDocument, type Browser } from "./browser";
 
 const TOKEN = "ui-suite-token-0123456789";

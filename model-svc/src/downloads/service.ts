@@ -1,16 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import {
-  DEFAULT_REVISION,
-  REPO_ID_RULE,
-  REVISION_RULE,
-  isRepoId,
-  isRevision,
-  type DownloadTask,
-  type Model,
-} from "@svc/contracts";
-import { ApiError, badRequest, notFound } from "@svc/platform";
+import { ApiError, badRequest, notFound, DEFAULT_REVISION, REPO_ID_RULE, REVISION_RULE, isRepoId, isRevision, type DownloadTask, type Model } from "@svc/contracts";
 import { classify } from "../discovery/classify";
 import { repoFolderName } from "../discovery/repo-folder";
 import { snapshotFacts } from "../discovery/scan-local";

@@ -1,4 +1,4 @@
-import { badRequest } from "@svc/platform";
+import { badRequest } from "@svc/contracts";
 import { CPU_TEXT_GENERATION_OPTIONS, describeEngineOptions, IGNORED_ON_CPU, parseEngineArgs } from "@svc/contracts/engine-options";
 
 /**

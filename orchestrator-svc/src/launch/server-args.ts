@@ -1,13 +1,11 @@
-import type { RunRequest } from "@svc/contracts";
-
-export type RuntimeKind = "svc" | "vllm";
+import type { InferenceServer, RunRequest } from "@svc/contracts";
 
 /**
- * The runtime's arguments after --model/--host/--port. The project's CPU runtimes take the svc
+ * The inference server's arguments after --model/--host/--port. The project's CPU runtimes take the svc
  * option names as they are; vLLM's OpenAI server gets the mapped ones. Engine args come last, each
  * one argument.
  */
-export function runtimeArgs(kind: RuntimeKind, request: RunRequest, modelName: string): { args: string[]; warnings: string[] } {
+export function serverArgs(kind: InferenceServer, request: RunRequest, modelName: string): { args: string[]; warnings: string[] } {
   const args: string[] = [];
   const warnings: string[] = [];
   const options = request.textGeneration ?? {};

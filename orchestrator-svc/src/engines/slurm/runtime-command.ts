@@ -1,11 +1,11 @@
 import type { SlurmRuntime, Task } from "@svc/contracts";
 import { remotePathWord, shellQuote } from "@svc/ssh";
-import { modelMount } from "../engines/docker/container-config";
+import { modelMount } from "../model-folder";
 
 /** What a slurm profile's jobs start their server with when the profile does not say (see SlurmProfile.runtime). */
 export const DEFAULT_SLURM_RUNTIME: SlurmRuntime = "bare";
 
-export interface SlurmRuntimeTarget {
+export interface RuntimeTarget {
   runtime: SlurmRuntime;
   /** The profile's home and cache on the cluster (absolute or ~/…). */
   home: string;
@@ -22,12 +22,12 @@ export function sifName(image: string): string {
 }
 
 /**
- * The shell words (already quoted) that start a runtime in a Slurm job, before its --model/--host/
- * --port arguments. `bare`: the project's runtime tree under <home>/runtime run by Bun (vLLM: its
+ * The shell words (already quoted) that start an inference server in a Slurm job, before its
+ * --model/--host/--port arguments, per the profile's runtime kind. `bare`: the project's runtime tree under <home>/runtime run by Bun (vLLM: its
  * Python entry point), for clusters without a container engine. `apptainer`: `apptainer run` of
  * <cache>/images/<image>.sif, the model folder bound read-only (and `--nv` for GPUs).
  */
-export function slurmRuntimeWords(image: string, task: Task, modelDir: string, gpus: number, target: SlurmRuntimeTarget): string[] {
+export function runtimeCommand(image: string, task: Task, modelDir: string, gpus: number, target: RuntimeTarget): string[] {
   if (target.runtime === "apptainer") {
     const mount = modelMount(modelDir);
     return [
