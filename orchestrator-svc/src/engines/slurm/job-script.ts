@@ -90,7 +90,7 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   if (inputDir) lines.push(`mkdir -p ${inputDir}`);
   lines.push(...PORT_PICKER);
   const command = [...runtime.words, "--model", shellQuote(spec.modelDir), "--host", '"$addr"', "--port", '"$port"'];
-  if (inputDir) command.push("--input-dir", inputDir);
+  if (inputDir) command.push("--input-dir", inputDir, "--input-host-dir", inputDir);
   command.push(...spec.args.map(shellQuote));
   lines.push(`exec ${command.join(" ")}`);
   return `${lines.join("\n")}\n`;
