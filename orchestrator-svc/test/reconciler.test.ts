@@ -54,6 +54,18 @@ describe("reconciler", () => {
     expect(store.events(id).map((e) => e.to)).toEqual(["SUBMITTED", "HEALTHY"]);
   });
 
+  test("a queued service's reason follows the scheduler's while it stays PENDING, without new events", async () => {
+    const engine = new FakeEngine("slurm");
+    const { reconciler, add, store } = setup({ p: engine });
+    const id = add("p", { handle: "h-q" });
+    engine.script("h-q", { phase: "queued", reason: "queued, not scheduled yet (Slurm: None)" });
+    await reconciler.tick();
+    engine.script("h-q", { phase: "queued", reason: "waiting for resources to become free (Slurm: Resources)" });
+    await reconciler.tick();
+    expect(store.get(id)).toMatchObject({ status: "PENDING", reason: "waiting for resources to become free (Slurm: Resources)" });
+    expect(store.events(id).map((e) => e.to)).toEqual(["SUBMITTED", "PENDING"]);
+  });
+
   test("an engine that fails leaves the other engines' services alone, and is retried after a wait of its own", async () => {
     const broken = new FakeEngine("slurm").fail(new Error("the cluster does not answer"));
     const working = new FakeEngine();

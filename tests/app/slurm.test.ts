@@ -21,7 +21,7 @@ let app: RunningSvc;
 let client: SvcClient;
 let env: Record<string, string>;
 let localHome: string;
-/** Submitted first, with --time 00:01:00: checked last, once Slurm has ended it. */
+/** Submitted with --time 00:01:00 before the restart test: checked last, once Slurm has ended it. */
 let timeoutId: string;
 
 const status = async (id: string) => (await client.services.get(id)).status;
@@ -47,9 +47,6 @@ beforeAll(async () => {
   const add = await run(["profile", "add", "--name", PROFILE, "--schema", "slurm", "--host", "127.0.0.1", "--port", String(cluster.port), "--user", "svc", "--home", "~/svc", "--cache", "/shared/cache", "--identity-file", key.privateKeyFile, "--yes"]);
   expect(add.code).toBe(0);
   await client.models.refresh(PROFILE);
-  const submitted = await runOnCluster(["--time", "00:01:00", "text-generation", TEXT_MODEL, "--name", "short"]);
-  expect(submitted.code).toBe(0);
-  timeoutId = submitted.stdout.trim();
 }, 600_000);
 
 afterAll(async () => {
@@ -194,6 +191,10 @@ describe("services on Slurm, end to end", () => {
   });
 
   test("sshd, slurmctld and the orchestrator restarted while a service is HEALTHY: reconnect, tunnel back, status stays right", async () => {
+    // The --time tests' job runs its minute through this test (submitted here, not earlier: the tests before may be slow).
+    const submitted = await runOnCluster(["--time", "00:01:00", "text-generation", TEXT_MODEL, "--name", "short"]);
+    expect(submitted.code).toBe(0);
+    timeoutId = submitted.stdout.trim();
     const started = await runOnCluster(["text-generation", TEXT_MODEL, "--name", "resilient"]);
     const id = started.stdout.trim();
     await reaches(id, "HEALTHY");

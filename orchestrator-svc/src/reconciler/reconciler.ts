@@ -1,5 +1,5 @@
 import { isBusy } from "@svc/contracts";
-import type { ServiceRow, ServiceStore } from "../db/service-store";
+import type { ServicePatch, ServiceRow, ServiceStore } from "../db/service-store";
 import type { Engine, Observation } from "../engines/engine";
 import { nextStatus } from "./next-status";
 import { probeHealth } from "./health-probe";
@@ -114,9 +114,12 @@ export class Reconciler {
         const observation: Observation = observations.get(row.handle!) ?? { phase: "missing" };
         const healthy = observation.phase === "running" && observation.port !== null ? await probe(observation.host, observation.port) : undefined;
         const decision = nextStatus(row.status, observation, healthy);
-        const patch = observation.phase === "running" ? { host: observation.host, port: observation.port } : {};
+        const patch: ServicePatch = observation.phase === "running" ? { host: observation.host, port: observation.port } : {};
         const portChanged = observation.phase === "running" && (row.port !== observation.port || row.host !== observation.host);
-        if (decision.status !== row.status || portChanged) {
+        // A queued job's reason changes as the scheduler looks at it (None, then Resources…): keep it current.
+        const reasonChanged = decision.status === "PENDING" && row.status === "PENDING" && decision.reason !== null && decision.reason !== row.reason;
+        if (reasonChanged) patch.reason = decision.reason;
+        if (decision.status !== row.status || portChanged || reasonChanged) {
           // Applied only if the status is still the one read (a stop requested meanwhile wins).
           const applied = this.deps.store.transition(row.id, decision.status, decision.reason, patch, row.status);
           if (applied && decision.status !== row.status) this.deps.log?.(`${row.id} ${row.status} → ${decision.status}${decision.reason ? `: ${decision.reason.split("\n")[0]}` : ""}`);

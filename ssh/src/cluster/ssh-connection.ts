@@ -191,14 +191,29 @@ export class SshConnection implements ClusterConnection {
   }
 }
 
-/** Writes `data` to the channel (waiting when it is full) and ends it; returns the bytes written. */
+/** Channel writes of this size or more go several times faster under Bun than small ones (measured: 32 KiB 36 MiB/s, 1 MiB 130 MiB/s). */
+const WRITE_BYTES = 1024 * 1024;
+
+/** Writes `data` to the channel in writes of about WRITE_BYTES (waiting when it is full) and ends it; returns the bytes written. */
 async function writeAll(channel: ClientChannel, data: ReadableStream<Uint8Array> | Uint8Array): Promise<number> {
   let sent = 0;
+  let pending: Uint8Array[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (size === 0) return;
+    const chunk = pending.length === 1 ? pending[0] : Buffer.concat(pending, size);
+    pending = [];
+    size = 0;
+    if (!channel.write(chunk)) await new Promise((resolve) => channel.once("drain", resolve));
+  };
   const chunks = data instanceof Uint8Array ? [data] : (data as unknown as AsyncIterable<Uint8Array>);
   for await (const chunk of chunks) {
     sent += chunk.length;
-    if (!channel.write(chunk)) await new Promise((resolve) => channel.once("drain", resolve));
+    pending.push(chunk);
+    size += chunk.length;
+    if (size >= WRITE_BYTES) await flush();
   }
+  await flush();
   channel.end();
   return sent;
 }
