@@ -90,7 +90,7 @@ export interface SshTestHost {
   user: string;
   cache: string;
   container: StartedTestContainer;
-  /** Runs a command in the container as `user` (for assertions about the server's side). */
+  /** Runs a command in the container as `user`, in their home (for assertions about the server's side, and jobs of their own). */
   execAsUser(command: string, user?: string): Promise<{ exitCode: number; output: string }>;
   /**
    * Creates another account, as a cluster's new user gets one: key-only login with `publicKey`, a
@@ -120,7 +120,8 @@ export async function startSshTestHost(options: { authorizedKeys: string[]; port
     user: SSH_TEST_USER,
     cache: SSH_TEST_CACHE,
     container,
-    execAsUser: (command, user = SSH_TEST_USER) => container.exec(["runuser", "-u", user, "--", "sh", "-c", command]),
+    // In the user's home, as after an SSH login: sbatch writes a job's default output file into the current folder.
+    execAsUser: (command, user = SSH_TEST_USER) => container.exec(["runuser", "-u", user, "--", "sh", "-c", `cd "$HOME" && ${command}`]),
     async addUser(name, publicKey) {
       if (!/^[a-z][a-z0-9-]{0,30}$/.test(name)) throw new Error(`bad user name ${name}`);
       const script = [
