@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { APPTAINER_STAND_IN, ensureDocker, eventually, runSvc, startSlurmCluster, startSvc, tempHome, writeKeyPair, type RunningSvc, type SshTestHost } from "@svc/testing";
+import { APPTAINER_STAND_IN, ensureDocker, eventually, runSvc, startSlurmCluster, startSvc, tempHome, writeKeyPair, type RunningSvc, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
 const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
 const PROFILE = "appt";
@@ -100,7 +100,7 @@ describe("runtime = apptainer, with a stand-in apptainer on the test cluster", (
     await reaches(again.stdout.trim(), "HEALTHY");
     expect((await calls()).filter((line) => line.startsWith("build "))).toHaveLength(1);
     await client.services.stop(again.stdout.trim());
-  });
+  }, RUNTIME_UPLOAD_TEST_MS);
 
   test("a registry image is pulled on the cluster before the job starts; one in <cache>/images is used as it is", async () => {
     const { client, run, reaches } = await appWithImage(REMOTE_IMAGE);
@@ -123,5 +123,5 @@ describe("runtime = apptainer, with a stand-in apptainer on the test cluster", (
     const shared = await run(["run", "-p", PROFILE, "text-generation", TEXT_MODEL, "--dry-run"]);
     expect(shared.stdout).not.toContain("#   ");
     expect(shared.stdout).toContain(" /shared/cache/images/text-generation_1.sif --model ");
-  });
+  }, RUNTIME_UPLOAD_TEST_MS);
 });

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { Model, Profile } from "@svc/contracts";
-import { commitOf, ensureDocker, eventually, files, runSvc, startSlurmCluster, startSvc, tempHome, writeCachedSnapshot, writeKeyPair, type RunningSvc, type SshTestHost } from "@svc/testing";
+import { commitOf, ensureDocker, eventually, files, runSvc, startSlurmCluster, startSvc, tempHome, writeCachedSnapshot, writeKeyPair, type RunningSvc, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
 const CLUSTER_MODEL = "svc-tiny/tiny-llama-gguf";
 const LOCAL_MODEL = "blackfish/tiny-gguf";
@@ -114,5 +114,5 @@ describe("Blackfish's profiles.cfg, as it is", () => {
     const health = await fetch(`${app.url}/proxy/${id}/health`);
     expect(health.status).toBe(200);
     await client.services.stop(id);
-  });
+  }, RUNTIME_UPLOAD_TEST_MS);
 });

@@ -14,7 +14,7 @@ import { SvcClient } from "@svc/client";
 import type { RuntimeList, ServiceStatus, SlurmProfile } from "@svc/contracts";
 import { RuntimeBundles, sharedSlurmDeps, SlurmEngine } from "@svc/orchestrator-svc";
 import { clusterConnection } from "@svc/ssh";
-import { ensureDocker, eventually, runSvc, startSlurmCluster, startSvc, tempHome, writeKeyPair, SVC, type RunningSvc, type SshTestHost } from "@svc/testing";
+import { ensureDocker, eventually, runSvc, startSlurmCluster, startSvc, tempHome, writeKeyPair, SVC, type RunningSvc, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
 const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
 const USER = "newcomer";
@@ -95,7 +95,7 @@ describe("a new account on a real cluster, from svc profile add to a chat", () =
     expect(await asUser(`test -x ~/svc/runtime/${version}/bin/bun && echo there; command -v bun || echo no-bun`)).toBe("there\nno-bun\n");
     await client.services.stop(id);
     await reaches(id, "STOPPED");
-  });
+  }, RUNTIME_UPLOAD_TEST_MS);
 
   test("a second run finds the runtime and transfers nothing", async () => {
     const before = await client.runtimes.installs({ profile: PROFILE });
@@ -155,7 +155,7 @@ describe("a new account on a real cluster, from svc profile add to a chat", () =
     const rm = await run(["runtime", "rm", "-p", PROFILE]);
     expect(rm.stdout.trim()).toBe(`Removed ${changed} from profile ${PROFILE}.`);
     expect((await runtimes()).versions.map((v) => v.version)).toEqual([version]);
-  });
+  }, RUNTIME_UPLOAD_TEST_MS);
 
   test("an install cut off midway (the connection dropped) leaves no usable-looking version, and the next run installs cleanly", async () => {
     expect((await run(["runtime", "rm", "-p", PROFILE, "--version", version])).code).toBe(0);
@@ -180,7 +180,7 @@ describe("a new account on a real cluster, from svc profile add to a chat", () =
     await chat(id);
     await client.services.stop(id);
     await reaches(id, "STOPPED");
-  });
+  }, RUNTIME_UPLOAD_TEST_MS);
 
   test("a job whose runtime is not on its node fails, and svc details says why", async () => {
     // Fill the node so the job waits; meanwhile the runtime disappears (as on a node that does not share the home).

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { ensureDocker, startSlurmCluster, writeKeyPair, type SshTestHost, eventually, runSvc, startSvc, SVC, tempHome, type RunningSvc } from "@svc/testing";
+import { ensureDocker, startSlurmCluster, writeKeyPair, type SshTestHost, eventually, runSvc, startSvc, SVC, tempHome, type RunningSvc, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
 const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
 const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
@@ -63,6 +63,7 @@ describe("services on Slurm, end to end", () => {
     expect(rows.filter((r) => r.profile === PROFILE).map((r) => r.repo).sort()).toEqual([TEXT_MODEL, SPEECH_MODEL]);
   });
 
+  // The first run installs the svc runtime on the cluster.
   test("run → PENDING (the scheduler's reason) → STARTING → HEALTHY → chat through the tunnel and /proxy → logs → stop → STOPPED", async () => {
     // Fill the node's memory so the service has to wait for resources.
     const blocker = (await onCluster("sbatch --parsable --mem=2000M --wrap 'sleep 300'")).trim();
@@ -116,7 +117,7 @@ describe("services on Slurm, end to end", () => {
     const jobId = details.handle!.split(":")[0];
     expect(await onCluster(`squeue -h -t all -j ${jobId} -o %T`)).toContain("CANCELLED");
     expect((await fetch(`${app.url}/proxy/${id}/v1/models`)).status).toBe(503);
-  });
+  }, RUNTIME_UPLOAD_TEST_MS);
 
   test("--dry-run prints exactly the script a real submit writes", async () => {
     const args = ["--time", "00:10:00", "--partition", "debug", "--constraint", "cpu&tiny", "--mem", "1", "text-generation", TEXT_MODEL, "--name", "same", "--max-total-tokens", "256"];

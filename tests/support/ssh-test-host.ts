@@ -19,6 +19,9 @@ export const SLURM_TEST_IMAGE_DIR = join(root, "images", "slurm-test");
 /** A stand-in `apptainer` for the test cluster (see the script): Apptainer cannot be installed on the test machines. */
 export const APPTAINER_STAND_IN = join(root, "tests", "support", "apptainer-stand-in.sh");
 
+/** A time limit for a test that uploads the svc runtime to the test cluster (tens of MB over SSH): more than the suite's default on a busy machine. */
+export const RUNTIME_UPLOAD_TEST_MS = 180_000;
+
 /** The user sshd lets in, and the cache folder that exists in the image. */
 export const SSH_TEST_USER = "svc";
 export const SSH_TEST_CACHE = "/shared/cache";
