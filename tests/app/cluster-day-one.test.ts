@@ -157,7 +157,7 @@ describe("a new account on a real cluster, from svc profile add to a chat", () =
     expect((await runtimes()).versions.map((v) => v.version)).toEqual([version]);
   }, RUNTIME_UPLOAD_TEST_MS);
 
-  test("an install cut off midway (the connection dropped) leaves no usable-looking version, and the next run installs cleanly", async () => {
+  test("an install cut off midway (the connection dropped) leaves no usable-looking version, and the next runs (two at once, one upload) install cleanly", async () => {
     expect((await run(["runtime", "rm", "-p", PROFILE, "--version", version])).code).toBe(0);
     // Freeze the cluster's tar as soon as the upload starts, so the connection drops midway for sure.
     const frozen = cluster.container.exec(["sh", "-c", `until pkill -STOP -u ${USER} -x tar; do sleep 0.02; done`]);
@@ -172,14 +172,22 @@ describe("a new account on a real cluster, from svc profile add to a chat", () =
     await eventually(async () => (await asUser("ls -A ~/svc/runtime")) === "", 20_000, "the upload's temporary folder to go");
     expect((await runtimes()).versions).toEqual([]);
 
-    const next = await run(["run", "-p", PROFILE, "text-generation", TEXT_MODEL, "--name", "after-cut", "--api-key", "sk-day-one"]);
-    expect(next.code).toBe(0);
-    expect(next.stderr).toContain(`Installed the svc runtime ${version} (x64)`);
-    const id = next.stdout.trim();
-    await reaches(id, "HEALTHY");
-    await chat(id);
-    await client.services.stop(id);
-    await reaches(id, "STOPPED");
+    // Two runs at once: both wait for the one upload they share.
+    const uploadsBefore = (await client.runtimes.installs({ profile: PROFILE })).filter((task) => task.state === "done" && task.bytesSent > 0).length;
+    const both = await Promise.all(["after-cut-1", "after-cut-2"].map((name) => run(["run", "-p", PROFILE, "text-generation", TEXT_MODEL, "--name", name, "--api-key", "sk-day-one"])));
+    for (const next of both) {
+      expect(next.code).toBe(0);
+      expect(next.stderr).toContain(`Installed the svc runtime ${version} (x64)`);
+    }
+    const uploads = (await client.runtimes.installs({ profile: PROFILE })).filter((task) => task.state === "done" && task.bytesSent > 0);
+    expect(uploads.length - uploadsBefore).toBe(1);
+    for (const next of both) {
+      const id = next.stdout.trim();
+      await reaches(id, "HEALTHY");
+      await chat(id);
+      await client.services.stop(id);
+      await reaches(id, "STOPPED");
+    }
   }, RUNTIME_UPLOAD_TEST_MS);
 
   test("a job whose runtime is not on its node fails, and svc details says why", async () => {
