@@ -1,14 +1,17 @@
 import type { AnyElysia } from "elysia";
-import type { ServiceContext } from "@svc/platform";
+import { exitOnConfigError, type ServiceContext } from "@svc/platform";
 import { openModelDb } from "./db/connection";
 import { modelsController } from "./models";
 import { ModelService } from "./models/service";
 import { downloadsController } from "./downloads";
 import { DownloadService } from "./downloads/service";
 import { profileServiceSource } from "./profiles/source";
+import { hubSettings } from "./hub/endpoint";
 
 /** The feature controllers this service serves; each lives in its own folder. */
 export function features(ctx: ServiceContext): AnyElysia[] {
+  // Read again at each download; checked here so that a bad timeout stops start-up, naming the variable.
+  exitOnConfigError(() => hubSettings());
   const db = openModelDb(ctx.dataDir);
   const profiles = profileServiceSource(ctx.upstreams, ctx.internalSecret);
   const models = new ModelService({ db, profiles });
