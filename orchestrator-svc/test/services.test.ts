@@ -19,9 +19,9 @@ const profile: Profile = { name: "default", schema: "local", home_dir: home, cac
 const REV_OLD = "a".repeat(40);
 const REV_NEW = "b".repeat(40);
 const models: Model[] = [
-  { repo: "acme/tiny", revision: REV_OLD, profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, seenAt: "2026-01-01T00:00:00.000Z" },
-  { repo: "acme/tiny", revision: REV_NEW, profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, seenAt: "2026-02-01T00:00:00.000Z" },
-  { repo: "acme/ears", revision: REV_OLD, profile: "default", image: "speech-recognition", modelDir: home, sizeBytes: 1, seenAt: "2026-01-01T00:00:00.000Z" },
+  { repo: "acme/tiny", revision: REV_OLD, profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z" },
+  { repo: "acme/tiny", revision: REV_NEW, profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-02-01T00:00:00.000Z" },
+  { repo: "acme/ears", revision: REV_OLD, profile: "default", image: "speech-recognition", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z" },
 ];
 
 let docker: DockerEngine;
