@@ -2,11 +2,23 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSyn
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { debianPackages } from "./debian-packages";
-import { docker, imageExists } from "./docker-cli";
+import type { BuildPath } from "./base-choice";
+import { docker, dockerShowingProgress, imageExists } from "./docker-cli";
 import { runtimeTree, type TreeEntry } from "./image-tree";
 
-/** Shared libraries the prebuilt llama.cpp / whisper.cpp binaries load that minbase lacks. */
+/** Shared libraries the prebuilt llama.cpp / whisper.cpp binaries load that the Debian bases lack. */
 const RUNTIME_DEBS = ["libgomp1"];
+
+export interface BuildOptions {
+  /** `debootstrap` (default): .deb files staged from the host's apt, no network. `pull`: the base's own apt installs them. */
+  path?: BuildPath;
+  /** Stream docker build's output (its Step lines) to stderr. */
+  showProgress?: boolean;
+  /** Image name; default svc-<runtime>. */
+  name?: string;
+  /** The tag given besides the content tag; default latest. */
+  alsoTag?: string;
+}
 
 export interface RuntimeImage {
   runtime: string;
@@ -44,26 +56,46 @@ function stage(dir: string, bun: string, debs: string[], tree: TreeEntry[], dock
 }
 
 /**
- * Builds `svc-<runtime>:<content tag>` FROM the base image: Bun and the runtime's installed
- * dependencies are copied in and the build runs with no network. Does nothing when an image with
- * that tag exists. Also tags it `:latest`.
+ * Builds `svc-<runtime>:<content tag>` FROM `baseTag`: Bun and the runtime's installed
+ * dependencies are copied in; on the registry-free path the build runs with no network. Does
+ * nothing when an image with that tag exists. Also tags it `:latest` (or `options.alsoTag`).
  */
-export function buildRuntimeImage(root: string, runtime: string, baseTag: string): RuntimeImage {
+export function buildRuntimeImage(root: string, runtime: string, baseTag: string, options: BuildOptions = {}): RuntimeImage {
+  const path = options.path ?? "debootstrap";
   const dockerfile = join(root, "images", runtime, "Dockerfile");
   const bun = realpathSync(process.execPath);
-  const debs = debianPackages(RUNTIME_DEBS, join(root, "images", ".cache", "debs"));
+  const debs = path === "debootstrap" ? debianPackages(RUNTIME_DEBS, join(root, "images", ".cache", "debs")) : [];
   const tree = runtimeTree(root, runtime);
   const baseId = docker(["image", "inspect", "--format", "{{.Id}}", baseTag]);
-  const name = runtimeImageName(runtime);
+  const name = options.name ?? runtimeImageName(runtime);
   const tag = `${name}:${contentTag(dockerfile, baseId, bun, debs, tree)}`;
+  const also = `${name}:${options.alsoTag ?? "latest"}`;
   if (imageExists(tag)) {
-    docker(["tag", tag, `${name}:latest`]);
+    docker(["tag", tag, also]);
     return { runtime, tag, built: false };
   }
   const dir = mkdtempSync(join(tmpdir(), `svc-image-${runtime}-`));
   try {
     stage(dir, bun, debs, tree, dockerfile);
-    docker(["build", "--network", "none", "--build-arg", `BASE=${baseTag}`, "--label", `svc.content=${tag}`, "-t", tag, "-t", `${name}:latest`, dir]);
+    const args = [
+      "build",
+      // The registry-free build needs nothing from outside; the other one apt-installs from the base's mirror.
+      "--network",
+      path === "debootstrap" ? "none" : "host",
+      "--build-arg",
+      `BASE=${baseTag}`,
+      "--build-arg",
+      `PACKAGES=${RUNTIME_DEBS.join(" ")}`,
+      "--label",
+      `svc.content=${tag}`,
+      "-t",
+      tag,
+      "-t",
+      also,
+      dir,
+    ];
+    if (options.showProgress) dockerShowingProgress(args);
+    else docker(args);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

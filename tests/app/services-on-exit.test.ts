@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
 import { dockerSocket, ensureDocker } from "../support/docker";
 import { eventually, REPO_ROOT, runSvc, startSvc, tempHome, type RunningSvc } from "../support/svc-app";
+import { registerTinyModels, TINY_TEXT_MODEL } from "../support/tiny-model-profile";
 
 /**
  * What Ctrl-C of `svc start` does to inference services, with the real application and a real
  * text-generation service in Docker: by default they keep running and svc says so; with
  * --stop-services-on-exit they are stopped first.
  */
-const MODEL = "svc-tiny/tiny-llama-gguf";
 const home = tempHome("svc-on-exit-");
 let serviceId = "";
 let serviceUrl = "";
@@ -41,13 +40,8 @@ const env = (app: RunningSvc) => ({ SVC_HOME_DIR: home, SVC_HOST: "127.0.0.1", S
 beforeAll(async () => {
   ensureDocker();
   sh([process.execPath, "images/build.ts", "text-generation"]);
-  const modelsHome = join(home, "profile-home");
-  mkdirSync(join(home, "shared-cache"), { recursive: true });
-  sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(modelsHome, "models")]);
   const app = await startSvc({ home });
-  const client = new SvcClient({ baseUrl: app.url });
-  await client.profiles.create({ name: "default", schema: "local", home_dir: modelsHome, cache_dir: join(home, "shared-cache") });
-  await client.models.refresh("default");
+  await registerTinyModels(new SvcClient({ baseUrl: app.url }), home);
   await app.stop("SIGTERM");
 }, 600_000);
 
@@ -63,7 +57,7 @@ describe("Ctrl-C of svc start and the inference services", () => {
   test("by default they keep running, and svc says how many and how to see or stop them", async () => {
     const app = await startSvc({ home, wrapper: ["setsid"] });
     const client = new SvcClient({ baseUrl: app.url });
-    const run = await client.services.run({ task: "text-generation", model: MODEL });
+    const run = await client.services.run({ task: "text-generation", model: TINY_TEXT_MODEL });
     serviceId = run.service!.id;
     serviceName = run.service!.name;
     await eventually(async () => (await client.services.get(serviceId)).status === "HEALTHY", 60_000, "the service to be HEALTHY");

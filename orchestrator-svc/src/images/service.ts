@@ -1,4 +1,4 @@
-import type { RuntimeImage, Task } from "@svc/contracts";
+import type { ImageBuild, RuntimeImage, Task } from "@svc/contracts";
 import type { DockerEngine } from "../engines/docker/docker-engine";
 import type { RuntimeCatalog } from "../runtimes/catalog";
 
@@ -20,6 +20,11 @@ export class ImagesService {
         return { ...entry, present: found !== undefined, sizeBytes: found?.sizeBytes ?? null, createdAt: found?.createdAt ?? null };
       }),
     );
+  }
+
+  /** Recent builds of the project's images with their output, newest first. */
+  builds(): ImageBuild[] {
+    return this.catalog.builder.list();
   }
 
   /** Builds the project's runtime image for `task` (or all); unchanged ones are reused. */

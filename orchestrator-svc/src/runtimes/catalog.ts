@@ -1,11 +1,10 @@
-import { join } from "node:path";
 import { ApiError } from "@svc/platform";
 import type { Task } from "@svc/contracts";
 import type { Engine } from "../engines/engine";
 import { DockerEngine } from "../engines/docker/docker-engine";
 import type { RuntimeKind } from "../launch/runtime-args";
+import { ImageBuilder } from "../images/builder";
 
-const BUILD_SCRIPT = join(import.meta.dir, "..", "..", "..", "images", "build.ts");
 export const VLLM_IMAGE = "vllm/vllm-openai:latest";
 const PROJECT_PREFIX = "svc-";
 
@@ -18,6 +17,8 @@ export class RuntimeCatalog {
     private readonly images: Record<Task, string>,
     private readonly vllmImage: string,
     readonly cpuTextGeneration: RuntimeKind,
+    /** Builds the project's images and keeps their progress (GET /api/images/builds). */
+    readonly builder = new ImageBuilder(),
   ) {}
 
   static fromEnv(env: Record<string, string | undefined>): RuntimeCatalog {
@@ -51,10 +52,8 @@ export class RuntimeCatalog {
     return [`The runtime image ${image} was missing, so it was built first.`];
   }
 
-  async build(task: Task): Promise<string> {
-    const proc = Bun.spawn([process.execPath, BUILD_SCRIPT, task], { stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    if (code !== 0) throw new ApiError(502, "image_build_failed", `Building the ${task} runtime image failed:\n${err.trim().split("\n").slice(-10).join("\n")}`);
-    return out.trim().split("\n").pop() ?? "";
+  /** Builds the project's image for `task`, under the name this catalog uses for it. */
+  build(task: Task): Promise<string> {
+    return this.builder.build(task, this.images[task]);
   }
 }
