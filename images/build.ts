@@ -1,16 +1,19 @@
 /**
- * `npm run images:build [runtime…] [--image NAME[:TAG]]`: chooses the base (images/lib/base-choice.ts: a standard
+ * `npm run images:build [runtime…|app] [--image NAME[:TAG]]`: chooses the base (images/lib/base-choice.ts: a standard
  * Debian image the engine has or can pull, else the registry-free debootstrap base made by
  * images/base/build.sh), says which and why, then builds each runtime image FROM it, each tagged
  * by its content (`svc-<runtime>:<content>`, also `:latest`); unchanged images are not rebuilt.
  * `--image` (one runtime only) names the image instead, e.g. the SVC_RUNTIME_IMAGE_… of a deployment.
+ * `app` builds `svc-app`, the management application's image for compose.yaml, the same way.
  * Progress goes to stderr (docker build's Step lines), one image tag per line to stdout.
  */
 import { BaseChoiceError, buildSettings, chooseBase, type BaseChoice, type BaseProbe } from "./lib/base-choice";
 import { imageExists, pullImage } from "./lib/docker-cli";
 import { buildRuntimeImage } from "./lib/runtime-image";
+import { buildAppImage } from "./lib/app-image";
 
 export const RUNTIMES = ["text-generation", "speech-recognition"] as const;
+const TARGETS: readonly string[] = [...RUNTIMES, "app"];
 
 const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -40,8 +43,8 @@ function parseArgs(args: string[]): { runtimes: string[]; image?: { name: string
   const at = args.indexOf("--image");
   const image = at >= 0 ? args[at + 1] : undefined;
   const runtimes = at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
-  const unknown = runtimes.filter((name) => !(RUNTIMES as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`unknown runtime ${unknown.join(", ")}; choose from ${RUNTIMES.join(", ")}`);
+  const unknown = runtimes.filter((name) => !TARGETS.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown image ${unknown.join(", ")}; choose from ${TARGETS.join(", ")}`);
   if (at < 0) return { runtimes: runtimes.length > 0 ? runtimes : [...RUNTIMES] };
   if (!image || !/^[a-z0-9][a-z0-9._/-]*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?$/.test(image) || runtimes.length !== 1) {
     throw new Error("--image needs one runtime and an image name, e.g. images/build.ts text-generation --image svc-text-generation:latest");
@@ -70,8 +73,9 @@ if (import.meta.main) {
   const base = prepareBase(choice);
   for (const runtime of wanted.runtimes) {
     const started = performance.now();
-    console.error(`Building the ${runtime} runtime image…`);
-    const image = buildRuntimeImage(root, runtime, base, { path: choice.path, showProgress: true, name: wanted.image?.name, alsoTag: wanted.image?.tag });
+    const options = { showProgress: true, name: wanted.image?.name, alsoTag: wanted.image?.tag };
+    console.error(`Building the ${runtime === "app" ? "application's" : `${runtime} runtime`} image…`);
+    const image = runtime === "app" ? buildAppImage(root, base, options) : buildRuntimeImage(root, runtime, base, { ...options, path: choice.path });
     const how = image.built ? `built in ${((performance.now() - started) / 1000).toFixed(1)} s` : "up to date";
     console.error(`${image.tag} (${how})`);
     console.log(image.tag);
