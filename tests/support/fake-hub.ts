@@ -217,34 +217,29 @@ export function startFakeHub(options: FakeHubOptions): FakeHub {
       body[body.length - 1] ^= 0xff;
     }
     const count = (n: number) => bytesSent.set(file.path, (bytesSent.get(file.path) ?? 0) + n);
-    const stall = stalls.get(file.path);
-    if (stall !== undefined) {
-      stalls.delete(file.path);
-      const part = body.subarray(0, stall);
+    // A short body: `afterBytes` of it, then the end `then` waits for (the connection is dropped
+    // when the body ends short of its content-length; a stall keeps it open until the hub stops).
+    const shortBody = (afterBytes: number, then: Promise<void>) => {
+      const part = body.subarray(0, afterBytes);
       count(part.length);
       const stream = new ReadableStream<Uint8Array>({
         async start(controller) {
           controller.enqueue(part);
-          await stopped;
+          await then;
           controller.close();
         },
       });
       return new Response(stream, { status, headers });
+    };
+    const stall = stalls.get(file.path);
+    if (stall !== undefined) {
+      stalls.delete(file.path);
+      return shortBody(stall, stopped);
     }
     const cut = cuts.get(file.path);
     if (cut !== undefined) {
       cuts.delete(file.path);
-      const part = body.subarray(0, cut);
-      count(part.length);
-      const stream = new ReadableStream<Uint8Array>({
-        async start(controller) {
-          controller.enqueue(part);
-          await Bun.sleep(50);
-          // Ending the body short of its content-length makes the server drop the connection.
-          controller.close();
-        },
-      });
-      return new Response(stream, { status, headers });
+      return shortBody(cut, Bun.sleep(50));
     }
     count(body.length);
     return new Response(Buffer.from(body), { status, headers });
