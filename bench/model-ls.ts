@@ -10,11 +10,8 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { Client } from "ssh2";
 import type { LocalProfile, SlurmProfile } from "@svc/contracts";
-import { openModelDb } from "../model-svc/src/db/connection";
-import { ModelService } from "../model-svc/src/models/service";
-import { staticProfileSource } from "../model-svc/src/profiles/source";
-import { scanProfile } from "../model-svc/src/discovery/scan-profile";
-import { commitOf, files, writeCachedSnapshot, type CacheFile } from "../tests/support/hf-cache";
+import { openModelDb, ModelService, scanProfile, staticProfileSource } from "@svc/model-svc";
+import { commitOf, files, writeCachedSnapshot, type CacheFile } from "@svc/testing";
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const repos = Number(args[0] ?? 1000);
@@ -70,7 +67,7 @@ async function measure(label: string, profile: LocalProfile | SlurmProfile, ssh 
 try {
   await measure("local", { name: "default", schema: "local", home_dir: home, cache_dir: cache });
   if (withSsh) {
-    const { startSshTestHost, writeKeyPair } = await import("../tests/support/ssh-test-host");
+    const { startSshTestHost, writeKeyPair } = await import("@svc/testing");
     const key = writeKeyPair(join(base, "ssh", ".ssh"));
     t = performance.now();
     const host = await startSshTestHost({ authorizedKeys: [key.publicKey] });

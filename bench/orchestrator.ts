@@ -10,9 +10,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
-import { ensureDocker } from "../tests/support/docker";
-import { freePort, REPO_ROOT, startSvc, tempHome } from "../tests/support/svc-app";
-import { ServiceStore } from "../orchestrator-svc/src/db/service-store";
+import { ensureDocker, freePort, REPO_ROOT, startSvc, tempHome } from "@svc/testing";
+import { ServiceStore } from "@svc/orchestrator-svc";
 
 const MODEL = "svc-tiny/tiny-llama-gguf";
 const RUNS = 5;

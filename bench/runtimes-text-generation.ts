@@ -5,8 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../runtimes/common/src/testing/runtime-process";
-import { makeTinyModels } from "../runtimes/tiny-models/src";
+import { freePort } from "@svc/runtime-common/testing";
+import { makeTinyModels } from "@svc/runtime-tiny-models";
 
 const requests = Number(process.argv[2] ?? 20);
 const maxTokens = Number(process.argv[3] ?? 256);

@@ -10,13 +10,9 @@
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { SlurmProfile } from "@svc/contracts";
-import { ensureDocker } from "../tests/support/docker";
-import { startSlurmCluster, writeKeyPair } from "../tests/support/ssh-test-host";
-import { runSvc, startSvc, tempHome } from "../tests/support/svc-app";
-import { SshConnection } from "../orchestrator-svc/src/engines/slurm/connection";
-import { SlurmEngine, slurmWorkDir } from "../orchestrator-svc/src/engines/slurm/slurm-engine";
-import { probeHealth } from "../orchestrator-svc/src/reconciler/health-probe";
-import type { LaunchSpec } from "../orchestrator-svc/src/engines/engine";
+import { ensureDocker, startSlurmCluster, writeKeyPair, runSvc, startSvc, tempHome } from "@svc/testing";
+import { probeHealth, SlurmEngine, slurmWorkDir, type LaunchSpec } from "@svc/orchestrator-svc";
+import { SshConnection, Tunnels } from "@svc/ssh";
 
 const MODEL = "svc-tiny/tiny-llama-gguf";
 const RUNS = 3;
@@ -41,16 +37,17 @@ const sshOptions = { userHome: localHome, env: { HOME: localHome } };
 const connection = new SshConnection({ host: profile.host, user: profile.user, port: profile.port, identityFile: profile.identity_file }, sshOptions);
 let channels = 0;
 const forward = connection.forward.bind(connection);
-connection.forward = (host, port) => {
+connection.forward = (host: string, port: number) => {
   channels++;
   return forward(host, port);
 };
-const engine = new SlurmEngine(profile, connection);
+const engine = new SlurmEngine(profile.name, async () => profile, () => connection);
+const tunnels = new Tunnels(connection);
 const modelDir = (await connection.run("ls -d /shared/cache/models/models--svc-tiny--tiny-llama-gguf/snapshots/*")).stdout.trim();
 
 function spec(name: string): LaunchSpec {
   const serviceId = crypto.randomUUID();
-  return { serviceId, name, task: "text-generation", runtime: "svc-text-generation:latest", args: [], modelDir, job: { time: "00:10:00" }, workDir: slurmWorkDir(profile, serviceId) };
+  return { serviceId, name, task: "text-generation", image: "svc-text-generation:latest", args: [], modelDir, job: { time: "00:10:00" } };
 }
 
 /** One reconcile tick as the reconciler does it: one inspect for all, a health probe per running service. */
@@ -89,14 +86,14 @@ try {
     let local = 0;
     const ready = await until(async () => {
       if (!local) {
-        const port = (await connection.run(`cat ${s.workDir.replace("~/", "$HOME/")}/port 2>/dev/null`)).stdout.trim().split(" ");
+        const port = (await connection.run(`cat ${slurmWorkDir(profile, s.serviceId).replace("~/", "$HOME/")}/port 2>/dev/null`)).stdout.trim().split(" ");
         if (port.length !== 2) return false;
-        local = await engine.tunnels.ensure(`bare-${i}`, port[0], Number(port[1]));
+        local = await tunnels.ensure(`bare-${i}`, port[0], Number(port[1]));
       }
       return probeHealth("127.0.0.1", local);
     });
     bare.push(ready - started);
-    engine.tunnels.close(`bare-${i}`);
+    tunnels.close(`bare-${i}`);
     await engine.stop(handle);
   }
 

@@ -1,4 +1,4 @@
-import { SvcApiError, SvcUnreachableError } from "@svc/client";
+import { ApiError, SvcUnreachableError } from "@svc/client";
 import { ConfigError, DEFAULTS, type Settings } from "@svc/platform/config";
 import { AlreadyRunningError, StartError } from "@svc/supervisor";
 
@@ -32,7 +32,7 @@ export function reportError(error: unknown, err: (text: string) => void, setting
     err(unreachableMessage(error, settings));
     return EXIT.failure;
   }
-  if (error instanceof SvcApiError) {
+  if (error instanceof ApiError) {
     const hint =
       error.status === 401 ? "\nSet SVC_AUTH_TOKEN to the application's auth token (or keep the token file svc start wrote in SVC_HOME_DIR)." : "";
     err(`svc: ${error.message}${hint}`);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { currentUserName } from "@svc/platform/process";
 import { join } from "node:path";
-import { runSvc, startSvc, tempHome, type RunningSvc } from "../../tests/support/svc-app";
-import { commitOf, files, writeCachedSnapshot } from "../../tests/support/hf-cache";
-import { bytes, commitFor, startFakeHub, startSilentHub, tinyRepo, type FakeHub } from "../../tests/support/fake-hub";
+import { runSvc, startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot, bytes, commitFor, startFakeHub, startSilentHub, tinyRepo, type FakeHub } from "@svc/testing";
 
 /** The whole application (`svc start`) with a local default profile, a fake hub as HF_ENDPOINT, and the CLI. */
 let app: RunningSvc;
@@ -147,6 +146,29 @@ describe("svc model add against a hub that never answers", () => {
     } finally {
       await silentApp.cleanup();
       silent.stop();
+    }
+  });
+});
+
+describe("a slurm profile with host = localhost (svc on the cluster's login node)", () => {
+  test("ls --refresh scans its folders on this machine, without SSH", async () => {
+    const profiles = join(app.home, "profiles.cfg");
+    const before = readFileSync(profiles, "utf8");
+    const onsite = join(base, "onsite");
+    mkdirSync(join(onsite, "home"), { recursive: true });
+    writeCachedSnapshot(join(onsite, "cache", "models"), "acme/onsite-llm", commitOf("onsite"), files.causalLm(), ["main"]);
+    // No SSH server answers for localhost here, so a scan over SSH could only fail.
+    writeFileSync(profiles, `${before}\n[onsite]\nschema = slurm\nhost = localhost\nuser = ${currentUserName()}\nhome = ${join(onsite, "home")}\ncache = ${join(onsite, "cache")}\n`);
+    try {
+      const refreshed = await runSvc(["model", "ls", "--refresh", "--profile", "onsite"], env);
+      expect(refreshed.stderr).toContain("Refreshed onsite: 1 added, 0 removed");
+      expect(refreshed.stderr).not.toContain("SSH command");
+      expect(refreshed.code).toBe(0);
+      const json = JSON.parse((await runSvc(["model", "ls", "--json", "--profile", "onsite"], env)).stdout);
+      expect(json).toMatchObject([{ repo: "acme/onsite-llm", revision: commitOf("onsite"), profile: "onsite", image: "text-generation" }]);
+      expect(json[0].modelDir).toStartWith(join(onsite, "cache", "models", "models--acme--onsite-llm", "snapshots"));
+    } finally {
+      writeFileSync(profiles, before);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort, runSvc, startSvc, SVC, tempHome, type RunningSvc } from "../../tests/support/svc-app";
+import { freePort, runSvc, startSvc, SVC, tempHome, type RunningSvc } from "@svc/testing";
 
 const homes: string[] = [];
 afterAll(() => {

@@ -1,5 +1,4 @@
-import type { AppInfo, ErrorBody, HealthReport } from "@svc/contracts";
-import { SvcApiError, SvcUnreachableError } from "./errors";
+import { ApiError, SvcUnreachableError, type AppInfo, type ErrorBody, type HealthReport } from "@svc/contracts";
 import { ProfilesApi } from "./profiles";
 import { ServicesApi } from "./services";
 import { ImagesApi } from "./images";
@@ -44,7 +43,7 @@ export class SvcClient {
     this.models = new ModelsApi((method, path, options) => this.request(method, path, options));
   }
 
-  /** Sends one request; returns the parsed JSON body or throws SvcApiError / SvcUnreachableError. */
+  /** Sends one request; returns the parsed JSON body or throws ApiError / SvcUnreachableError. */
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const response = await this.send(method, path, options, "application/json");
     const text = await response.text();
@@ -67,12 +66,12 @@ export class SvcClient {
     try {
       response = await this.fetchImpl(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (error) {
-      throw new SvcUnreachableError(this.baseUrl, error);
+      throw error instanceof SvcUnreachableError ? error : new SvcUnreachableError(this.baseUrl, error);
     }
     if (response.ok || alsoOk.includes(response.status)) return response;
     const text = await response.text();
     const error = (text ? safeJson(text) : undefined) as Partial<ErrorBody> | undefined;
-    throw new SvcApiError(
+    throw new ApiError(
       response.status,
       error?.error ?? `http_${response.status}`,
       error?.message ?? `The application answered ${response.status} ${response.statusText}.`,

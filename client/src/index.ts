@@ -1,5 +1,6 @@
 export { SvcClient, type SvcClientOptions, type RequestOptions } from "./client";
-export { SvcApiError, SvcUnreachableError } from "./errors";
+/** The errors the client throws, defined once in contracts. */
+export { ApiError, SvcUnreachableError } from "@svc/contracts";
 export { clientFromEnvironment, localToken } from "./from-environment";
 export { ProfilesApi } from "./profiles";
 export { ServicesApi } from "./services";

@@ -18,7 +18,7 @@ export class ProfilesApi {
     return this.send("GET", path(name));
   }
 
-  /** Runs the profile's checks (folders; SSH for slurm) and stores it; SvcApiError 4xx says what failed. */
+  /** Runs the profile's checks (folders; SSH for slurm) and stores it; ApiError 4xx says what failed. */
   create(input: ProfileCreate): Promise<ProfileChange> {
     return this.send("POST", "/api/profiles", { body: input });
   }

@@ -1,10 +1,10 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Task } from "./services";
+import { INFERENCE_SERVERS, literalUnion, Task } from "./services";
 
-/** A runtime image that serves a task (spec §1.9: local images are preferred). */
+/** A container image of an inference server for a task (spec §1.9: local images are preferred). */
 export const RuntimeImage = Type.Object({
   task: Task,
-  engine: Type.Union([Type.Literal("svc"), Type.Literal("vllm")], { description: "`svc`: the project's CPU runtime, built here; `vllm`: vLLM's OpenAI server for GPUs." }),
+  engine: literalUnion(INFERENCE_SERVERS, { description: "The inference server: `svc`, the project's CPU runtime, built here; `vllm`, vLLM's OpenAI server for GPUs." }),
   image: Type.String(),
   present: Type.Boolean({ description: "Whether the image is on this machine's Docker Engine." }),
   sizeBytes: Type.Union([Type.Integer(), Type.Null()]),

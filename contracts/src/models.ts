@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { TASKS, literalUnion } from "./services";
 
 /**
  * Models (spec §2.3): the model registry kept by model-svc. One row per (repo, revision, profile),
@@ -6,12 +7,8 @@ import { Type, type Static } from "@sinclair/typebox";
  * Shared by model-svc, the gateway's pages, the client and the CLI.
  */
 
-/** Service kinds (spec §1.2); a model's IMAGE. */
-export const MODEL_IMAGES = ["text-generation", "speech-recognition"] as const;
-export type ModelImageName = (typeof MODEL_IMAGES)[number];
-export const ModelImage = Type.Union([Type.Literal("text-generation"), Type.Literal("speech-recognition")], {
-  description: "Service kind the model serves.",
-});
+/** A model's IMAGE (spec §1.2): the task it serves. */
+export const ModelImage = literalUnion(TASKS, { description: "The task the model serves." });
 
 /**
  * `<owner>/<name>`: letters, digits, `.`, `_`, `-`, each part starting with a letter or digit, at most
@@ -170,5 +167,5 @@ export const MODEL_ERROR_CODES = [
   "no_space",
   "checksum_mismatch",
   "unclassified_model",
-  "profile_unavailable",
+  "service_unavailable",
 ] as const;

@@ -11,6 +11,7 @@ export const PROFILE_NAME_RULE = "1–63 characters: letters, digits, '.', '_' o
 export const DEFAULT_PROFILE = "default";
 export const PROFILE_SCHEMAS = ["local", "slurm"] as const;
 export type ProfileSchemaName = (typeof PROFILE_SCHEMAS)[number];
+import { literalUnion, type RuntimeKind } from "./services";
 
 export const ProfileName = Type.String({ pattern: PROFILE_NAME_PATTERN, description: `Profile name: ${PROFILE_NAME_RULE}.`, examples: ["default"] });
 export const ProfileSchemaName = Type.Union([Type.Literal("local"), Type.Literal("slurm")], {
@@ -21,8 +22,10 @@ export const ProfileSchemaName = Type.Union([Type.Literal("local"), Type.Literal
 const line = (description: string, maxLength = 4096) => Type.String({ minLength: 1, maxLength, pattern: "^[^\\x00-\\x1f\\x7f]+$", description });
 
 const RUNTIME = "How a Slurm job starts its server: `bare` runs the runtime under <home>/runtime with Bun on the node (clusters without a container engine), `apptainer` runs a SIF image from <cache>/images. Default: bare.";
-export const SLURM_RUNTIMES = ["bare", "apptainer"] as const;
+/** The runtime kinds a slurm profile can choose (see RUNTIME_KINDS). */
+export const SLURM_RUNTIMES = ["bare", "apptainer"] as const satisfies readonly RuntimeKind[];
 export type SlurmRuntime = (typeof SLURM_RUNTIMES)[number];
+export const isSlurmRuntime = (text: unknown): text is SlurmRuntime => (SLURM_RUNTIMES as readonly unknown[]).includes(text);
 
 const IDENTITY_FILE = "Private key to log in with; default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_{rsa,ecdsa,ed25519} and ssh-agent.";
 
@@ -43,12 +46,16 @@ export const SlurmProfile = Type.Object({
   cache: line("Shared folder on the server with model and image files (absolute, or ~/…); must exist and be readable."),
   port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "SSH port; default: Port from ~/.ssh/config, else 22." })),
   identity_file: Type.Optional(line(IDENTITY_FILE)),
-  runtime: Type.Optional(Type.Union([Type.Literal("bare"), Type.Literal("apptainer")], { description: RUNTIME })),
+  runtime: Type.Optional(literalUnion(SLURM_RUNTIMES, { description: RUNTIME })),
 });
 export type SlurmProfile = Static<typeof SlurmProfile>;
 
 export const Profile = Type.Union([LocalProfile, SlurmProfile]);
 export type Profile = Static<typeof Profile>;
+
+/** A profile's home and cache folders, whatever its schema names them (on the host that runs its services). */
+export const profileFolders = (profile: Profile) =>
+  profile.schema === "local" ? { home: profile.home_dir, cache: profile.cache_dir } : { home: profile.home, cache: profile.cache };
 
 /**
  * Request bodies check only the shape (types, lengths, no unknown fields); the service checks the

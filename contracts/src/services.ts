@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
 
 /**
  * Inference services (spec §2.4, §3, §4.1 `run`): what `svc run` asks for and what the
@@ -6,30 +6,66 @@ import { Type, type Static } from "@sinclair/typebox";
  * JSON fields are camelCase (CLI options map onto them: --max-total-tokens → maxTotalTokens).
  */
 
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
+
+/** A typebox union of the literal strings of `values`, so each list below is written once. */
+export function literalUnion<const T extends readonly string[]>(values: T, options: { description?: string } = {}): TUnion<Literals<T>> {
+  return Type.Union(values.map((value) => Type.Literal(value)), options) as unknown as TUnion<Literals<T>>;
+}
+
+/**
+ * The task a service (and a model) serves. A model row's and the API's `image` field carry the
+ * task too (spec §2.4's IMAGE column); everywhere else "image" means a container image.
+ */
 export const TASKS = ["text-generation", "speech-recognition"] as const;
 export type Task = (typeof TASKS)[number];
-export const Task = Type.Union([Type.Literal("text-generation"), Type.Literal("speech-recognition")]);
+export const Task = literalUnion(TASKS);
+export const isTask = (text: unknown): text is Task => (TASKS as readonly unknown[]).includes(text);
 
 /** The IMAGE column of `svc ls`: the task written with an underscore (spec §2.4). */
 export type ImageName = "text_generation" | "speech_recognition";
 export const imageOf = (task: Task): ImageName => task.replace("-", "_") as ImageName;
 
+/** What runs services: a container on this machine's Docker, or a Slurm job. */
+export const ENGINE_KINDS = ["docker", "slurm"] as const;
+export type EngineKind = (typeof ENGINE_KINDS)[number];
+
+/**
+ * How an inference server is started where the engine runs it: `docker` (a container image on a
+ * local profile), or on a slurm profile `bare` (the runtime tree run by Bun) or `apptainer` (a SIF image).
+ */
+export const RUNTIME_KINDS = ["bare", "apptainer", "docker"] as const;
+export type RuntimeKind = (typeof RUNTIME_KINDS)[number];
+
+/** Which inference server serves a task: the project's CPU runtimes (`svc`), or vLLM's OpenAI server. */
+export const INFERENCE_SERVERS = ["svc", "vllm"] as const;
+export type InferenceServer = (typeof INFERENCE_SERVERS)[number];
+
 export const SERVICE_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "HEALTHY", "UNHEALTHY", "STOPPING", "STOPPED", "FAILED", "TIMEOUT"] as const;
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
-export const ServiceStatus = Type.Union([
-  Type.Literal("SUBMITTED"),
-  Type.Literal("PENDING"),
-  Type.Literal("STARTING"),
-  Type.Literal("HEALTHY"),
-  Type.Literal("UNHEALTHY"),
-  Type.Literal("STOPPING"),
-  Type.Literal("STOPPED"),
-  Type.Literal("FAILED"),
-  Type.Literal("TIMEOUT"),
-]);
+export const ServiceStatus = literalUnion(SERVICE_STATUSES);
+export const isServiceStatus = (text: unknown): text is ServiceStatus => (SERVICE_STATUSES as readonly unknown[]).includes(text);
 /** States a service does not leave by itself; `restart` starts it again. */
-export const TERMINAL_STATUSES: readonly ServiceStatus[] = ["STOPPED", "FAILED", "TIMEOUT"];
-export const isLive = (status: ServiceStatus) => !TERMINAL_STATUSES.includes(status);
+export const TERMINAL_STATUSES = ["STOPPED", "FAILED", "TIMEOUT"] as const satisfies readonly ServiceStatus[];
+/** States the reconciler still follows (every other one). */
+export const LIVE_STATUSES = SERVICE_STATUSES.filter((status) => !(TERMINAL_STATUSES as readonly string[]).includes(status));
+/** Live states on the way somewhere (starting, stopping): the reconciler looks more often while any service is in one. */
+export const BUSY_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "STOPPING"] as const satisfies readonly ServiceStatus[];
+export const isLive = (status: ServiceStatus) => LIVE_STATUSES.includes(status);
+export const isBusy = (status: ServiceStatus) => (BUSY_STATUSES as readonly ServiceStatus[]).includes(status);
+
+/**
+ * The characters Slurm accepts for the values svc passes to it (and the shapes of --time): a run
+ * request is held to them whatever its engine, and a job script holds every value to them again.
+ */
+export const SLURM_VALUE_RULES = {
+  /** M, M:S, H:M:S, D-H, D-H:M, D-H:M:S. */
+  TIME: /^(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d+|\d+-\d+:\d{1,2}|\d+-\d+:\d{1,2}:\d{1,2})$/,
+  NAME: /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/,
+  PARTITION: /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/,
+  /** Node features joined by Slurm's operators: & | , and brackets, with optional *count. */
+  CONSTRAINT: /^[A-Za-z0-9_.\-&|,*\[\]()]{1,256}$/,
+} as const;
 
 /** Slurm-style job options (spec §4.1); the Docker adapter honours mem and gres. */
 export const JobOptions = Type.Object(
@@ -100,7 +136,7 @@ export const ServicePhases = Type.Object({
 export const ServiceRecord = Type.Object({
   id: Type.String({ format: "uuid" }),
   name: Type.String(),
-  image: Type.Union([Type.Literal("text_generation"), Type.Literal("speech_recognition")]),
+  image: Type.Union([Type.Literal("text_generation"), Type.Literal("speech_recognition")], { description: "The task, as the IMAGE column shows it." }),
   task: Task,
   model: Type.String(),
   revision: Type.String(),
@@ -110,8 +146,8 @@ export const ServiceRecord = Type.Object({
   host: Type.Union([Type.String(), Type.Null()]),
   port: Type.Union([Type.Integer(), Type.Null()]),
   url: Type.Union([Type.String(), Type.Null()], { description: "Where the service answers, once its port is known." }),
-  engine: Type.Union([Type.Literal("docker"), Type.Literal("slurm")]),
-  runtime: Type.String({ description: "Inference server image or program that runs the model." }),
+  engine: literalUnion(ENGINE_KINDS),
+  runtime: Type.String({ description: "The container image (or, in a bare Slurm job, the program) of the inference server that runs the model." }),
   handle: Type.Union([Type.String(), Type.Null()], { description: "Container id or Slurm job id." }),
   apiKeySet: Type.Boolean(),
   job: JobOptions,

@@ -1,12 +1,11 @@
 import { Elysia, type AnyElysia } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
-import { errorHandler, homeLayout } from "@svc/platform";
+import { errorHandler, homeLayout, internalClient } from "@svc/platform";
 import type { GatewayEnv } from "./gateway-env";
 import { authController } from "./auth";
 import { forwardController } from "./forward";
 import { proxyController } from "./proxy";
 import { ServiceProxy } from "./proxy/service";
-import { internalClient } from "./internal-client";
 import { statusController } from "./status";
 import { docsController } from "./docs";
 import { pagesController } from "./pages";
@@ -25,8 +24,8 @@ export function createGateway({ settings, internalSecret, upstreams, authToken }
     .use(authController({ token: authToken, tokenFile: homeLayout(settings.homeDir).tokenFile }))
     .use(forwardController(upstreams, internalSecret))
     .use(proxyController(proxy))
-    .use(statusController(settings, upstreams, internalSecret))
-    .use(docsController({ ownPart: () => toOpenAPISchema(app), upstreams, internalSecret, debug: settings.debug }))
-    .use(pagesController(settings, upstreams, internalSecret, client, proxy));
+    .use(statusController(settings, client))
+    .use(docsController({ ownPart: () => toOpenAPISchema(app), client, debug: settings.debug }))
+    .use(pagesController(settings, client, proxy));
   return app;
 }

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startSvc, tempHome, type RunningSvc } from "../../tests/support/svc-app";
-import { commitOf, files, writeCachedSnapshot } from "../../tests/support/hf-cache";
-import { startFakeHub, tinyRepo, type FakeHub } from "../../tests/support/fake-hub";
+import { startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot, startFakeHub, tinyRepo, type FakeHub } from "@svc/testing";
 
 let app: RunningSvc;
 let hub: FakeHub;

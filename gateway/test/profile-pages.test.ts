@@ -7,8 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServiceApp, loadSettings } from "@svc/platform";
-import { profilesController } from "@svc/profile-svc/src/profiles";
-import { ProfileService } from "@svc/profile-svc/src/profiles/service";
+import { profilesController, ProfileService } from "@svc/profile-svc";
 import { createGateway } from "../src/app";
 
 const SECRET = "pages-test-internal-secret".padEnd(40, "x");

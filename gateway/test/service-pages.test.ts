@@ -8,8 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
-import { startSvc, tempHome, type RunningSvc } from "../../tests/support/svc-app";
-import { commitOf, files, writeCachedSnapshot } from "../../tests/support/hf-cache";
+import { startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot } from "@svc/testing";
 
 let app: RunningSvc;
 let base: string;

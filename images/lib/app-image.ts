@@ -20,7 +20,11 @@ export function buildAppImage(root: string, baseTag: string, options: { showProg
     bun: realpathSync(process.execPath),
     debs: [],
     // The root package.json too: it carries the version the application reports.
-    tree: [...workspaceTree(root, APP_WORKSPACES, [/^[^/]+\/test\//, /^[^/]+\/drizzle\.config\.ts$/]), { target: "package.json", source: join(root, "package.json") }],
+    // Without @svc/images: a container cannot build images, and orchestrator-svc says so when asked to.
+    tree: [
+      ...workspaceTree(root, APP_WORKSPACES, [/^[^/]+\/test\//, /^[^/]+\/drizzle\.config\.ts$/], ["@svc/images"]),
+      { target: "package.json", source: join(root, "package.json") },
+    ],
     network: "none",
     showProgress: options.showProgress,
   });

@@ -22,9 +22,10 @@ function listFiles(dir: string): string[] {
 /**
  * What goes into /app for some workspaces: their own files and every installed package they need,
  * at the same relative paths as in the repository, so `bun <workspace>/src/main.ts` resolves its
- * imports in the image exactly as it does in the checkout. Tests and `skip` matches stay out.
+ * imports in the image exactly as it does in the checkout. Tests, `skip` matches and the packages
+ * named in `leaveOut` (optional ones the image does without) stay out.
  */
-export function workspaceTree(root: string, workspaces: string[], skip: RegExp[] = []): TreeEntry[] {
+export function workspaceTree(root: string, workspaces: string[], skip: RegExp[] = [], leaveOut: string[] = []): TreeEntry[] {
   const entries = new Map<string, TreeEntry>();
   const addDir = (dir: string, targetDir: string) => {
     for (const file of listFiles(dir)) {
@@ -38,7 +39,7 @@ export function workspaceTree(root: string, workspaces: string[], skip: RegExp[]
   for (const workspace of workspaces) {
     const workspaceDir = join(root, workspace);
     addDir(workspaceDir, workspace);
-    for (const pkg of dependencyClosure(root, workspaceDir)) {
+    for (const pkg of dependencyClosure(root, workspaceDir).filter((found) => !leaveOut.includes(found.name))) {
       const linkTarget = relative(root, pkg.linkPath);
       const realTarget = relative(root, pkg.dir);
       addDir(pkg.dir, realTarget);

@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeTrickyCache } from "../../tests/support/tricky-cache";
-import { files, writeCachedSnapshot } from "../../tests/support/hf-cache";
+import { makeTrickyCache, files, writeCachedSnapshot } from "@svc/testing";
 import { scanLocal } from "../src/discovery/scan-local";
 import { buildScanScript, parseScanOutput } from "../src/discovery/scan-remote";
 import { interpretScan } from "../src/discovery/interpret";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ApiError } from "@svc/platform";
-import { bytes, commitFor, startFakeHub, type FakeFile, type FakeHub, type FakeRepo } from "../../tests/support/fake-hub";
+import { bytes, commitFor, startFakeHub, type FakeFile, type FakeHub, type FakeRepo } from "@svc/testing";
 import { localProfile, makeServices, tempDir } from "./helpers";
 
 const base = tempDir();

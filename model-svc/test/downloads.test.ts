@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { bytes, commitFor, sha256, startFakeHub, tinyRepo, type FakeHub } from "../../tests/support/fake-hub";
-import { ApiError } from "@svc/platform";
+import { bytes, commitFor, sha256, startFakeHub, tinyRepo, type FakeHub } from "@svc/testing";
+import { ApiError } from "@svc/contracts";
 import { localProfile, makeServices, tempDir } from "./helpers";
 
 const LARGE = 3 * 1024 * 1024 + 17;

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ApiError, ConfigError } from "@svc/platform";
-import { bytes, commitFor, sha256, startFakeHub, startSilentHub, tinyRepo } from "../../tests/support/fake-hub";
+import { bytes, commitFor, sha256, startFakeHub, startSilentHub, tinyRepo } from "@svc/testing";
 import { hubSettings } from "../src/hub/endpoint";
 import { localProfile, makeServices, tempDir } from "./helpers";
 

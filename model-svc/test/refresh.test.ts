@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { commitOf, files, repoDir, writeCachedSnapshot } from "../../tests/support/hf-cache";
+import { commitOf, files, repoDir, writeCachedSnapshot } from "@svc/testing";
 import { localProfile, makeServices, tempDir } from "./helpers";
 
 const base = tempDir("refresh-");

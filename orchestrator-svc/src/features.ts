@@ -1,16 +1,16 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { AnyElysia } from "elysia";
-import { SvcClient } from "@svc/client";
-import { ApiError, internalFetch, type ServiceContext } from "@svc/platform";
+import { internalClient, type ServiceContext } from "@svc/platform";
 import { freePort } from "@svc/platform/net";
-import { ServiceStore, type ServiceRow } from "./db/service-store";
+import { clusterConnection } from "@svc/ssh";
+import { ImageCatalog } from "./catalog/images";
+import { ServiceStore } from "./db/service-store";
 import { DockerApi } from "./engines/docker/docker-api";
 import { DockerEngine } from "./engines/docker/docker-engine";
-import { SlurmEngines } from "./engines/slurm/pool";
+import { Engines } from "./engines/registry";
+import { SlurmEngine } from "./engines/slurm/slurm-engine";
 import { Reconciler } from "./reconciler/reconciler";
-import { registryLookups } from "./launch/lookups";
-import { RuntimeCatalog } from "./runtimes/catalog";
 import { ServicesService } from "./services/service";
 import { servicesController } from "./services";
 import { imagesController } from "./images";
@@ -20,32 +20,35 @@ import { ImagesService } from "./images/service";
 export function features(ctx: ServiceContext): AnyElysia[] {
   const env = process.env;
   const store = new ServiceStore(join(ctx.dataDir, "orchestrator.db"));
+  const client = internalClient(ctx.upstreams, ctx.internalSecret);
+  const catalog = ImageCatalog.fromEnv(env);
   const docker = new DockerEngine(DockerApi.fromEnv(env), {
     network: env.SVC_DOCKER_NETWORK === "publish" ? "publish" : "host",
     homeLabel: createHash("sha256").update(ctx.settings.homeDir).digest("hex").slice(0, 16),
+    freePort: () => freePort(),
+    projectTask: (image) => catalog.projectTask(image),
+    projectImage: (task) => catalog.image(task, "svc"),
   });
-  const client = new SvcClient({ baseUrl: "http://svc.internal", fetch: internalFetch(ctx.upstreams, ctx.internalSecret) });
-  // One engine, so one SSH connection, per slurm profile (engines/slurm/pool.ts).
-  const slurm = new SlurmEngines(async (name) => {
-    const profile = await client.profiles.get(name);
-    if (profile.schema !== "slurm") throw new ApiError(409, "profile_schema_changed", `Profile ${name} is no longer a slurm profile.`);
-    return profile;
+  const engines = new Engines({
+    docker,
+    slurm: (name, load) => new SlurmEngine(name, load, (profile) => clusterConnection(profile)),
+    profile: (name) => client.profiles.get(name),
   });
-  const engineOf = (row: ServiceRow) => (row.engine === "slurm" ? slurm.byName(row.profile) : docker);
   const log = (message: string) => console.log(`[reconciler] ${message}`);
-  const reconciler = new Reconciler({ store, engineFor: engineOf, log });
-  const runtimes = RuntimeCatalog.fromEnv(env);
+  const reconciler = new Reconciler({ store, engineFor: (row) => engines.forRecord(row), log });
   const services = new ServicesService({
     store,
-    planner: { ...registryLookups(client), runtimeImage: (task, kind) => runtimes.image(task, kind), cpuTextGeneration: runtimes.cpuTextGeneration },
-    engineFor: (profile) => (profile.schema === "slurm" ? slurm.forProfile(profile) : docker),
-    engineOf,
+    planner: {
+      profile: (name) => client.profiles.get(name),
+      models: (profile, repo) => client.models.list({ profile, repo }),
+      image: (task, server) => catalog.image(task, server),
+      cpuTextGeneration: catalog.cpuTextGeneration,
+    },
+    engineFor: (profile) => engines.forProfile(profile),
+    engineOf: (row) => engines.forRecord(row),
     reconciler,
-    freePort: () => freePort(),
-    ensureRuntime: (engine, image) => runtimes.ensure(engine, image),
-    jobsDir: join(ctx.dataDir, "jobs"),
   });
   reconciler.start();
-  docker.watch(() => reconciler.wake());
-  return [servicesController(services), imagesController(new ImagesService(runtimes, docker))];
+  for (const engine of engines.all()) if (engine.capabilities.watches) engine.watch?.(() => reconciler.wake());
+  return [servicesController(services), imagesController(new ImagesService(catalog, docker))];
 }

@@ -2,39 +2,33 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUN_BINARY, buildImage, ensureDocker } from "../../tests/support/docker";
-import { eventually, freePort } from "../../tests/support/svc-app";
+import type { Task } from "@svc/contracts";
+import { ensureDocker, fakeRuntimeImage, eventually, freePort } from "@svc/testing";
 import { DockerApi } from "../src/engines/docker/docker-api";
 import { DockerEngine } from "../src/engines/docker/docker-engine";
 import type { LaunchSpec } from "../src/engines/engine";
-import { modelMount } from "../src/engines/docker/container-config";
+import { modelMount } from "../src/engines/model-folder";
 
 let engine: DockerEngine;
 let image: string;
 const handles: string[] = [];
 const modelDir = mkdtempSync(join(tmpdir(), "svc-model-"));
+/** The port the engine gives the next service (it picks its ports; the test names them to check them). */
+let nextPort = 0;
+const options = (homeLabel: string) => ({ network: "host" as const, homeLabel, freePort: async () => nextPort, projectTask: () => undefined, projectImage: (task: Task) => `svc-${task}:latest` });
 
 beforeAll(() => {
   ensureDocker();
-  image = buildImage("svc-test-fake-runtime:latest", join(import.meta.dir, "../../tests/support/fake-runtime"), { bun: BUN_BINARY });
-  engine = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel: `test-${process.pid}` });
+  image = fakeRuntimeImage();
+  engine = new DockerEngine(DockerApi.fromEnv(), options(`test-${process.pid}`));
 });
 afterAll(async () => {
   for (const handle of handles) await engine.release(handle);
 });
 
-async function spec(args: string[] = []): Promise<LaunchSpec> {
-  return {
-    serviceId: crypto.randomUUID(),
-    name: "svc-test",
-    task: "text-generation",
-    runtime: image,
-    args,
-    modelDir,
-    job: {},
-    workDir: modelDir,
-    port: await freePort(),
-  };
+async function spec(args: string[] = []): Promise<LaunchSpec & { port: number }> {
+  nextPort = await freePort();
+  return { serviceId: crypto.randomUUID(), name: "svc-test", task: "text-generation", image, args, modelDir, job: {}, port: nextPort };
 }
 
 describe("model mounts", () => {
@@ -52,14 +46,14 @@ describe("Docker engine", () => {
     expect(submitted).toMatchObject({ host: "127.0.0.1", port: launch.port });
     await eventually(async () => (await fetch(`http://127.0.0.1:${launch.port}/health`)).ok, 15_000, "the container to answer");
     const observed = await engine.inspect([submitted.handle]);
-    expect(observed.get(submitted.handle)).toEqual({ phase: "running", host: "127.0.0.1", port: launch.port! });
+    expect(observed.get(submitted.handle)).toEqual({ phase: "running", host: "127.0.0.1", port: launch.port });
     const args = await (await fetch(`http://127.0.0.1:${launch.port}/args`)).json();
     expect(args).toEqual(["--model", modelDir, "--host", "127.0.0.1", "--port", String(launch.port), "--api-key", "k e y"]);
   });
 
   test("the dry-run line is the command that created the container", async () => {
     const launch = await spec(["--max-total-tokens", "64", "$(touch /tmp/svc-pwned)"]);
-    const line = engine.render(launch);
+    const line = await engine.render(launch);
     expect(line).toStartWith(`docker run --detach --init --name svc-${launch.serviceId} `);
     expect(line).toContain(
       `--network host --mount type=bind,source=${modelDir},target=${modelDir},readonly ${image} --model ${modelDir} --host 127.0.0.1 --port ${launch.port} --max-total-tokens 64 '$(touch /tmp/svc-pwned)'`,
@@ -101,7 +95,7 @@ describe("Docker engine", () => {
   test("another home folder's manager does not see these containers", async () => {
     const submitted = await engine.submit(await spec());
     handles.push(submitted.handle);
-    const other = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel: "another-home" });
+    const other = new DockerEngine(DockerApi.fromEnv(), options("another-home"));
     expect((await other.inspect([submitted.handle])).get(submitted.handle)).toEqual({ phase: "missing" });
   });
 });

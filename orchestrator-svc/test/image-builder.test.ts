@@ -2,17 +2,17 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiError } from "@svc/platform";
-import { ImageBuilder } from "../src/images/builder";
+import { EngineError } from "../src/engines/engine-error";
+import { ImageBuilder } from "../src/engines/docker/image-builder";
 
 const dir = mkdtempSync(join(tmpdir(), "svc-image-builder-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A stand-in for images/build.ts: progress on stderr (a line at a time), the tag on stdout. */
-function script(name: string, body: string): string {
+function script(name: string, body: string): () => string {
   const path = join(dir, name);
   writeFileSync(path, body);
-  return path;
+  return () => path;
 }
 
 describe("image builds and their progress", () => {
@@ -46,19 +46,22 @@ describe("image builds and their progress", () => {
     const builder = new ImageBuilder(script("fail.ts", `console.error("Step 1/2 : FROM x"); console.error("pull access denied"); process.exit(1);`));
     let error: unknown;
     await builder.build("speech-recognition", "svc-y:latest").catch((e) => (error = e));
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).code).toBe("image_build_failed");
-    expect((error as ApiError).message).toContain("pull access denied");
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).code).toBe("image_build_failed");
+    expect((error as EngineError).message).toContain("pull access denied");
     expect(builder.list()[0]).toMatchObject({ state: "failed", error: "images/build.ts exited with 1" });
   });
 
   test("where images/build.ts is not installed (the compose deployment), the error says how to build the image", async () => {
-    const builder = new ImageBuilder(join(dir, "absent", "build.ts"));
+    // What Bun.resolveSync does when @svc/images is not installed.
+    const builder = new ImageBuilder(() => {
+      throw new Error("Cannot find package '@svc/images'");
+    });
     let error: unknown;
     await builder.build("text-generation", "svc-text-generation:latest").catch((e) => (error = e));
-    expect((error as ApiError).code).toBe("image_build_unavailable");
-    expect((error as ApiError).message).toContain("The runtime image svc-text-generation:latest is missing");
-    expect((error as ApiError).message).toContain("npm run images:build");
+    expect((error as EngineError).code).toBe("image_build_unavailable");
+    expect((error as EngineError).message).toContain("The runtime image svc-text-generation:latest is missing");
+    expect((error as EngineError).message).toContain("npm run images:build");
     expect(builder.list()).toEqual([]);
   });
 });

@@ -2,13 +2,13 @@ import { expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ServiceStore } from "../src/db/service-store";
+import { ServiceStore, type NewServiceRow } from "../src/db/service-store";
 
 function store() {
   return new ServiceStore(join(mkdtempSync(join(tmpdir(), "svc-store-")), "o.db"));
 }
 const now = "2026-11-22T00:00:00.000Z";
-const row = {
+const row: NewServiceRow & { id: string } = {
   id: "11111111-0000-4000-8000-000000000001", name: "a", task: "text-generation", model: "m/x", revision: "r", profile: "default",
   status: "SUBMITTED", reason: null, host: null, port: null, engine: "docker", runtime: "img", handle: null, apiKey: null,
   spec: "{}", createdBy: "me", createdAt: now, updatedAt: now,

@@ -2,16 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Model, Profile, RunRequest, ServiceStatus } from "@svc/contracts";
-import { ApiError } from "@svc/platform";
+import { ApiError, type Model, type Profile, type RunRequest, type ServiceStatus } from "@svc/contracts";
 import { freePort } from "@svc/platform/net";
-import { BUN_BINARY, buildImage, ensureDocker } from "../../tests/support/docker";
-import { eventually } from "../../tests/support/svc-app";
-import { ServiceStore } from "../src/db/service-store";
+import { ensureDocker, fakeRuntimeImage, eventually } from "@svc/testing";
+import { ServiceStore, type NewServiceRow } from "../src/db/service-store";
 import { DockerApi } from "../src/engines/docker/docker-api";
 import { DockerEngine } from "../src/engines/docker/docker-engine";
 import { Reconciler } from "../src/reconciler/reconciler";
-import { RuntimeCatalog } from "../src/runtimes/catalog";
+import { ImageCatalog } from "../src/catalog/images";
 import { ServicesService } from "../src/services/service";
 
 const home = mkdtempSync(join(tmpdir(), "svc-orch-"));
@@ -25,14 +23,13 @@ const models: Model[] = [
 ];
 
 let docker: DockerEngine;
+let catalog: ImageCatalog;
 let store: ServiceStore;
 let reconciler: Reconciler;
 let services: ServicesService;
 const homeLabel = `orch-test-${process.pid}`;
 
 function build(dbFile: string) {
-  const image = buildImage("svc-test-fake-runtime:latest", join(import.meta.dir, "../../tests/support/fake-runtime"), { bun: BUN_BINARY });
-  const catalog = RuntimeCatalog.fromEnv({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: image, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: image });
   const store = new ServiceStore(dbFile);
   const reconciler = new Reconciler({ store, engineFor: () => docker, log: (m) => console.log(`[reconciler] ${m}`) });
   const services = new ServicesService({
@@ -43,22 +40,21 @@ function build(dbFile: string) {
         return profile;
       },
       models: async (p, repo) => models.filter((m) => m.profile === p && m.repo === repo),
-      runtimeImage: (task, kind) => catalog.image(task, kind),
+      image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: "svc",
     },
     engineFor: () => docker,
     engineOf: () => docker,
     reconciler,
-    freePort: () => freePort(),
-    ensureRuntime: (engine, image) => catalog.ensure(engine, image),
-    jobsDir: join(home, "jobs"),
   });
   return { store, reconciler, services };
 }
 
 beforeAll(() => {
   ensureDocker();
-  docker = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel });
+  const image = fakeRuntimeImage();
+  catalog = ImageCatalog.fromEnv({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: image, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: image });
+  docker = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel, freePort: () => freePort(), projectTask: (image) => catalog.projectTask(image), projectImage: (task) => catalog.image(task, "svc") });
   ({ store, reconciler, services } = build(join(home, "orchestrator.db")));
   reconciler.start();
 });
@@ -68,7 +64,7 @@ afterAll(async () => {
 });
 
 const run = (extra: Partial<RunRequest> = {}) => services.run({ task: "text-generation", model: "acme/tiny", ...extra });
-const statusOf = (id: string) => store.get(id)?.status as ServiceStatus;
+const statusOf = (id: string) => store.get(id)?.status;
 const reaches = (id: string, status: ServiceStatus, ms = 20_000) => eventually(() => statusOf(id) === status, ms, `${id} to be ${status} (is ${statusOf(id)})`);
 
 async function expectApiError(promise: Promise<unknown>, status: number, text: string) {
@@ -158,7 +154,7 @@ describe("svc run on Docker", () => {
 
   test("ids resolve by unique prefix or name; an ambiguous prefix lists the candidates", async () => {
     const now = new Date().toISOString();
-    const row = (id: string, name: string) => ({
+    const row = (id: string, name: string): NewServiceRow => ({
       id, name, task: "text-generation", model: "acme/tiny", revision: REV_NEW, profile: "default", status: "STOPPED", reason: null, host: null,
       port: null, engine: "docker", runtime: "x", handle: null, apiKey: null, spec: JSON.stringify({ job: {}, engineArgs: [], launch: {} }),
       createdBy: "test", createdAt: now, updatedAt: now,

@@ -9,11 +9,12 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
-import { ApiError } from "@svc/platform";
 import type { SlurmProfile } from "@svc/contracts";
-import { LocalConnection, type ClusterConnection, type CommandResult } from "../src/engines/slurm/connection";
+import { LocalConnection } from "@svc/ssh";
 import { SlurmEngine, slurmWorkDir } from "../src/engines/slurm/slurm-engine";
 import type { LaunchSpec } from "../src/engines/engine";
+import { EngineError } from "../src/engines/engine-error";
+import { engineFailure } from "../src/services/engine-failure";
 
 const root = mkdtempSync(join(tmpdir(), "svc-slurm-engine-"));
 const bin = join(root, "bin");
@@ -35,36 +36,30 @@ fake("squeue", `case "$*" in *%k*) cut -d'|' -f1,4 ${state}/jobs;; *) cut -d'|' 
 fake("scontrol", "exit 1");
 fake("scancel", `sed -i "s/^$1|RUNNING|/$1|CANCELLED|/" ${state}/jobs`);
 
-class FakeConnection implements ClusterConnection {
-  readonly local = false;
-  roundTrips = 0;
+/** The cluster's commands run here, with the fake Slurm commands on the PATH; "forwarding" connects on loopback. */
+class FakeConnection extends LocalConnection {
+  override readonly local = false;
   forwards: string[] = [];
-  async run(script: string): Promise<CommandResult> {
-    this.roundTrips++;
-    const proc = Bun.spawnSync(["sh", "-s"], { stdin: new TextEncoder().encode(script), env: { PATH: `${bin}:/usr/bin:/bin`, HOME: root } });
-    return { code: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+  constructor() {
+    super({ env: { PATH: `${bin}:/usr/bin:/bin`, HOME: root } });
   }
-  async stream(script: string): Promise<ReadableStream<Uint8Array>> {
-    return new Response((await this.run(script)).stdout).body!;
-  }
-  forward(host: string, port: number): Promise<Duplex> {
+  override forward(host: string, port: number): Promise<Duplex> {
     this.forwards.push(`${host}:${port}`);
     return new Promise((resolve, reject) => {
       const socket: Socket = connect(port, "127.0.0.1", () => resolve(socket));
       socket.once("error", reject);
     });
   }
-  close() {}
 }
 
 const profile: SlurmProfile = { name: "hpc", schema: "slurm", host: "login.example", user: "me", home: "~/svc", cache: "/shared" };
 const connection = new FakeConnection();
-const engine = new SlurmEngine(profile, connection);
+const engine = new SlurmEngine(profile.name, async () => profile, () => connection);
 afterAll(() => engine.close());
 
 function spec(job: LaunchSpec["job"] = {}): LaunchSpec {
   const serviceId = crypto.randomUUID();
-  return { serviceId, name: "t", task: "text-generation", runtime: "svc-text-generation:latest", args: [], modelDir: "/m", job, workDir: slurmWorkDir(profile, serviceId) };
+  return { serviceId, name: "t", task: "text-generation", image: "svc-text-generation:latest", args: [], modelDir: "/m", job };
 }
 
 describe("SlurmEngine", () => {
@@ -74,14 +69,18 @@ describe("SlurmEngine", () => {
     const submitted = await engine.submit(s);
     expect(connection.roundTrips - before).toBe(1);
     expect(submitted.handle).toMatch(new RegExp(`^\\d+:~/svc/jobs/${s.serviceId}$`));
-    expect(readFileSync(join(root, "svc", "jobs", s.serviceId, "job.sh"), "utf8")).toBe(engine.render(s));
+    expect(slurmWorkDir(profile, s.serviceId)).toBe(`~/svc/jobs/${s.serviceId}`);
+    expect(readFileSync(join(root, "svc", "jobs", s.serviceId, "job.sh"), "utf8")).toBe(await engine.render(s));
   });
 
   test("sbatch's own error is the API error's message (400)", async () => {
     const error = await engine.submit(spec({ partition: "nosuch" })).catch((e) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error.status).toBe(400);
-    expect(error.message).toContain("invalid partition specified: nosuch");
+    expect(error).toBeInstanceOf(EngineError);
+    expect(error.kind).toBe("refused");
+    const answer = engineFailure(error, "submit");
+    expect(answer.status).toBe(400);
+    expect(answer.code).toBe("sbatch_refused");
+    expect(answer.message).toContain("invalid partition specified: nosuch");
   });
 
   test("twenty services: one round trip per status pass; running ones get a 127.0.0.1 tunnel to their node's port", async () => {
@@ -130,7 +129,7 @@ describe("SlurmEngine", () => {
 describe("host = localhost", () => {
   test("commands and streams run on this machine, without SSH", async () => {
     const local = new LocalConnection();
-    expect(await local.run("printf '%s' \"$((6 * 7))\"; exit 3")).toEqual({ code: 3, stdout: "42", stderr: "" });
+    expect(await local.run("printf '%s' \"$((6 * 7))\"; exit 3")).toMatchObject({ code: 3, stdout: "42", stderr: "" });
     expect(await new Response(await local.stream("printf 'a\\nb\\n'")).text()).toBe("a\nb\n");
     expect(local.roundTrips).toBe(2);
   });

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import type { LaunchSpec } from "../src/engines/engine";
 import { JobScriptError, renderJobScript } from "../src/engines/slurm/job-script";
-import { sifName, slurmRuntimeWords } from "../src/runtimes/slurm-runtime";
+import { runtimeCommand, sifName } from "../src/engines/slurm/runtime-command";
 
 const ID = "0b5e8c1a-7d4f-4c2e-9a61-3f0d2b7e9c10";
 const MODEL = "/shared/cache/models/models--acme--tiny/snapshots/abc123";
@@ -13,11 +13,10 @@ function spec(overrides: Partial<LaunchSpec> = {}): LaunchSpec {
     serviceId: ID,
     name: "chat",
     task: "text-generation",
-    runtime: "svc-text-generation:latest",
+    image: "svc-text-generation:latest",
     args: [],
     modelDir: MODEL,
     job: {},
-    workDir: `~/svc/jobs/${ID}`,
     ...overrides,
   };
 }
@@ -62,7 +61,7 @@ describe("renderJobScript", () => {
   });
 
   test("apptainer runs <cache>/images/<image>.sif with the model folder bound read-only, --nv with GPUs", () => {
-    const words = slurmRuntimeWords("vllm/vllm-openai:latest", "text-generation", MODEL, 2, { runtime: "apptainer", home: "~/svc", cache: "~/cache" });
+    const words = runtimeCommand("vllm/vllm-openai:latest", "text-generation", MODEL, 2, { runtime: "apptainer", home: "~/svc", cache: "~/cache" });
     expect(words).toEqual(["apptainer", "run", "--nv", "--bind", "/shared/cache/models/models--acme--tiny:/shared/cache/models/models--acme--tiny:ro", '"$HOME"/cache/images/vllm-openai.sif']);
     expect(sifName("svc-speech-recognition:latest")).toBe("svc-speech-recognition.sif");
     const script = renderJobScript(spec(), { ...bare, runtime: "apptainer" });

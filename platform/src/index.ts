@@ -1,5 +1,7 @@
 export * from "./config";
-export * from "./http/api-error";
+export { jsonError } from "./http/api-error";
+/** The one error type lives in contracts; services get it here too, with the rest of the service shell. */
+export { ApiError, badRequest, conflict, notFound } from "@svc/contracts";
 export { errorHandler } from "./http/error-handler";
 export { secretsEqual } from "./security/constant-time";
 export { randomSecret } from "./security/random-secret";
@@ -9,5 +11,5 @@ export { readServiceEnv, type ServiceEnv } from "./service/service-env";
 export { exitOnConfigError } from "./service/exit-on-config-error";
 export { listenUntilSignal } from "./service/listen";
 export { readUpstreams, type Upstreams } from "./service/upstreams";
-export { internalFetch } from "./service/internal-fetch";
+export { internalClient, type InternalClient } from "./service/internal-client";
 export { readInternalSecret } from "./service/internal-secret";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { IniDocument, IniSyntaxError } from "../src/profiles/ini-document";
+import { IniDocument, LineError } from "../src/profiles/ini-document";
 
 const text = `# svc profiles
 ; written by hand
@@ -77,9 +77,9 @@ describe("IniDocument", () => {
         IniDocument.parse(input);
         throw new Error("parsed");
       } catch (error) {
-        expect(error).toBeInstanceOf(IniSyntaxError);
-        expect((error as IniSyntaxError).line).toBe(line);
-        expect((error as IniSyntaxError).reason).toMatch(reason);
+        expect(error).toBeInstanceOf(LineError);
+        expect((error as LineError).line).toBe(line);
+        expect((error as LineError).reason).toMatch(reason);
       }
     });
   }

@@ -3,7 +3,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiError } from "@svc/platform";
+import { ApiError } from "@svc/contracts";
 import { ProfileService } from "../src/profiles/service";
 
 const root = mkdtempSync(join(tmpdir(), "svc-profile-rt-"));

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiError } from "@svc/platform";
+import { ApiError } from "@svc/contracts";
 import { ProfileService } from "../src/profiles/service";
-import { freeLoopbackPort, startSshTestHost, writeKeyPair, type KeyPair, type SshTestHost } from "../../tests/support/ssh-test-host";
+import { freeLoopbackPort, startSshTestHost, writeKeyPair, type KeyPair, type SshTestHost } from "@svc/testing";
 
 const home = mkdtempSync(join(tmpdir(), "svc-slurm-ssh-"));
 const sshDir = join(home, ".ssh");

@@ -52,16 +52,7 @@ export interface ConnectOptions {
   env?: Record<string, string | undefined>;
 }
 
-export interface ExecResult {
-  code: number | null;
-  signal: string | undefined;
-  stdout: string;
-  stderr: string;
-}
-
-const OUTPUT_LIMIT = 1024 * 1024;
-
-/** An open SSH connection. Reuse it for several commands; `close()` when done. */
+/** An open SSH connection (ClusterConnection runs commands over it); `close()` when done. */
 export class SshSession {
   constructor(
     readonly client: Client,
@@ -70,31 +61,6 @@ export class SshSession {
     /** The key that was accepted (a file path, or `ssh-agent`). */
     readonly authenticatedWith: string,
   ) {}
-
-  /** Runs `command` through the remote user's shell. Quote every piece of user text (see shellQuote). */
-  exec(command: string, timeoutMs = 30_000): Promise<ExecResult> {
-    return new Promise((resolve, reject) => {
-      this.client.exec(command, (error, stream) => {
-        if (error) return reject(new SshError("protocol", `Could not run a command on ${this.target.alias}: ${error.message}`));
-        let stdout = "";
-        let stderr = "";
-        const timer = setTimeout(() => {
-          stream.close();
-          reject(new SshError("protocol", `A command on ${this.target.alias} did not finish within ${timeoutMs / 1000} s.`));
-        }, timeoutMs);
-        stream.on("data", (chunk: Buffer) => {
-          if (stdout.length < OUTPUT_LIMIT) stdout += chunk.toString("utf8");
-        });
-        stream.stderr.on("data", (chunk: Buffer) => {
-          if (stderr.length < OUTPUT_LIMIT) stderr += chunk.toString("utf8");
-        });
-        stream.on("close", (code: number | null, signal?: string) => {
-          clearTimeout(timer);
-          resolve({ code: code ?? null, signal, stdout, stderr });
-        });
-      });
-    });
-  }
 
   close(): void {
     this.client.end();

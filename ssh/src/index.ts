@@ -1,4 +1,4 @@
-export { connectSsh, hostKeyAddedNotice, SshSession, FAST_KEX, type ConnectOptions, type ExecResult, type HostKeyInfo } from "./connect";
+export { connectSsh, hostKeyAddedNotice, SshSession, FAST_KEX, type ConnectOptions, type HostKeyInfo } from "./connect";
 export { resolveTarget, type ResolvedTarget, type SshTarget } from "./config";
 export { SshError, type SshErrorKind } from "./errors";
 export { loadKeys, DEFAULT_KEY_NAMES } from "./keys";
@@ -13,3 +13,4 @@ export {
   type KnownHostEntry,
 } from "./known-hosts";
 export { remotePathWord, shellQuote } from "./quote";
+export * from "./cluster";

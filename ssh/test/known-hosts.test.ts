@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ed25519KeyPair } from "../../tests/support/ssh-keys";
+import { ed25519KeyPair } from "@svc/testing";
 import { fingerprint, keyTypeOf, knownHostName, patternsMatch, recordHostKey, remotePathWord, resolveTarget, shellQuote, verifyHostKey } from "../src";
 
 const dir = mkdtempSync(join(tmpdir(), "svc-ssh-unit-"));

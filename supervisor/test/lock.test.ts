@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { acquireLock, AlreadyRunningError, processStartTicks, releaseLock, updateLock, type RunRecord } from "../src/lock";
-import { makeZombie } from "../../tests/support/zombie";
+import { makeZombie } from "@svc/testing";
 
 function record(pid = process.pid): RunRecord {
   return { pid, pidStartTicks: processStartTicks(pid), url: "http://localhost:8000", homeDir: "/h", startedAt: "now", components: {} };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { startSvc, type RunningSvc } from "../support/svc-app";
+import { startSvc, type RunningSvc } from "@svc/testing";
 
 type OpenApi = { paths: Record<string, Record<string, { security?: unknown[] }>> };
 

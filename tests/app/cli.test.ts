@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VERSION } from "@svc/contracts";
-import { freePort, runSvc, startSvc, tempHome, type RunningSvc } from "../support/svc-app";
+import { freePort, runSvc, startSvc, tempHome, type RunningSvc } from "@svc/testing";
 
 describe("svc CLI against a running application (debug off)", () => {
   let app: RunningSvc;

@@ -6,9 +6,7 @@ import { SvcClient } from "@svc/client";
 import { SERVICES } from "@svc/contracts";
 import { readServiceEnv } from "@svc/platform";
 import { readGatewayEnv } from "@svc/gateway";
-import { dockerSocket, ensureDocker } from "../support/docker";
-import { eventually, freePort, REPO_ROOT, runSvc, tempHome } from "../support/svc-app";
-import { TINY_TEXT_MODEL } from "../support/tiny-model-profile";
+import { dockerSocket, ensureDocker, eventually, freePort, REPO_ROOT, runSvc, tempHome, TINY_TEXT_MODEL } from "@svc/testing";
 
 type ComposeService = {
   command: string[];
@@ -59,6 +57,28 @@ describe("compose.yaml stays true to the code", () => {
       ports.add(env.port);
     }
     expect(ports.size).toBe(4);
+  });
+
+  test("the application's image gets every workspace package its processes import (the Dockerfile's build)", () => {
+    expect(readFileSync(join(REPO_ROOT, "Dockerfile"), "utf8")).toContain("COPY . .");
+    const ignored = readFileSync(join(REPO_ROOT, ".dockerignore"), "utf8").split("\n").map((l) => l.trim());
+    // The packages the processes of the image run, and what they depend on at run time (not their tests' packages).
+    const workspaces = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { workspaces: string[] }).workspaces;
+    const manifests = new Map(workspaces.map((dir) => [JSON.parse(readFileSync(join(REPO_ROOT, dir, "package.json"), "utf8")).name as string, { dir, ...JSON.parse(readFileSync(join(REPO_ROOT, dir, "package.json"), "utf8")) }]));
+    const needed = new Set<string>();
+    const visit = (name: string) => {
+      const manifest = manifests.get(name);
+      if (!manifest || needed.has(name)) return;
+      needed.add(name);
+      for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency);
+    };
+    for (const entry of ["@svc/cli", "@svc/gateway", ...SERVICES.map((s) => `@svc/${s.name}`)]) visit(entry);
+    expect(needed.size).toBeGreaterThan(6);
+    for (const name of needed) {
+      const dir = manifests.get(name)!.dir as string;
+      expect(ignored.filter((line) => line && (dir === line || dir.startsWith(`${line}/`)))).toEqual([]);
+    }
+    expect(ignored).toContain("runtimes");
   });
 });
 

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { SvcClient } from "@svc/client";
-import { ensureDocker } from "../support/docker";
-import { eventually, runSvc, startSvc, type RunningSvc } from "../support/svc-app";
-import { registerTinyModels, TINY_TEXT_MODEL } from "../support/tiny-model-profile";
+import { ensureDocker, eventually, registerTinyModels, runSvc, startSvc, TINY_TEXT_MODEL, type RunningSvc } from "@svc/testing";
 
 /**
  * `svc run` whose runtime image is missing: the orchestrator builds it first, and the CLI shows

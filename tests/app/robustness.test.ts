@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startSvc, type RunningSvc } from "../support/svc-app";
+import { startSvc, type RunningSvc } from "@svc/testing";
 
 /** Every route of the API answers bad input with a 4xx JSON error that says something: never a 5xx, never a stack trace. */
 let app: RunningSvc;

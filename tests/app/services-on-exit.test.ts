@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { dockerSocket, ensureDocker } from "../support/docker";
-import { eventually, REPO_ROOT, runSvc, startSvc, tempHome, type RunningSvc } from "../support/svc-app";
-import { registerTinyModels, TINY_TEXT_MODEL } from "../support/tiny-model-profile";
+import { dockerSocket, ensureDocker, eventually, REPO_ROOT, registerTinyModels, runSvc, startSvc, tempHome, TINY_TEXT_MODEL, type RunningSvc } from "@svc/testing";
 
 /**
  * What Ctrl-C of `svc start` does to inference services, with the real application and a real

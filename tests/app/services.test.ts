@@ -4,8 +4,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { ensureDocker } from "../support/docker";
-import { eventually, REPO_ROOT, runSvc, startSvc, type RunningSvc } from "../support/svc-app";
+import { ensureDocker, eventually, REPO_ROOT, runSvc, startSvc, type RunningSvc } from "@svc/testing";
 
 const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
 const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";

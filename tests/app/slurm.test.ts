@@ -9,9 +9,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { ensureDocker } from "../support/docker";
-import { startSlurmCluster, writeKeyPair, type SshTestHost } from "../support/ssh-test-host";
-import { eventually, runSvc, startSvc, SVC, tempHome, type RunningSvc } from "../support/svc-app";
+import { ensureDocker, startSlurmCluster, writeKeyPair, type SshTestHost, eventually, runSvc, startSvc, SVC, tempHome, type RunningSvc } from "@svc/testing";
 
 const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
 const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readProcStat } from "@svc/platform/process";
-import { eventually, processExists, runSvc, startSvc, tempHome, type RunningSvc } from "../support/svc-app";
+import { eventually, processExists, runSvc, startSvc, tempHome, type RunningSvc } from "@svc/testing";
 
 /** Local addresses (hex, as in /proc/net/tcp) that a listening socket on `port` is bound to. */
 function listeningAddresses(port: number): string[] {

@@ -1,7 +1,10 @@
 /**
- * `npm test`: prepares the machine (tests/setup/prepare.sh), runs `bun test` on every test file,
- * and ends with the plain line `N passed, N failed` that CI reads.
+ * `npm test`: prepares the machine (tests/setup/prepare.sh), runs `bun test` on every test file, then
+ * the Python API's pytest suite (tests/setup/python-tests.ts), and ends with the plain line
+ * `N passed, N failed` that CI reads, counting both. `npm test -- <files>` runs only those bun tests.
  */
+import { runPythonTests } from "./python-tests";
+
 const root = new URL("../..", import.meta.url).pathname;
 
 const prepare = Bun.spawnSync(["bash", `${root}tests/setup/prepare.sh`], { stdout: "inherit", stderr: "inherit" });
@@ -37,5 +40,10 @@ for await (const chunk of proc.stderr as unknown as AsyncIterable<Uint8Array>) {
 }
 const code = await proc.exited;
 if (code !== 0 && failed === 0) failed = 1;
+if (process.argv.length <= 2) {
+  const python = await runPythonTests(root);
+  passed += python.passed;
+  failed += python.failed;
+}
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(code);
+process.exit(failed > 0 ? 1 : code);

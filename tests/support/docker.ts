@@ -65,3 +65,8 @@ export function buildImage(tag: string, dir: string, extraFiles: Record<string, 
 
 /** The Bun binary of this checkout, to copy into test images. */
 export const BUN_BINARY = require.resolve("bun/bin/bun.exe");
+
+/** Builds (once per content) the fake runtime image of fake-runtime/: a tiny server that answers /health. */
+export function fakeRuntimeImage(): string {
+  return buildImage("svc-test-fake-runtime:latest", new URL("fake-runtime", import.meta.url).pathname, { bun: BUN_BINARY });
+}

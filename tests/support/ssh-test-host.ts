@@ -10,7 +10,7 @@ import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
-import { runtimeTree } from "../../images/lib/image-tree";
+import { runtimeTree } from "@svc/images";
 import { BUN_BINARY, ensureBaseImage } from "./docker";
 import { ed25519KeyPair } from "./ssh-keys";
 

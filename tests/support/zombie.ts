@@ -2,10 +2,15 @@ import { readProcStat } from "@svc/platform/process";
 
 /**
  * A zombie process: a child that has exited but that its parent never reaps (the parent is a shell
- * that `exec`s into `sleep`). It stays a zombie until `release()` ends that parent.
+ * that `exec`s into `sleep`). It stays a zombie until `release()` ends that parent. The child exits
+ * only once its parent is `sleep`, since the shell itself might reap a child that ends sooner.
  */
 export async function makeZombie(): Promise<{ pid: number; release: () => Promise<void> }> {
-  const parent = Bun.spawn(["sh", "-c", 'true & echo "$!"; exec sleep 600'], { stdout: "pipe", stderr: "ignore", stdin: "ignore" });
+  const parent = Bun.spawn(["sh", "-c", '(while [ "$(cat /proc/$$/comm)" != sleep ]; do sleep 0.01; done) & echo "$!"; exec sleep 600'], {
+    stdout: "pipe",
+    stderr: "ignore",
+    stdin: "ignore",
+  });
   const reader = parent.stdout.getReader();
   let text = "";
   while (!text.includes("\n")) {

@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser as PwBrowser, type BrowserContext, type Page } from "playwright-core";
-import { REPO_ROOT } from "../support/svc-app";
+import { REPO_ROOT } from "@svc/testing";
 
 export const SCREENSHOTS = join(REPO_ROOT, "test-artifacts", "ui");
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];

@@ -9,9 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { Server } from "bun";
-import { ensureDocker } from "../support/docker";
-import { bytes, startFakeHub, tinyRepo, type FakeHub } from "../support/fake-hub";
-import { REPO_ROOT, startSvc, type RunningSvc } from "../support/svc-app";
+import { ensureDocker, bytes, startFakeHub, tinyRepo, type FakeHub, REPO_ROOT, startSvc, type RunningSvc } from "@svc/testing";
 import { markDocument, openBrowser, screenshot, stillSameDocument, type Browser } from "./browser";
 
 const TOKEN = "ui-suite-token-0123456789";

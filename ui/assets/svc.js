@@ -26,10 +26,10 @@
   });
 
   // Live logs: <pre data-log-stream="/services/<id>/logs/stream"> shows the last lines, then follows.
-  // A stream that fails or ends is opened again while the status panel says the service is live.
+  // A stream that fails or ends is opened again while the status panel says the service is live
+  // (its data-live attribute, set by the server from the statuses contracts/ defines).
   const MAX_LOG_CHARS = 200_000;
-  const LIVE = new Set(["SUBMITTED", "PENDING", "STARTING", "HEALTHY", "UNHEALTHY", "STOPPING"]);
-  const serviceLive = () => LIVE.has($("#service-status h2 .badge")?.textContent.trim());
+  const serviceLive = () => $("#service-status")?.dataset.live === "true";
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   function followLogs(pre) {
     if (pre.dataset.following) return;

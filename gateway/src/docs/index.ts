@@ -1,20 +1,19 @@
 import { Elysia } from "elysia";
-import type { ServiceName } from "@svc/contracts";
+import type { InternalClient } from "@svc/platform";
 import { DOCS_ASSETS, DOCS_PAGE } from "./assets";
 import { mergedOpenApi, type OpenApiPart } from "./service";
 
 export interface DocsOptions {
   /** The gateway's own part of the document, computed from its routes. */
   ownPart: () => OpenApiPart;
-  upstreams: Record<ServiceName, string>;
-  internalSecret: string;
+  client: InternalClient;
   debug: boolean;
 }
 
 /** The merged OpenAPI document and a Swagger UI page that needs nothing from the internet. */
-export function docsController({ ownPart, upstreams, internalSecret, debug }: DocsOptions) {
+export function docsController({ ownPart, client, debug }: DocsOptions) {
   return new Elysia({ name: "gateway/docs" })
-    .get("/api/openapi.json", () => mergedOpenApi(ownPart(), upstreams, internalSecret, debug), {
+    .get("/api/openapi.json", () => mergedOpenApi(ownPart(), client, debug), {
       detail: { summary: "The OpenAPI document of the whole API", tags: ["app"] },
     })
     .get("/api/docs", () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), {

@@ -1,16 +1,14 @@
-import { INTERNAL_SECRET_HEADER, SERVICE_OPENAPI_PATH, SERVICES, VERSION, type ServiceName } from "@svc/contracts";
+import { SERVICE_OPENAPI_PATH, SERVICES, VERSION, type ServiceName } from "@svc/contracts";
+import type { InternalClient } from "@svc/platform";
 
 export interface OpenApiPart {
   paths?: Record<string, unknown>;
   components?: { schemas?: Record<string, unknown> };
 }
 
-async function fetchPart(baseUrl: string, internalSecret: string): Promise<OpenApiPart | undefined> {
+async function fetchPart(client: InternalClient, name: ServiceName): Promise<OpenApiPart | undefined> {
   try {
-    const response = await fetch(`${baseUrl}${SERVICE_OPENAPI_PATH}`, {
-      headers: { [INTERNAL_SECRET_HEADER]: internalSecret },
-      signal: AbortSignal.timeout(2000),
-    });
+    const response = await client.serviceRoute(name, SERVICE_OPENAPI_PATH, 2000);
     return response.ok ? ((await response.json()) as OpenApiPart) : undefined;
   } catch {
     return undefined;
@@ -20,11 +18,10 @@ async function fetchPart(baseUrl: string, internalSecret: string): Promise<OpenA
 /** One OpenAPI document for the whole application: the gateway's own routes plus every service's. */
 export async function mergedOpenApi(
   own: OpenApiPart,
-  upstreams: Record<ServiceName, string>,
-  internalSecret: string,
+  client: InternalClient,
   debug: boolean,
 ) {
-  const parts = await Promise.all(SERVICES.map(async ({ name }) => ({ name, part: await fetchPart(upstreams[name], internalSecret) })));
+  const parts = await Promise.all(SERVICES.map(async ({ name }) => ({ name, part: await fetchPart(client, name) })));
   const paths: Record<string, unknown> = { ...own.paths };
   const schemas: Record<string, unknown> = { ...own.components?.schemas };
   const missing: string[] = [];

@@ -1,9 +1,7 @@
 import { Elysia } from "elysia";
-import type { ServiceName } from "@svc/contracts";
-import type { Settings } from "@svc/platform";
+import type { InternalClient, Settings } from "@svc/platform";
 import { ASSET_FILES, healthTable, overviewPage } from "@svc/ui";
 import { appInfo, healthReport } from "../status/service";
-import type { SvcClient } from "@svc/client";
 import type { ServiceProxy } from "../proxy/service";
 import { profilePages } from "./profiles";
 import { modelPages } from "./models";
@@ -15,7 +13,7 @@ import { playgroundPages } from "./playground";
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
 /** The web UI's pages and fragments (rendered by ui/) and its static files. */
-export function pagesController(settings: Settings, upstreams: Record<ServiceName, string>, internalSecret: string, client: SvcClient, proxy: ServiceProxy) {
+export function pagesController(settings: Settings, client: InternalClient, proxy: ServiceProxy) {
   const loggedIn = !settings.debug;
   return new Elysia({ name: "gateway/pages" })
     .use(profilePages(client, loggedIn))
@@ -26,12 +24,12 @@ export function pagesController(settings: Settings, upstreams: Record<ServiceNam
     .use(playgroundPages(client, loggedIn, proxy))
     .get(
       "/",
-      async () => new Response(overviewPage(appInfo(settings), await healthReport(upstreams, internalSecret), loggedIn), { headers: htmlHeaders }),
+      async () => new Response(overviewPage(appInfo(settings), await healthReport(client), loggedIn), { headers: htmlHeaders }),
       { detail: { hide: true } },
     )
     .get(
       "/fragments/health",
-      async () => new Response(healthTable(await healthReport(upstreams, internalSecret)).value, { headers: htmlHeaders }),
+      async () => new Response(healthTable(await healthReport(client)).value, { headers: htmlHeaders }),
       { detail: { hide: true } },
     )
     .get(

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Model, RunRequest } from "@svc/contracts";
-import { SvcApiError, type SvcClient } from "@svc/client";
+import { ApiError, type SvcClient } from "@svc/client";
 import { launchPage, type LaunchError, type LaunchFormValues, type LaunchPreview } from "@svc/ui";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
@@ -59,7 +59,7 @@ const OPTION_FIELDS: Array<[RegExp, keyof LaunchFormValues]> = [
   [/^revision:/, "revision"],
 ];
 
-export function launchError(error: SvcApiError): LaunchError {
+export function launchError(error: ApiError): LaunchError {
   const field = (error.details as { field?: unknown } | undefined)?.field;
   if (typeof field === "string") return { message: error.message, field: field as keyof LaunchFormValues };
   for (const [pattern, name] of OPTION_FIELDS) if (pattern.test(error.message)) return { message: error.message, field: name };
@@ -133,7 +133,7 @@ export function launchPages(client: SvcClient, session: boolean) {
         (list): { list: Model[]; error?: string } => ({ list }),
         (error) => ({
           list: [],
-          error: error instanceof SvcApiError ? error.message : "model-svc is not answering (it may be restarting): reload in a few seconds.",
+          error: error instanceof ApiError ? error.message : "model-svc is not answering (it may be restarting): reload in a few seconds.",
         }),
       ),
       client.profiles.list().then(
@@ -172,7 +172,7 @@ export function launchPages(client: SvcClient, session: boolean) {
           }
           return new Response(null, { status: 303, headers: { location: `/services/${result.service.id}?launched=1` } });
         } catch (caught) {
-          if (!(caught instanceof SvcApiError)) {
+          if (!(caught instanceof ApiError)) {
             return render(request, values, { error: { message: "orchestrator-svc is not answering (it may be restarting): try again in a few seconds." }, status: 503 });
           }
           return render(request, values, { error: launchError(caught), status: caught.status });

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import { MODEL_IMAGES, type DownloadTask, type Model, type RefreshReport } from "@svc/contracts";
-import { SvcApiError, type SvcClient } from "@svc/client";
+import { isTask, type DownloadTask, type Model, type RefreshReport } from "@svc/contracts";
+import { ApiError, type SvcClient } from "@svc/client";
 import { downloadProblem, downloadProgress, modelsPage, type AddFormValues, type ModelFilters } from "@svc/ui";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
@@ -23,11 +23,11 @@ const AddForm = t.Object(
 );
 
 const messageOf = (error: unknown, service = "model-svc") =>
-  error instanceof SvcApiError ? error.message : `${service} is not answering (it may be restarting): reload in a few seconds. Logs: $SVC_HOME_DIR/logs/${service}.log`;
+  error instanceof ApiError ? error.message : `${service} is not answering (it may be restarting): reload in a few seconds. Logs: $SVC_HOME_DIR/logs/${service}.log`;
 
 function cleanFilters(raw: { profile?: string; image?: string }): ModelFilters {
   const profile = raw.profile?.trim() || undefined;
-  const image = MODEL_IMAGES.includes(raw.image as never) ? raw.image : undefined;
+  const image = isTask(raw.image) ? raw.image : undefined;
   return { profile, image };
 }
 
@@ -46,7 +46,7 @@ export function modelPages(client: SvcClient, session: boolean) {
     extra: { report?: RefreshReport; refreshError?: string; download?: DownloadTask; addError?: string; addValues?: AddFormValues; status?: number } = {},
   ) {
     const [models, profiles, running] = await Promise.all([
-      client.models.list({ profile: filters.profile, image: filters.image as Model["image"] | undefined }).then(
+      client.models.list({ profile: filters.profile, image: isTask(filters.image) ? filters.image : undefined }).then(
         (list): { list: Model[]; error?: string } => ({ list }),
         (error) => ({ list: [], error: messageOf(error) }),
       ),
@@ -85,7 +85,7 @@ export function modelPages(client: SvcClient, session: boolean) {
           const report = await client.models.refresh(filters.profile);
           return render(request, filters, { report });
         } catch (error) {
-          return render(request, filters, { refreshError: messageOf(error), status: error instanceof SvcApiError ? error.status : 503 });
+          return render(request, filters, { refreshError: messageOf(error), status: error instanceof ApiError ? error.status : 503 });
         }
       },
       { body: t.Optional(Filters), detail: { hide: true } },
@@ -99,7 +99,7 @@ export function modelPages(client: SvcClient, session: boolean) {
           const task = await client.models.startDownload({ repo: values.repo ?? "", revision: values.revision || undefined, profile: values.profile || undefined });
           return new Response(null, { status: 303, headers: { location: `/models?download=${encodeURIComponent(task.id)}` } });
         } catch (error) {
-          return render(request, {}, { addError: messageOf(error), addValues: values, status: error instanceof SvcApiError ? error.status : 503 });
+          return render(request, {}, { addError: messageOf(error), addValues: values, status: error instanceof ApiError ? error.status : 503 });
         }
       },
       { body: t.Optional(AddForm), detail: { hide: true } },
@@ -110,7 +110,7 @@ export function modelPages(client: SvcClient, session: boolean) {
         try {
           return page(request, downloadProgress(await client.models.download(params.id)).value);
         } catch (error) {
-          return page(request, downloadProblem(messageOf(error)).value, error instanceof SvcApiError ? error.status : 503);
+          return page(request, downloadProblem(messageOf(error)).value, error instanceof ApiError ? error.status : 503);
         }
       },
       { params: t.Object({ id: t.String({ maxLength: 64 }) }), detail: { hide: true } },

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { isLive, type ServiceRecord } from "@svc/contracts";
-import { SvcApiError, type SvcClient } from "@svc/client";
+import { ApiError, type SvcClient } from "@svc/client";
 import { playgroundPage, type PlaygroundResult, type PlaygroundValues } from "@svc/ui";
 import type { ServiceProxy } from "../proxy/service";
 import { orchestratorDown } from "./services";
@@ -42,7 +42,7 @@ export function playgroundPages(client: SvcClient, session: boolean, proxy: Serv
       if (ref) selected = services.find((s) => s.id === ref) ?? (await client.services.get(ref));
       else selected = services.find((s) => s.status === "HEALTHY");
     } catch (caught) {
-      error ??= caught instanceof SvcApiError ? caught.message : orchestratorDown.replace("this page tries again every second", "reload in a few seconds");
+      error ??= caught instanceof ApiError ? caught.message : orchestratorDown.replace("this page tries again every second", "reload in a few seconds");
     }
     return page(request, playgroundPage({ services, selected, session, error, values: extra.values, result: extra.result }), extra.status ?? (error ? 404 : 200));
   }

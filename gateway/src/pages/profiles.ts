@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { ProfileCreate, ProfileUpdate } from "@svc/contracts";
-import { SvcApiError, type SvcClient } from "@svc/client";
+import { ApiError, type SvcClient } from "@svc/client";
 import {
   profileAddPage,
   profileDetailPage,
@@ -52,7 +52,7 @@ function attributes(values: ProfileFormValues, schema: string): { attributes: Re
 }
 
 function formError(error: unknown): FormError {
-  if (error instanceof SvcApiError) {
+  if (error instanceof ApiError) {
     const field = (error.details as { field?: unknown } | undefined)?.field;
     return { message: error.message, field: typeof field === "string" ? field : undefined };
   }
@@ -74,7 +74,7 @@ export function profilePages(client: SvcClient, session: boolean) {
 
   /** A page for errors that leave nothing to show (broken profiles.cfg, missing profile, service down). */
   const failure = (request: Request, error: unknown) => {
-    if (error instanceof SvcApiError) {
+    if (error instanceof ApiError) {
       const title = error.status === 404 ? "Profile not found" : error.code === "profiles_file_invalid" ? "profiles.cfg needs fixing" : "Profiles unavailable";
       return page(request, profilesErrorPage({ title, message: error.message, session }), error.status);
     }
@@ -115,7 +115,7 @@ export function profilePages(client: SvcClient, session: boolean) {
           return seeOther(`/profiles/${encodeURIComponent(change.profile.name)}?${query}`);
         } catch (caught) {
           const problem = formError(caught);
-          return page(request, profileAddPage({ values, session, error: problem }), (caught as SvcApiError).status);
+          return page(request, profileAddPage({ values, session, error: problem }), (caught as ApiError).status);
         }
       },
       { body: FormBody, detail: { hide: true } },
@@ -151,7 +151,7 @@ export function profilePages(client: SvcClient, session: boolean) {
           return seeOther(`/profiles/${encodeURIComponent(change.profile.name)}?${query}`);
         } catch (caught) {
           const problem = formError(caught);
-          return page(request, profileDetailPage({ profile, values, session, error: problem }), (caught as SvcApiError).status);
+          return page(request, profileDetailPage({ profile, values, session, error: problem }), (caught as ApiError).status);
         }
       },
       { params: NameParams, body: FormBody, detail: { hide: true } },
@@ -181,7 +181,7 @@ export function profilePages(client: SvcClient, session: boolean) {
           return seeOther(`/profiles?removed=${encodeURIComponent(params.name)}`);
         } catch (caught) {
           const problem = formError(caught);
-          return page(request, profileRemovePage({ profile, session, error: problem.message }), (caught as SvcApiError).status);
+          return page(request, profileRemovePage({ profile, session, error: problem.message }), (caught as ApiError).status);
         }
       },
       { params: NameParams, detail: { hide: true } },

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { ServiceDetails } from "@svc/contracts";
-import { SvcApiError, type SvcClient } from "@svc/client";
+import { ApiError, type SvcClient } from "@svc/client";
 import { LOG_TAIL_LINES as TAIL_LINES, serviceActionPage, serviceDetailsPage, serviceErrorPage, serviceStatusPanel, type ServiceAction } from "@svc/ui";
 import { fingerprint, orchestratorDown } from "./services";
 
@@ -56,8 +56,8 @@ async function logsResponse(open: () => Promise<ReadableStream<Uint8Array>>): Pr
   try {
     return new Response(await open(), { headers });
   } catch (error) {
-    const message = error instanceof SvcApiError ? error.message : orchestratorDown;
-    return new Response(`${message}\n`, { status: error instanceof SvcApiError ? error.status : 503, headers });
+    const message = error instanceof ApiError ? error.message : orchestratorDown;
+    return new Response(`${message}\n`, { status: error instanceof ApiError ? error.status : 503, headers });
   }
 }
 
@@ -66,7 +66,7 @@ export function serviceDetailPages(client: SvcClient, session: boolean) {
     new Response(body, { status: request.headers.get("hx-request") ? 200 : status, headers: htmlHeaders });
 
   const failure = (request: Request, error: unknown) => {
-    if (error instanceof SvcApiError) {
+    if (error instanceof ApiError) {
       const title = error.status === 404 ? "Service not found" : "Service unavailable";
       return page(request, serviceErrorPage({ title, message: error.message, session }), error.status);
     }
@@ -82,7 +82,7 @@ export function serviceDetailPages(client: SvcClient, session: boolean) {
     try {
       return { text: printable(await readAll(await client.services.logs(id, { tail: TAIL_LINES }), TAIL_WAIT_MS)) };
     } catch (error) {
-      return { unavailable: error instanceof SvcApiError ? error.message : "The output could not be read just now; reload in a few seconds." };
+      return { unavailable: error instanceof ApiError ? error.message : "The output could not be read just now; reload in a few seconds." };
     }
   }
 
@@ -118,7 +118,7 @@ export function serviceDetailPages(client: SvcClient, session: boolean) {
           return new Response(serviceStatusPanel(service, version).value, { headers: htmlHeaders });
         } catch (error) {
           // Keep polling (same element, same attributes) and say what is wrong.
-          const message = error instanceof SvcApiError ? error.message : orchestratorDown;
+          const message = error instanceof ApiError ? error.message : orchestratorDown;
           return new Response(
             `<section class="card" id="service-status" hx-get="/services/${encodeURIComponent(params.id)}/status" hx-trigger="every 1s" hx-swap="outerHTML"><p class="error" role="alert">${Bun.escapeHTML(message)}</p></section>`,
             { headers: htmlHeaders },
@@ -171,7 +171,7 @@ export function serviceDetailPages(client: SvcClient, session: boolean) {
           }
           return new Response(null, { status: 303, headers: { location: `/services/${service.id}?done=${action}` } });
         } catch (error) {
-          if (!(error instanceof SvcApiError)) return failure(request, error);
+          if (!(error instanceof ApiError)) return failure(request, error);
           return page(request, serviceActionPage({ service, action, session, error: error.message }), error.status);
         }
       },

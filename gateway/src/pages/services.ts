@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import { SERVICE_STATUSES, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
-import { SvcApiError, type SvcClient } from "@svc/client";
+import { isServiceStatus, isTask, type ServiceRecord } from "@svc/contracts";
+import { ApiError, type SvcClient } from "@svc/client";
 import { servicesPage, servicesTable, type ServiceFilters } from "@svc/ui";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
@@ -24,15 +24,15 @@ export const orchestratorDown =
 export const fingerprint = (markup: string) => Bun.hash(markup).toString(36);
 
 function cleanFilters(raw: { status?: string; task?: string; profile?: string; q?: string }): ServiceFilters {
-  const status = raw.status === "all" || SERVICE_STATUSES.includes(raw.status as ServiceStatus) ? raw.status : undefined;
-  const task = raw.task === "text-generation" || raw.task === "speech-recognition" ? raw.task : undefined;
+  const status = raw.status === "all" || isServiceStatus(raw.status) ? raw.status : undefined;
+  const task = isTask(raw.task) ? raw.task : undefined;
   return { status, task, profile: raw.profile?.trim() || undefined, q: raw.q?.trim() || undefined };
 }
 
 /** The services of the filters: status through the API, the rest (task, profile, text) here. */
 async function load(client: SvcClient, filters: ServiceFilters): Promise<{ services: ServiceRecord[]; total: number; error?: string }> {
   try {
-    const status = filters.status && filters.status !== "all" ? (filters.status as ServiceStatus) : undefined;
+    const status = isServiceStatus(filters.status) ? filters.status : undefined;
     const all = await client.services.list({ status, all: filters.status === "all" });
     const q = filters.q?.toLowerCase();
     const services = all.filter(
@@ -43,7 +43,7 @@ async function load(client: SvcClient, filters: ServiceFilters): Promise<{ servi
     );
     return { services, total: all.length };
   } catch (error) {
-    return { services: [], total: 0, error: error instanceof SvcApiError ? error.message : orchestratorDown };
+    return { services: [], total: 0, error: error instanceof ApiError ? error.message : orchestratorDown };
   }
 }
 

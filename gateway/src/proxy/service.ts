@@ -1,4 +1,4 @@
-import { SvcApiError, type SvcClient } from "@svc/client";
+import { ApiError, type SvcClient } from "@svc/client";
 import { INTERNAL_SECRET_HEADER, type ServiceRecord } from "@svc/contracts";
 import { jsonError } from "@svc/platform";
 import { relay } from "../forward/relay";
@@ -63,7 +63,7 @@ export class ServiceProxy {
     try {
       record = await this.lookup(ref);
     } catch (error) {
-      if (error instanceof SvcApiError) return jsonError(error.status, error.code, error.message);
+      if (error instanceof ApiError) return jsonError(error.status, error.code, error.message);
       return jsonError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.");
     }
     if (record.status !== "HEALTHY" || !record.url) {

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
-import { AppInfo, ErrorBody, HealthReport, type ServiceName } from "@svc/contracts";
-import type { Settings } from "@svc/platform";
+import { AppInfo, ErrorBody, HealthReport } from "@svc/contracts";
+import type { InternalClient, Settings } from "@svc/platform";
 import { appInfo, healthReport } from "./service";
 
 /** /api/info and /api/health: what this application is, and whether its parts answer. */
-export function statusController(settings: Settings, upstreams: Record<ServiceName, string>, internalSecret: string) {
+export function statusController(settings: Settings, client: InternalClient) {
   return new Elysia({ name: "gateway/status" })
     .get("/api/info", () => appInfo(settings), {
       response: { 200: AppInfo, 401: ErrorBody },
@@ -13,7 +13,7 @@ export function statusController(settings: Settings, upstreams: Record<ServiceNa
     .get(
       "/api/health",
       async ({ set }) => {
-        const report = await healthReport(upstreams, internalSecret);
+        const report = await healthReport(client);
         if (report.status !== "ok") set.status = 503;
         return report;
       },

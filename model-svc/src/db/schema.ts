@@ -1,4 +1,5 @@
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { TASKS } from "@svc/contracts";
 
 /** The model registry: one row per snapshot (repo, revision) available to a profile. */
 export const models = sqliteTable(
@@ -7,7 +8,7 @@ export const models = sqliteTable(
     repo: text("repo").notNull(),
     revision: text("revision").notNull(),
     profile: text("profile").notNull(),
-    image: text("image", { enum: ["text-generation", "speech-recognition"] }).notNull(),
+    image: text("image", { enum: TASKS }).notNull(),
     modelDir: text("model_dir").notNull(),
     sizeBytes: integer("size_bytes").notNull(),
     /** Some files of the repo at this revision are not in the snapshot (downloaded with --include/--exclude). */

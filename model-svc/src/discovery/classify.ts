@@ -1,16 +1,16 @@
-import type { ModelImageName } from "@svc/contracts";
+import type { Task } from "@svc/contracts";
 import type { SnapshotFacts } from "./types";
 
-export type Classification = { image: ModelImageName; evidence: string } | { image: null; reason: string };
+export type Classification = { image: Task; evidence: string } | { image: null; reason: string };
 
 const MAGIC = { gguf: "47475546", ggml: "6c6d6767" } as const;
 
-const PIPELINE_TAGS: Record<string, ModelImageName> = {
+const PIPELINE_TAGS: Record<string, Task> = {
   "text-generation": "text-generation",
   "automatic-speech-recognition": "speech-recognition",
 };
 
-function fromArchitecture(arch: string): ModelImageName | undefined {
+function fromArchitecture(arch: string): Task | undefined {
   if (/^Whisper/.test(arch)) return "speech-recognition";
   if (/(ForCausalLM|LMHeadModel)$/.test(arch)) return "text-generation";
   return undefined;

@@ -1,4 +1,4 @@
-import { isCommit, type ModelImageName, type ScanIssue } from "@svc/contracts";
+import { isCommit, type Task, type ScanIssue } from "@svc/contracts";
 import { classify } from "./classify";
 import { repoFromFolderName } from "./repo-folder";
 import { missingFiles, type ScannedRoot } from "./types";
@@ -7,7 +7,7 @@ import { missingFiles, type ScannedRoot } from "./types";
 export interface FoundSnapshot {
   repo: string;
   revision: string;
-  image: ModelImageName;
+  image: Task;
   modelDir: string;
   sizeBytes: number;
   /** Files the hub listed for this commit are missing (downloaded with --include/--exclude). */

@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import {
+  ApiError,
+  badRequest,
+  notFound,
   DEFAULT_REVISION,
   describeFilePatterns,
   REPO_ID_RULE,
@@ -11,7 +14,6 @@ import {
   type DownloadTask,
   type Model,
 } from "@svc/contracts";
-import { ApiError, badRequest, notFound } from "@svc/platform";
 import { classify } from "../discovery/classify";
 import { repoFolderName } from "../discovery/repo-folder";
 import { snapshotFacts } from "../discovery/scan-local";

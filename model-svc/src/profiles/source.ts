@@ -1,28 +1,9 @@
-import { DEFAULT_PROFILE, type Profile } from "@svc/contracts";
-import { SvcApiError, SvcClient } from "@svc/client";
-import { ApiError, internalFetch, notFound, type Upstreams } from "@svc/platform";
+import { DEFAULT_PROFILE, notFound, type Profile } from "@svc/contracts";
 
-/** Where model-svc gets profiles from: profile-svc, through the typed client. Tests pass a stub. */
+/** Where model-svc gets profiles from: profile-svc through the internal client (its errors as they are). Tests pass a fixed set. */
 export interface ProfileSource {
   get(name: string): Promise<Profile>;
   list(): Promise<Profile[]>;
-}
-
-function unavailable(error: unknown): never {
-  if (error instanceof SvcApiError) {
-    if (error.status === 404) throw notFound(error.message);
-    if (error.status < 500) throw new ApiError(error.status === 401 ? 502 : error.status, error.code, error.message);
-  }
-  throw new ApiError(503, "profile_unavailable", "profile-svc is not answering (it may be restarting); try again in a few seconds.");
-}
-
-/** Profiles from profile-svc, called in-process with the internal secret. */
-export function profileServiceSource(upstreams: Upstreams, internalSecret: string): ProfileSource {
-  const client = new SvcClient({ baseUrl: "http://svc.internal", fetch: internalFetch(upstreams, internalSecret) });
-  return {
-    get: (name) => client.profiles.get(name).catch(unavailable),
-    list: () => client.profiles.list().catch(unavailable),
-  };
 }
 
 /** A fixed set of profiles (tests, bench). */

@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { EngineKind, ServiceStatus, Task } from "@svc/contracts";
 
 /** One row per service ever run (spec §1.8: kept until `svc rm`). */
 export const services = sqliteTable(
@@ -6,15 +7,16 @@ export const services = sqliteTable(
   {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
-    task: text("task").notNull(),
+    task: text("task").$type<Task>().notNull(),
     model: text("model").notNull(),
     revision: text("revision").notNull(),
     profile: text("profile").notNull(),
-    status: text("status").notNull(),
+    status: text("status").$type<ServiceStatus>().notNull(),
     reason: text("reason"),
     host: text("host"),
     port: integer("port"),
-    engine: text("engine").notNull(),
+    engine: text("engine").$type<EngineKind>().notNull(),
+    /** The container image of the service's inference server (the API's `runtime`). */
     runtime: text("runtime").notNull(),
     handle: text("handle"),
     /** Kept so `restart` can start the same spec; never returned by the API. */
@@ -37,8 +39,8 @@ export const serviceEvents = sqliteTable(
       .notNull()
       .references(() => services.id, { onDelete: "cascade" }),
     at: text("at").notNull(),
-    fromStatus: text("from_status"),
-    toStatus: text("to_status").notNull(),
+    fromStatus: text("from_status").$type<ServiceStatus>(),
+    toStatus: text("to_status").$type<ServiceStatus>().notNull(),
     reason: text("reason"),
   },
   (table) => [index("service_events_service").on(table.serviceId, table.id)],

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, inArray, like, notInArray, sql } from "drizzle-orm";
-import { TERMINAL_STATUSES, type ServiceEvent, type ServiceStatus } from "@svc/contracts";
+import { and, asc, desc, eq, inArray, like, sql } from "drizzle-orm";
+import { LIVE_STATUSES, type ServiceEvent, type ServiceStatus } from "@svc/contracts";
 import { openDatabase } from "@svc/platform/db";
 import { join } from "node:path";
 import * as schema from "./schema";
@@ -50,7 +50,7 @@ export class ServiceStore {
   list(filter: ListFilter = {}): ServiceRow[] {
     const conditions = [];
     if (filter.status) conditions.push(eq(schema.services.status, filter.status));
-    else if (!filter.all) conditions.push(notInArray(schema.services.status, [...TERMINAL_STATUSES]));
+    else if (!filter.all) conditions.push(inArray(schema.services.status, LIVE_STATUSES));
     if (filter.idPrefix) conditions.push(like(schema.services.id, `${filter.idPrefix.replace(/[%_]/g, "")}%`));
     return this.db
       .select()
@@ -62,14 +62,14 @@ export class ServiceStore {
 
   /** Services the reconciler still follows. */
   live(): ServiceRow[] {
-    return this.db.select().from(schema.services).where(notInArray(schema.services.status, [...TERMINAL_STATUSES])).all();
+    return this.db.select().from(schema.services).where(inArray(schema.services.status, LIVE_STATUSES)).all();
   }
 
   liveWithName(name: string): ServiceRow[] {
     return this.db
       .select()
       .from(schema.services)
-      .where(and(eq(schema.services.name, name), notInArray(schema.services.status, [...TERMINAL_STATUSES])))
+      .where(and(eq(schema.services.name, name), inArray(schema.services.status, LIVE_STATUSES)))
       .all();
   }
 
@@ -116,7 +116,7 @@ export class ServiceStore {
       .where(eq(schema.serviceEvents.serviceId, id))
       .orderBy(asc(schema.serviceEvents.id))
       .all()
-      .map((e) => ({ at: e.at, from: e.fromStatus as ServiceStatus | null, to: e.toStatus as ServiceStatus, reason: e.reason }));
+      .map((e) => ({ at: e.at, from: e.fromStatus, to: e.toStatus, reason: e.reason }));
   }
 
   remove(id: string) {

@@ -1,23 +1,19 @@
-import type { JobOptions, Task } from "@svc/contracts";
+import type { EngineKind, ImageBuild, JobOptions, Task } from "@svc/contracts";
 
-/** Everything an engine needs to start one inference service. Built by the launch planner. */
+/** What the orchestrator asks an engine to start: the service and its inference server. The engine decides where (port, work folder). */
 export interface LaunchSpec {
   serviceId: string;
   name: string;
   task: Task;
-  /** Container image (Docker) or program (bare Slurm job) that serves the model. */
-  runtime: string;
-  /** Arguments to the runtime after the model, host and port ones (limits, API key, engine args). */
+  /** The inference server's container image (a bare Slurm job runs the program it stands for). */
+  image: string;
+  /** Arguments to the server after the model, host and port ones (limits, API key, engine args). */
   args: string[];
   /** The model snapshot folder on the host that runs the service. */
   modelDir: string;
-  /** Speech recognition: the folder `audio_path` is resolved in. */
+  /** Speech recognition: the folder `audio_path` is resolved in (on the host that runs the service). */
   inputDir?: string;
   job: JobOptions;
-  /** Folder for the job's own files (script, log, port file) on the host that runs it. */
-  workDir: string;
-  /** Docker: the host port, chosen by the orchestrator before render/submit. Slurm: unset (the job picks one on its node). */
-  port?: number;
 }
 
 /** What the engine reports about one service, in engine-neutral terms. */
@@ -31,26 +27,50 @@ export interface Submitted {
   handle: string;
   host: string | null;
   port: number | null;
+  /** What the engine did on the way that the user should hear of (e.g. it built a missing image). */
+  notes: string[];
+}
+
+/** What an engine can do beyond the verbs every engine has, so callers ask instead of checking its class. */
+export interface EngineCapabilities {
+  /** `logs({ follow: true })` keeps the stream open for new output. */
+  followsLogs: boolean;
+  /** A running service's port on this machine is a tunnel the engine keeps open (released with `release`). */
+  tunnels: boolean;
+  /** `watch` reports changes as they happen, so the reconciler need not wait for its next tick. */
+  watches: boolean;
 }
 
 /**
- * The one narrow interface the orchestrator drives engines through (like Nomad's task drivers):
- * Docker and Slurm each implement it.
+ * The one interface the orchestrator drives engines through, per service (like Nomad's task
+ * drivers): Docker and Slurm each implement it. Every failure is an EngineError.
  */
 export interface Engine {
-  readonly kind: "docker" | "slurm";
+  readonly kind: EngineKind;
+  readonly capabilities: EngineCapabilities;
   /** The exact start-up script (Docker: the equivalent `docker run` line) that submit would run. */
-  render(spec: LaunchSpec): string;
+  render(spec: LaunchSpec): Promise<string>;
+  /** Prepares what the service needs to run (e.g. its image), then starts it. */
   submit(spec: LaunchSpec): Promise<Submitted>;
   /** One call for many services: round trips do not grow with their number. */
   inspect(handles: string[]): Promise<Map<string, Observation>>;
   stop(handle: string): Promise<void>;
-  /** The service's output; with follow, the stream stays open for new lines. */
+  /** The service's output; with follow (see capabilities), the stream stays open for new lines. */
   logs(handle: string, options: { follow: boolean; tail?: number }): Promise<ReadableStream<Uint8Array>>;
-  /** Frees what the engine keeps for a finished service (e.g. the stopped container). */
+  /** Frees what the engine keeps for a finished service (the stopped container, the tunnel). */
   release(handle: string): Promise<void>;
   /** Handles of this manager's services that the engine knows, by service id (to adopt a submit interrupted before its handle was recorded). */
   adopt(serviceIds: string[]): Promise<Map<string, string>>;
-  /** Calls `onChange` when the engine reports a change (e.g. Docker events); returns a stop function. */
+  /** With capabilities.watches: calls `onChange` when the engine reports a change; returns a stop function. */
   watch?(onChange: (handle: string) => void): () => void;
+}
+
+/** An optional ability: the engine keeps container images itself (`svc image ls`, `svc image build`). */
+export interface ImageStore {
+  /** The image's size and creation time, or undefined when the engine does not have it. */
+  image(image: string): Promise<{ sizeBytes: number; createdAt: string } | undefined>;
+  /** Builds the project's image for `task` (unchanged ones are reused). */
+  build(task: Task): Promise<void>;
+  /** Recent builds with their output so far, newest first (GET /api/images/builds). */
+  builds(): ImageBuild[];
 }

@@ -1,5 +1,4 @@
-import { ApiError, badRequest } from "@svc/platform";
-import type { Model, Task } from "@svc/contracts";
+import { ApiError, badRequest, type Model, type Task } from "@svc/contracts";
 
 export interface ModelChoice {
   model: Model;

@@ -1,9 +1,7 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { badRequest } from "@svc/platform";
-import type { Model, Profile, RunRequest, Task } from "@svc/contracts";
+import { profileFolders, type InferenceServer, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import { chooseModel } from "./model-choice";
-import { runtimeArgs, type RuntimeKind } from "./runtime-args";
+import { serverArgs } from "./server-args";
 import { validateRunRequest } from "./validate-request";
 
 export interface PlannerDeps {
@@ -11,56 +9,40 @@ export interface PlannerDeps {
   profile(name: string): Promise<Profile>;
   /** Registry rows of `repo` on `profile`. */
   models(profile: string, repo: string): Promise<Model[]>;
-  /** The container image (or program) that serves `task` with this kind of runtime. */
-  runtimeImage(task: Task, kind: RuntimeKind): string;
-  /** Which text-generation engine to use without GPUs (`svc`, or `vllm` when configured). */
-  cpuTextGeneration: RuntimeKind;
+  /** The container image that serves `task` with this inference server. */
+  image(task: Task, server: InferenceServer): string;
+  /** Which text-generation server to use without GPUs (`svc`, or `vllm` when configured). */
+  cpuTextGeneration: InferenceServer;
 }
 
 export interface LaunchPlan {
   profile: Profile;
-  engine: "docker" | "slurm";
   model: Model;
   matched: number;
   warnings: string[];
-  runtimeKind: RuntimeKind;
-  runtime: string;
+  server: InferenceServer;
+  image: string;
   args: string[];
+  /** Speech recognition: the folder `audio_path` is resolved in; default `<home>/inputs`. */
   inputDir?: string;
 }
 
-/** Turns a run request into what to launch where, or a 4xx error saying what to fix. */
+/** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
 export async function planLaunch(request: RunRequest, deps: PlannerDeps, defaultProfile: string): Promise<LaunchPlan> {
   validateRunRequest(request);
   const profile = await deps.profile(request.profile ?? defaultProfile);
   const choice = chooseModel(await deps.models(profile.name, request.model), request.model, request.task, profile.name, request.revision);
   const gpus = request.job?.gres ?? 0;
-  const runtimeKind: RuntimeKind = request.task === "text-generation" ? (gpus > 0 ? "vllm" : deps.cpuTextGeneration) : "svc";
-  const { args, warnings } = runtimeArgs(runtimeKind, request, request.model);
-  let inputDir: string | undefined;
-  if (request.task === "speech-recognition") {
-    const home = profile.schema === "local" ? profile.home_dir : profile.home;
-    inputDir = request.speechRecognition?.inputDir ?? join(home, "inputs");
-    if (profile.schema === "local") ensureFolder(inputDir);
-  }
+  const server: InferenceServer = request.task === "text-generation" ? (gpus > 0 ? "vllm" : deps.cpuTextGeneration) : "svc";
+  const { args, warnings } = serverArgs(server, request, request.model);
   return {
     profile,
-    engine: profile.schema === "local" ? "docker" : "slurm",
     model: choice.model,
     matched: choice.matched,
     warnings: [...choice.warnings, ...warnings],
-    runtimeKind,
-    runtime: deps.runtimeImage(request.task, runtimeKind),
+    server,
+    image: deps.image(request.task, server),
     args,
-    inputDir,
+    inputDir: request.task === "speech-recognition" ? (request.speechRecognition?.inputDir ?? join(profileFolders(profile).home, "inputs")) : undefined,
   };
-}
-
-function ensureFolder(path: string) {
-  if (!path.startsWith("/")) throw badRequest(`--input-dir ${JSON.stringify(path)}: give an absolute path.`);
-  try {
-    mkdirSync(path, { recursive: true });
-  } catch (error) {
-    throw badRequest(`--input-dir ${path} cannot be created: ${(error as Error).message}`);
-  }
 }

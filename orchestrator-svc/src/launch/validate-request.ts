@@ -1,12 +1,7 @@
-import { badRequest } from "@svc/platform";
-import type { RunRequest } from "@svc/contracts";
+import { badRequest, SLURM_VALUE_RULES, type RunRequest } from "@svc/contracts";
 
-/** Slurm's --time formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S. */
-export const TIME = /^(\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|\d+-\d+|\d+-\d+:\d{1,2}|\d+-\d+:\d{1,2}:\d{1,2})$/;
-export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-export const PARTITION = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
-/** Node features joined by Slurm's operators: & | , and brackets, with optional *count. */
-export const CONSTRAINT = /^[A-Za-z0-9_.\-&|,*\[\]()]{1,256}$/;
+const { TIME, NAME, PARTITION, CONSTRAINT } = SLURM_VALUE_RULES;
+
 const PRINTABLE = /^[^\x00-\x1f\x7f]*$/;
 
 /**

@@ -1,37 +1,44 @@
-import type { ServiceStatus } from "@svc/contracts";
+import { isBusy } from "@svc/contracts";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
 import type { Engine, Observation } from "../engines/engine";
 import { nextStatus } from "./next-status";
 import { probeHealth } from "./health-probe";
+import { EngineBackoff } from "./backoff";
 
 /** While something is on its way (starting, stopping) the loop looks this often, so HEALTHY shows within a second. */
 const FAST_TICK_MS = 200;
 const SLOW_TICK_MS = 2000;
 /** A submit interrupted before its handle was recorded, and not found in the engine after this long, failed. */
 const ADOPT_GRACE_MS = 30_000;
-const BUSY: readonly ServiceStatus[] = ["SUBMITTED", "PENDING", "STARTING", "STOPPING"];
 
 export interface ReconcilerDeps {
   store: ServiceStore;
-  /** The engine that runs a service (by its engine kind and profile). */
+  /** The engine that runs a recorded service. */
   engineFor(row: ServiceRow): Engine;
   probe?: typeof probeHealth;
   log?: (message: string) => void;
+  now?: () => number;
 }
 
 /**
- * The one control loop (like a Kubernetes controller): each tick it asks every engine, once, about
- * all its live services, probes the running ones' health, and moves each recorded status toward
- * what it saw. Engine events and API actions wake it early.
+ * The one control loop (level-based, like a Kubernetes controller): each tick it asks every engine,
+ * once, about all its live services, probes the running ones' health, and moves each recorded
+ * status toward what it saw. Engines are independent: one that fails is retried later, with a
+ * growing wait of its own, while the others' services go on being reconciled. Engine events and
+ * API actions wake it early.
  */
 export class Reconciler {
   private timer: Timer | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
-  private lastFailure: { message: string; at: number } | undefined;
+  private readonly backoff: EngineBackoff;
+  /** Services whose submit is under way in this process: not orphans, whatever their age. */
+  private readonly inFlight = new Set<string>();
 
-  constructor(private readonly deps: ReconcilerDeps) {}
+  constructor(private readonly deps: ReconcilerDeps) {
+    this.backoff = new EngineBackoff(deps.now ?? Date.now);
+  }
 
   start() {
     this.stopped = false;
@@ -43,6 +50,16 @@ export class Reconciler {
     clearTimeout(this.timer);
   }
 
+  /** Runs `submit` for service `id`, which the loop then leaves to it until it has returned. */
+  async submitting<T>(id: string, submit: () => Promise<T>): Promise<T> {
+    this.inFlight.add(id);
+    try {
+      return await submit();
+    } finally {
+      this.inFlight.delete(id);
+    }
+  }
+
   /** Runs a tick now (or right after the current one). */
   wake() {
     if (this.stopped) return;
@@ -51,38 +68,39 @@ export class Reconciler {
       return;
     }
     clearTimeout(this.timer);
-    this.running = this.tick()
-      .then(() => (this.lastFailure = undefined))
-      .catch((error) => this.reportFailure((error as Error).message))
-      .finally(() => {
-        this.running = undefined;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-          return;
-        }
-        const busy = this.deps.store.live().some((row) => BUSY.includes(row.status as ServiceStatus));
-        this.timer = setTimeout(() => this.wake(), busy ? FAST_TICK_MS : SLOW_TICK_MS);
-      });
+    this.running = this.tick().finally(() => {
+      this.running = undefined;
+      if (this.stopped) return;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+        return;
+      }
+      const busy = this.deps.store.live().some((row) => isBusy(row.status));
+      this.timer = setTimeout(() => this.wake(), busy ? FAST_TICK_MS : SLOW_TICK_MS);
+    });
   }
 
-  /** Logs a failing tick once, and again only if it still fails after a minute (e.g. Docker is down). */
-  private reportFailure(message: string) {
-    const now = Date.now();
-    if (this.lastFailure?.message === message && now - this.lastFailure.at < 60_000) return;
-    this.lastFailure = { message, at: now };
-    this.deps.log?.(`reconcile failed (statuses kept as they were): ${message}`);
-  }
-
-  /** One pass over every live service. */
+  /** One pass over every live service: each engine's services on their own, side by side. */
   async tick(): Promise<void> {
     const groups = new Map<Engine, ServiceRow[]>();
     for (const row of this.deps.store.live()) {
       const engine = this.deps.engineFor(row);
       groups.set(engine, [...(groups.get(engine) ?? []), row]);
     }
-    await Promise.all([...groups].map(([engine, rows]) => this.reconcile(engine, rows)));
+    await Promise.allSettled(
+      [...groups]
+        .filter(([engine]) => this.backoff.due(engine))
+        .map(async ([engine, rows]) => {
+          try {
+            await this.reconcile(engine, rows);
+            this.backoff.succeeded(engine);
+          } catch (error) {
+            const report = this.backoff.failed(engine, (error as Error).message);
+            if (report) this.deps.log?.(`reconcile of ${rows.length} ${engine.kind} service(s) failed (statuses kept as they were; next try in ${report.retryInMs} ms): ${report.message}`);
+          }
+        }),
+    );
   }
 
   private async reconcile(engine: Engine, rows: ServiceRow[]) {
@@ -95,11 +113,12 @@ export class Reconciler {
       tracked.map(async (row) => {
         const observation: Observation = observations.get(row.handle!) ?? { phase: "missing" };
         const healthy = observation.phase === "running" && observation.port !== null ? await probe(observation.host, observation.port) : undefined;
-        const decision = nextStatus(row.status as ServiceStatus, observation, healthy);
+        const decision = nextStatus(row.status, observation, healthy);
         const patch = observation.phase === "running" ? { host: observation.host, port: observation.port } : {};
         const portChanged = observation.phase === "running" && (row.port !== observation.port || row.host !== observation.host);
         if (decision.status !== row.status || portChanged) {
-          const applied = this.deps.store.transition(row.id, decision.status, decision.reason, patch, row.status as ServiceStatus);
+          // Applied only if the status is still the one read (a stop requested meanwhile wins).
+          const applied = this.deps.store.transition(row.id, decision.status, decision.reason, patch, row.status);
           if (applied && decision.status !== row.status) this.deps.log?.(`${row.id} ${row.status} → ${decision.status}${decision.reason ? `: ${decision.reason.split("\n")[0]}` : ""}`);
         }
       }),
@@ -108,13 +127,14 @@ export class Reconciler {
 
   /** Services recorded as submitted but without a handle: the orchestrator stopped between submit and record. */
   private async adoptOrphans(engine: Engine, rows: ServiceRow[]) {
-    const orphans = rows.filter((row) => !row.handle && row.status === "SUBMITTED");
+    const orphans = rows.filter((row) => !row.handle && row.status === "SUBMITTED" && !this.inFlight.has(row.id));
     if (orphans.length === 0) return;
     const found = await engine.adopt(orphans.map((row) => row.id));
+    const now = (this.deps.now ?? Date.now)();
     for (const row of orphans) {
       const handle = found.get(row.id);
       if (handle) this.deps.store.patch(row.id, { handle });
-      else if (Date.now() - Date.parse(row.updatedAt) > ADOPT_GRACE_MS) {
+      else if (now - Date.parse(row.updatedAt) > ADOPT_GRACE_MS) {
         this.deps.store.transition(row.id, "FAILED", "the submission was interrupted before the engine accepted it", {}, "SUBMITTED");
       }
     }

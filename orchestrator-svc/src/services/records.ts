@@ -1,6 +1,6 @@
-import type { JobOptions, RunRequest, ServiceDetails, ServiceEvent, ServiceRecord, ServiceStatus, Task } from "@svc/contracts";
-import { imageOf } from "@svc/contracts";
+import { imageOf, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow } from "../db/service-store";
+import type { LaunchSpec } from "../engines/engine";
 
 /** What the `spec` column holds: the options as given, and how the service was launched (for restart). */
 export interface StoredSpec {
@@ -8,15 +8,22 @@ export interface StoredSpec {
   textGeneration?: RunRequest["textGeneration"];
   speechRecognition?: RunRequest["speechRecognition"];
   engineArgs: string[];
-  launch: { runtime: string; args: string[]; modelDir: string; inputDir?: string; workDir: string };
+  /** Records written before the image had its own name carry it as `runtime`. */
+  launch: { image?: string; runtime?: string; args: string[]; modelDir: string; inputDir?: string };
 }
 
 export const readSpec = (row: ServiceRow) => JSON.parse(row.spec) as StoredSpec;
 
+/** What to launch again on restart: the same image, arguments, model and job options. */
+export function launchOf(row: ServiceRow): Omit<LaunchSpec, "serviceId" | "name" | "task"> {
+  const { job, launch } = readSpec(row);
+  return { image: launch.image ?? launch.runtime ?? row.runtime, args: launch.args, modelDir: launch.modelDir, inputDir: launch.inputDir, job };
+}
+
 /** A record as the API shows it: never the API key. */
 export function toServiceRecord(row: ServiceRow): ServiceRecord {
   const spec = readSpec(row);
-  const task = row.task as Task;
+  const task = row.task;
   return {
     id: row.id,
     name: row.name,
@@ -25,12 +32,12 @@ export function toServiceRecord(row: ServiceRow): ServiceRecord {
     model: row.model,
     revision: row.revision,
     profile: row.profile,
-    status: row.status as ServiceStatus,
+    status: row.status,
     reason: row.reason,
     host: row.host,
     port: row.port,
     url: row.host && row.port ? `http://${row.host.includes(":") ? `[${row.host}]` : row.host}:${row.port}` : null,
-    engine: row.engine as ServiceRecord["engine"],
+    engine: row.engine,
     runtime: row.runtime,
     handle: row.handle,
     apiKeySet: row.apiKey !== null,

@@ -1,37 +1,24 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { join } from "node:path";
-import { ApiError, conflict, notFound } from "@svc/platform";
 import { currentUserName } from "@svc/platform/process";
-import { DEFAULT_PROFILE, isLive, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { ApiError, conflict, DEFAULT_PROFILE, isLive, notFound, type Profile, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
 import type { Engine, LaunchSpec } from "../engines/engine";
 import type { Reconciler } from "../reconciler/reconciler";
-import { planLaunch, type LaunchPlan, type PlannerDeps } from "../launch/planner";
-import { slurmWorkDir } from "../engines/slurm/slurm-engine";
-import { readSpec, toServiceDetails, toServiceRecord, type StoredSpec } from "./records";
+import { planLaunch, type PlannerDeps } from "../launch/planner";
+import { engineFailure } from "./engine-failure";
+import { launchOf, toServiceDetails, toServiceRecord, type StoredSpec } from "./records";
 
 export interface ServicesDeps {
   store: ServiceStore;
   planner: PlannerDeps;
   /** The engine for a profile's services. */
-  engineFor(profile: LaunchPlan["profile"]): Engine;
+  engineFor(profile: Profile): Engine;
   /** The engine of an existing record. */
   engineOf(row: ServiceRow): Engine;
-  reconciler: Pick<Reconciler, "wake">;
-  /** A free port on this machine, for Docker services. */
-  freePort(): Promise<number>;
-  /** Makes sure a runtime image exists before submit; returns notes for the user (e.g. that it was built). */
-  ensureRuntime(engine: Engine, runtime: string): Promise<string[]>;
-  /** Where each service's own files go. */
-  jobsDir: string;
+  reconciler: Pick<Reconciler, "wake" | "submitting">;
 }
 
 const NAME_PREFIX = "svc-";
-
-function engineError(error: unknown, what: string): ApiError {
-  if (error instanceof ApiError) return error;
-  return new ApiError(502, "engine_error", `${what}: ${(error as Error).message}`);
-}
 
 /** svc run / ls / details / stop / restart / rm / logs, over the records and the engines. */
 export class ServicesService {
@@ -46,33 +33,20 @@ export class ServicesService {
     const engine = this.deps.engineFor(plan.profile);
     const id = randomUUID();
     const name = request.name ?? this.defaultName();
-    const spec: LaunchSpec = {
-      serviceId: id,
-      name,
-      task: request.task,
-      runtime: plan.runtime,
-      args: plan.args,
-      modelDir: plan.model.modelDir,
-      inputDir: plan.inputDir,
-      job: request.job ?? {},
-      // A Slurm job's files live on the cluster, under the profile's home.
-      workDir: plan.profile.schema === "slurm" ? slurmWorkDir(plan.profile, id) : join(this.deps.jobsDir, id),
-      port: engine.kind === "docker" ? await this.deps.freePort() : undefined,
-    };
-    const script = engine.render(spec);
+    const spec: LaunchSpec = { serviceId: id, name, task: request.task, image: plan.image, args: plan.args, modelDir: plan.model.modelDir, inputDir: plan.inputDir, job: request.job ?? {} };
+    const script = await engine.render(spec).catch((error) => {
+      throw engineFailure(error, `${engine.kind} cannot run this service`);
+    });
     const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script };
     if (request.dryRun) return { ...base, service: null };
 
-    const notes = await this.deps.ensureRuntime(engine, plan.runtime).catch((error) => {
-      throw engineError(error, `The runtime ${plan.runtime} is not available`);
-    });
     const now = new Date().toISOString();
     const stored: StoredSpec = {
       job: spec.job,
       textGeneration: request.textGeneration,
       speechRecognition: request.speechRecognition,
       engineArgs: request.engineArgs ?? [],
-      launch: { runtime: spec.runtime, args: spec.args, modelDir: spec.modelDir, inputDir: spec.inputDir, workDir: spec.workDir },
+      launch: { image: spec.image, args: spec.args, modelDir: spec.modelDir, inputDir: spec.inputDir },
     };
     store.insert(
       {
@@ -85,9 +59,9 @@ export class ServicesService {
         status: "SUBMITTED",
         reason: null,
         host: null,
-        port: spec.port ?? null,
+        port: null,
         engine: engine.kind,
-        runtime: plan.runtime,
+        runtime: plan.image,
         handle: null,
         apiKey: request.apiKey ?? null,
         spec: JSON.stringify(stored),
@@ -97,24 +71,29 @@ export class ServicesService {
       },
       `submitted to ${engine.kind}`,
     );
-    await this.submit(engine, spec);
+    const notes = await this.submit(engine, spec);
     return { ...base, warnings: [...base.warnings, ...notes], service: toServiceRecord(store.get(id)!) };
   }
 
-  /** Hands the spec to the engine and records the handle; a refusal is recorded as FAILED and reported. */
-  private async submit(engine: Engine, spec: LaunchSpec) {
+  /**
+   * Hands the spec to the engine (which prepares what the service needs, e.g. its image, and starts
+   * it) and records the handle; a refusal is recorded as FAILED and reported. Returns the engine's notes.
+   */
+  private async submit(engine: Engine, spec: LaunchSpec): Promise<string[]> {
+    const { store, reconciler } = this.deps;
     try {
-      const submitted = await engine.submit(spec);
-      this.deps.store.patch(spec.serviceId, { handle: submitted.handle, host: submitted.host, port: submitted.port });
+      const submitted = await reconciler.submitting(spec.serviceId, () => engine.submit(spec));
+      store.patch(spec.serviceId, { handle: submitted.handle, host: submitted.host, port: submitted.port });
       // Stopped (or removed) while the engine was still accepting it: do not leave it running.
-      const now = this.deps.store.get(spec.serviceId)?.status as ServiceStatus | undefined;
+      const now = store.get(spec.serviceId)?.status;
       if (now === undefined || now === "STOPPING" || !isLive(now)) await engine.stop(submitted.handle);
+      return submitted.notes;
     } catch (error) {
-      const failure = engineError(error, `${engine.kind} did not start the service`);
-      this.deps.store.transition(spec.serviceId, "FAILED", failure.message);
+      const failure = engineFailure(error, `${engine.kind} did not start the service`);
+      store.transition(spec.serviceId, "FAILED", failure.message);
       throw failure;
     } finally {
-      this.deps.reconciler.wake();
+      reconciler.wake();
     }
   }
 
@@ -153,7 +132,7 @@ export class ServicesService {
 
   async stop(ref: string): Promise<ServiceRecord> {
     const row = this.resolve(ref);
-    if (!isLive(row.status as ServiceStatus)) {
+    if (!isLive(row.status)) {
       throw conflict(`Service ${row.id} is already ${row.status}; nothing to stop.`);
     }
     const { store } = this.deps;
@@ -164,7 +143,7 @@ export class ServicesService {
       try {
         await this.deps.engineOf(row).stop(row.handle);
       } catch (error) {
-        throw engineError(error, "The engine did not stop the service");
+        throw engineFailure(error, "The engine did not stop the service");
       } finally {
         this.deps.reconciler.wake();
       }
@@ -174,38 +153,27 @@ export class ServicesService {
 
   async restart(ref: string): Promise<ServiceRecord> {
     const row = this.resolve(ref);
-    if (isLive(row.status as ServiceStatus)) {
+    if (isLive(row.status)) {
       throw conflict(`Service ${row.id} is ${row.status}; only a stopped, failed or timed-out service can be restarted.`);
     }
     const engine = this.deps.engineOf(row);
-    const stored = readSpec(row);
     if (row.handle) await engine.release(row.handle).catch(() => {});
-    const spec: LaunchSpec = {
-      serviceId: row.id,
-      name: row.name,
-      task: row.task as LaunchSpec["task"],
-      ...stored.launch,
-      job: stored.job,
-      port: engine.kind === "docker" ? await this.deps.freePort() : undefined,
-    };
-    await this.deps.ensureRuntime(engine, spec.runtime).catch((error) => {
-      throw engineError(error, `The runtime ${spec.runtime} is not available`);
-    });
-    this.deps.store.transition(row.id, "SUBMITTED", "restarted by its creator", { handle: null, host: null, port: spec.port ?? null });
+    const spec: LaunchSpec = { serviceId: row.id, name: row.name, task: row.task, ...launchOf(row) };
+    this.deps.store.transition(row.id, "SUBMITTED", "restarted by its creator", { handle: null, host: null, port: null });
     await this.submit(engine, spec);
     return toServiceRecord(this.deps.store.get(row.id)!);
   }
 
   async remove(ref: string, force: boolean): Promise<ServiceRecord> {
     let row = this.resolve(ref);
-    if (isLive(row.status as ServiceStatus)) {
+    if (isLive(row.status)) {
       if (!force) throw conflict(`Service ${row.id} is ${row.status}: stop it first ('svc stop ${row.id.slice(0, 13)}'), or remove it with --force.`);
       if (row.status !== "STOPPING") await this.stop(row.id);
       row = this.deps.store.get(row.id)!;
     }
     if (row.handle) {
       await this.deps.engineOf(row).release(row.handle).catch((error) => {
-        throw engineError(error, "The engine did not remove the service's container");
+        throw engineFailure(error, "The engine did not remove the service's container");
       });
     }
     this.deps.store.remove(row.id);
@@ -218,7 +186,7 @@ export class ServicesService {
     try {
       return await this.deps.engineOf(row).logs(row.handle, { follow, tail });
     } catch (error) {
-      throw engineError(error, "The engine did not give the service's output");
+      throw engineFailure(error, "The engine did not give the service's output");
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { ApiError } from "./api-error";
+import { ApiError, SvcUnreachableError } from "@svc/contracts";
 
 interface ValidationIssue {
   path?: string;
@@ -17,13 +17,18 @@ function describeValidation(error: { all?: ValidationIssue[]; message: string })
 
 /**
  * Turns every error into the JSON ErrorBody: validation → 400, unknown route → 404,
- * ApiError → its status. Anything unexpected is logged and answered without a stack trace.
+ * ApiError → its status, another internal service not answering → 503. Anything unexpected is
+ * logged and answered without a stack trace.
  */
 export const errorHandler = new Elysia({ name: "svc/error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
   set.headers["content-type"] = "application/json";
   if (error instanceof ApiError) {
     set.status = error.status;
     return error.toBody();
+  }
+  if (error instanceof SvcUnreachableError) {
+    set.status = 503;
+    return { error: "service_unavailable", message: error.message };
   }
   switch (code) {
     case "VALIDATION":

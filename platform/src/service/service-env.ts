@@ -10,7 +10,7 @@ export interface ServiceEnv {
   bindHost: string;
   port: number;
   internalSecret: string;
-  /** Every internal service's base URL, for calls to another service (see internalFetch). */
+  /** Every internal service's base URL, for calls to another service (see internalClient). */
   upstreams: Upstreams;
 }
 

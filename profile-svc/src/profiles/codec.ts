@@ -1,17 +1,6 @@
 import { Value } from "@sinclair/typebox/value";
-import { PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile } from "@svc/contracts";
-import type { IniSection } from "./ini-document";
-
-/** A profiles.cfg section that parses as INI but is not a valid profile; names the line to fix. */
-export class ProfileSectionError extends Error {
-  constructor(
-    readonly line: number,
-    readonly reason: string,
-  ) {
-    super(`line ${line}: ${reason}`);
-    this.name = "ProfileSectionError";
-  }
-}
+import { isSlurmRuntime, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile } from "@svc/contracts";
+import { LineError, type IniSection } from "./ini-document";
 
 /** Older key names, read and rewritten under the current ones (Blackfish wrote `type`, `home`, `cache`). */
 export const KEY_ALIASES = {
@@ -31,14 +20,14 @@ function pick(section: IniSection, key: string, aliases: readonly string[] = [])
   return undefined;
 }
 
-/** Reads one section as a profile (current or older key names); throws ProfileSectionError. */
+/** Reads one section as a profile (current or older key names); a section that is not a valid profile is a LineError naming the line to fix. */
 export function profileFromSection(section: IniSection): Profile {
   const schema = pick(section, "schema", KEY_ALIASES.common.schema);
   const where = `profile [${section.name}]`;
-  if (!schema) throw new ProfileSectionError(section.line, `${where} has no schema: add "schema = local" or "schema = slurm"`);
+  if (!schema) throw new LineError(section.line, `${where} has no schema: add "schema = local" or "schema = slurm"`);
   const require = (key: string, aliases: readonly string[] = []) => {
     const entry = pick(section, key, aliases);
-    if (!entry || entry.value === "") throw new ProfileSectionError(section.line, `${where} (schema ${schema.value}) needs "${key} = …"`);
+    if (!entry || entry.value === "") throw new LineError(section.line, `${where} (schema ${schema.value}) needs "${key} = …"`);
     return entry.value;
   };
   let profile: Profile;
@@ -54,23 +43,23 @@ export function profileFromSection(section: IniSection): Profile {
     const port = pick(section, "port");
     if (port) {
       const number = /^\d+$/.test(port.value) ? Number(port.value) : Number.NaN;
-      if (!(number >= 1 && number <= 65535)) throw new ProfileSectionError(port.line, `port "${port.value}" is not a port number (1–65535)`);
+      if (!(number >= 1 && number <= 65535)) throw new LineError(port.line, `port "${port.value}" is not a port number (1–65535)`);
       slurm.port = number;
     }
     const identity = pick(section, "identity_file");
     if (identity?.value) slurm.identity_file = identity.value;
     const runtime = pick(section, "runtime");
     if (runtime?.value) {
-      if (runtime.value !== "bare" && runtime.value !== "apptainer") throw new ProfileSectionError(runtime.line, `runtime "${runtime.value}" is not one of bare, apptainer`);
+      if (!isSlurmRuntime(runtime.value)) throw new LineError(runtime.line, `runtime "${runtime.value}" is not one of bare, apptainer`);
       slurm.runtime = runtime.value;
     }
     profile = slurm;
   } else {
-    throw new ProfileSectionError(schema.line, `${where} has schema "${schema.value}": use local or slurm`);
+    throw new LineError(schema.line, `${where} has schema "${schema.value}": use local or slurm`);
   }
   if (!Value.Check(Profile, profile)) {
     const nameOk = new RegExp(Profile.anyOf[0].properties.name.pattern!).test(section.name);
-    throw new ProfileSectionError(
+    throw new LineError(
       section.line,
       nameOk ? `${where} has a value svc cannot use (check its paths and host for odd characters)` : `profile name "${section.name}" is not allowed: ${PROFILE_NAME_RULE}`,
     );

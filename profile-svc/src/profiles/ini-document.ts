@@ -5,14 +5,15 @@
  * comments, blank lines, unknown keys and the order of everything else survive.
  */
 
-export class IniSyntaxError extends Error {
+/** A line of the file that svc cannot take (not INI, or not a valid profile), and why. */
+export class LineError extends Error {
   constructor(
     /** 1-based line number. */
     readonly line: number,
     readonly reason: string,
   ) {
     super(`line ${line}: ${reason}`);
-    this.name = "IniSyntaxError";
+    this.name = "LineError";
   }
 }
 
@@ -46,7 +47,7 @@ export class IniDocument {
     private readonly eol: string,
   ) {}
 
-  /** Parses `text`; throws IniSyntaxError naming the first line that is not valid INI. */
+  /** Parses `text`; throws LineError naming the first line that is not valid INI. */
   static parse(text: string): IniDocument {
     const eol = text.includes("\r\n") ? "\r\n" : "\n";
     const raw = text.split(/\r?\n/);
@@ -62,14 +63,14 @@ export class IniDocument {
       if (trimmed === "") return lines.push({ text, kind: "blank" });
       if (trimmed.startsWith("#") || trimmed.startsWith(";")) return lines.push({ text, kind: "comment" });
       if (/^\s/.test(text) && sectionHasEntry) {
-        throw new IniSyntaxError(number, `indented line "${trimmed}" would continue the previous value; profile values are one line each — remove the indentation or the line`);
+        throw new LineError(number, `indented line "${trimmed}" would continue the previous value; profile values are one line each — remove the indentation or the line`);
       }
       if (trimmed.startsWith("[")) {
         const match = trimmed.match(SECTION);
         const name = match?.[1].trim();
-        if (!name) throw new IniSyntaxError(number, `"${trimmed}" is not a section header: write it as [name]`);
+        if (!name) throw new LineError(number, `"${trimmed}" is not a section header: write it as [name]`);
         const first = seenSections.get(name);
-        if (first !== undefined) throw new IniSyntaxError(number, `section [${name}] appears a second time (first on line ${first}); merge or rename one`);
+        if (first !== undefined) throw new LineError(number, `section [${name}] appears a second time (first on line ${first}); merge or rename one`);
         seenSections.set(name, number);
         section = name;
         seenKeys.clear();
@@ -78,15 +79,15 @@ export class IniDocument {
       }
       const delimiter = trimmed.search(/[=:]/);
       if (delimiter <= 0) {
-        throw new IniSyntaxError(number, `"${trimmed}" is neither "key = value", a [section] header nor a comment (# or ;)`);
+        throw new LineError(number, `"${trimmed}" is neither "key = value", a [section] header nor a comment (# or ;)`);
       }
       if (section === undefined) {
-        throw new IniSyntaxError(number, `"${trimmed}" comes before any [section] header: put it under a [profile-name] header`);
+        throw new LineError(number, `"${trimmed}" comes before any [section] header: put it under a [profile-name] header`);
       }
       const key = trimmed.slice(0, delimiter).trim().toLowerCase();
       const value = trimmed.slice(delimiter + 1).trim();
       const first = seenKeys.get(key);
-      if (first !== undefined) throw new IniSyntaxError(number, `key "${key}" appears a second time in [${section}] (first on line ${first}); keep one`);
+      if (first !== undefined) throw new LineError(number, `key "${key}" appears a second time in [${section}] (first on line ${first}); keep one`);
       seenKeys.set(key, number);
       sectionHasEntry = true;
       lines.push({ text, kind: "entry", section, key, value });

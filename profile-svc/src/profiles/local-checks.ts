@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
-import { ApiError } from "@svc/platform";
+import { ApiError } from "@svc/contracts";
 
 /** The profile's local folders failed a check; `field` names the attribute to fix. */
 export const dirFailed = (field: string, message: string) => new ApiError(422, "local_dir_failed", message, { field });

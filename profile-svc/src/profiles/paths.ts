@@ -1,5 +1,5 @@
 import { isAbsolute, join, posix, resolve } from "node:path";
-import { badRequest } from "@svc/platform";
+import { badRequest } from "@svc/contracts";
 
 /** A local folder path: `~` means the user's home; must then be absolute. Returns it normalised. */
 export function localPath(raw: string, field: string, userHome: string): string {

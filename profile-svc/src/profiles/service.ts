@@ -1,16 +1,5 @@
 import { homedir } from "node:os";
-import {
-  DEFAULT_PROFILE,
-  PROFILE_NAME_PATTERN,
-  PROFILE_NAME_RULE,
-  type LocalProfile,
-  type Profile,
-  type ProfileChange,
-  type ProfileCreate,
-  type ProfileUpdate,
-  type SlurmProfile,
-} from "@svc/contracts";
-import { ApiError, badRequest, conflict, notFound } from "@svc/platform";
+import { ApiError, badRequest, conflict, notFound, DEFAULT_PROFILE, PROFILE_NAME_PATTERN, PROFILE_NAME_RULE, SLURM_RUNTIMES, isSlurmRuntime, type LocalProfile, type Profile, type ProfileChange, type ProfileCreate, type ProfileUpdate, type SlurmProfile } from "@svc/contracts";
 import { sectionValues } from "./codec";
 import { checkLocalProfile } from "./local-checks";
 import { localPath, remotePath } from "./paths";
@@ -195,7 +184,7 @@ export class ProfileService {
       if (attributes.identity_file?.trim()) profile.identity_file = localPath(attributes.identity_file, "identity_file", this.userHome);
       if (attributes.runtime !== undefined) {
         const runtime = attributes.runtime.trim();
-        if (runtime !== "bare" && runtime !== "apptainer") throw badRequest(`runtime "${runtime}" is not one of bare, apptainer.`, { field: "runtime" });
+        if (!isSlurmRuntime(runtime)) throw badRequest(`runtime "${runtime}" is not one of ${SLURM_RUNTIMES.join(", ")}.`, { field: "runtime" });
         profile.runtime = runtime;
       }
       return profile;

@@ -1,9 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { HostKeyNotice, SlurmProfile } from "@svc/contracts";
-import { ApiError } from "@svc/platform";
-import { connectSsh, hostKeyAddedNotice, remotePathWord, SshError, type SshSession } from "@svc/ssh";
-import { checkReadableDir, ensureWritableDir } from "./local-checks";
+import { ApiError, type HostKeyNotice, type SlurmProfile } from "@svc/contracts";
+import { clusterConnection, hostKeyAddedNotice, remotePathWord, SshError, type ClusterConnection } from "@svc/ssh";
 
 /** The commands a Slurm profile needs on the server's PATH. */
 export const SLURM_COMMANDS = ["sbatch", "squeue"] as const;
@@ -38,75 +36,68 @@ function sshFailure(error: SshError): ApiError {
   }
 }
 
-/** `host = localhost`: svc runs on the cluster itself; the same checks run here, without SSH. */
-function checkOnThisMachine(profile: SlurmProfile, userHome: string, env: Record<string, string | undefined>): SlurmCheckResult {
-  const expand = (path: string) => (path === "~" ? userHome : path.startsWith("~/") ? join(userHome, path.slice(2)) : path);
-  checkReadableDir(expand(profile.cache), "cache", "cache");
-  const missing = SLURM_COMMANDS.filter((command) => !Bun.which(command, { PATH: env.PATH ?? "" }));
-  if (missing.length > 0) {
-    throw remoteFailed(undefined, `${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not on this machine's PATH (${env.PATH ?? ""}): host = localhost means svc runs on a Slurm login node; install the Slurm client commands or use a remote host.`);
-  }
-  const created = ensureWritableDir(expand(profile.home), "home", "home");
-  return { notices: created ? [created] : [] };
-}
-
-/** Cache and commands first, home last: a failing check then leaves nothing behind on the server. */
-async function checkOverSsh(session: SshSession, profile: SlurmProfile): Promise<string[]> {
-  const where = `${profile.user}@${profile.host}`;
+/**
+ * Cache and commands first, home last: a failing check then leaves nothing behind on the server.
+ * The same script runs over SSH or, for `host = localhost`, on this machine; only the wording of
+ * where differs. Utilities the script needs besides the Slurm commands are looked up on the usual
+ * system folders too, so the PATH check is about sbatch and squeue alone.
+ */
+async function runChecks(connection: ClusterConnection, profile: SlurmProfile, userHome: string): Promise<string[]> {
+  const where = connection.local ? "this machine" : `${profile.user}@${profile.host}`;
   const home = remotePathWord(profile.home);
   const cache = remotePathWord(profile.cache);
   const notices: string[] = [];
 
-  const cached = await session.exec(`if [ ! -e ${cache} ]; then echo missing; elif [ ! -d ${cache} ]; then echo notdir; elif [ -r ${cache} ] && [ -x ${cache} ]; then echo ok; else echo unreadable; fi`);
+  const cached = await connection.run(`if [ ! -e ${cache} ]; then echo missing; elif [ ! -d ${cache} ]; then echo notdir; elif [ -r ${cache} ] && [ -x ${cache} ]; then echo ok; else echo unreadable; fi`);
   const verdict = cached.stdout.trim();
   if (verdict === "missing") throw remoteFailed("cache", `cache ${profile.cache} does not exist on ${where}. svc never creates the cache folder: create it there, or give an existing folder.`);
   if (verdict === "notdir") throw remoteFailed("cache", `cache ${profile.cache} on ${where} is not a folder.`);
   if (verdict !== "ok") throw remoteFailed("cache", `cache ${profile.cache} on ${where} is not readable by ${profile.user}: fix its permissions or choose another folder.`);
 
-  const found = await session.exec(`for c in ${SLURM_COMMANDS.join(" ")}; do command -v "$c" >/dev/null 2>&1 || echo "missing $c"; done; echo "PATH=$PATH"`);
+  const found = await connection.run(`for c in ${SLURM_COMMANDS.join(" ")}; do command -v "$c" >/dev/null 2>&1 || echo "missing $c"; done; echo "PATH=$PATH"`);
   const missing = SLURM_COMMANDS.filter((command) => found.stdout.includes(`missing ${command}\n`));
   if (missing.length > 0) {
     const path = found.stdout.match(/^PATH=(.*)$/m)?.[1] ?? "";
-    throw remoteFailed(undefined, `${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not on the PATH of ${where} (PATH=${path}): is this a Slurm login node? Install the Slurm client commands there or add them to that user's PATH.`);
+    const are = `${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"}`;
+    throw remoteFailed(
+      undefined,
+      connection.local
+        ? `${are} not on this machine's PATH (${path}): host = localhost means svc runs on a Slurm login node; install the Slurm client commands or use a remote host.`
+        : `${are} not on the PATH of ${where} (PATH=${path}): is this a Slurm login node? Install the Slurm client commands there or add them to that user's PATH.`,
+    );
   }
-  const made = await session.exec(`if [ -d ${home} ]; then echo existed; else mkdir -p -- ${home} && echo created; fi && test -w ${home}`);
+  const made = await connection.run(`PATH="$PATH:/usr/bin:/bin"; if [ -d ${home} ]; then echo existed; else mkdir -p -- ${home} && echo created; fi && test -w ${home}`);
   if (made.code !== 0) {
     const why = made.stderr.trim() || (made.stdout.includes("existed") || made.stdout.includes("created") ? "it is not writable" : "mkdir failed");
     throw remoteFailed("home", `Cannot create or write home ${profile.home} on ${where}: ${why}. Choose a folder that user can write to.`);
   }
-  if (made.stdout.includes("created")) notices.push(`Created home ${profile.home} on ${profile.host}.`);
-
+  if (made.stdout.includes("created")) {
+    const expanded = profile.home === "~" ? userHome : profile.home.startsWith("~/") ? join(userHome, profile.home.slice(2)) : profile.home;
+    notices.push(connection.local ? `Created home ${expanded}.` : `Created home ${profile.home} on ${profile.host}.`);
+  }
   return notices;
 }
 
 /**
- * Checks a Slurm profile (spec §2.2, §7): connects over SSH with key authentication (verifying the
- * host key, recording a new one), creates `home`, checks `cache` is readable and that sbatch and
- * squeue are on the PATH. Throws ApiError (422) saying what failed.
+ * Checks a Slurm profile (spec §2.2, §7) through its cluster connection: over SSH with key
+ * authentication (verifying the host key, recording a new one), or on this machine for
+ * `host = localhost`; `cache` must be readable, sbatch and squeue on the PATH, and `home` is
+ * created. Throws ApiError (422) saying what failed.
  */
 export async function checkSlurmProfile(profile: SlurmProfile, options: SlurmCheckOptions = {}): Promise<SlurmCheckResult> {
   const env = options.env ?? process.env;
   const userHome = options.userHome ?? (env.HOME || homedir());
-  if (profile.host === "localhost") return checkOnThisMachine(profile, userHome, env);
-  let session: SshSession;
+  const connection = clusterConnection(profile, { userHome, env: { ...env, HOME: userHome }, hostKeyPolicy: "accept-new", timeoutMs: options.timeoutMs, keepaliveMs: 0 });
   try {
-    session = await connectSsh(
-      { host: profile.host, user: profile.user, port: profile.port, identityFile: profile.identity_file },
-      { userHome, env, hostKeyPolicy: "accept-new", timeoutMs: options.timeoutMs },
-    );
-  } catch (error) {
-    if (error instanceof SshError) throw sshFailure(error);
-    throw error;
-  }
-  try {
-    const notices = await checkOverSsh(session, profile);
-    const hostKey: HostKeyNotice = { ...session.hostKey };
-    if (hostKey.status === "added") notices.unshift(hostKeyAddedNotice(session.hostKey));
+    const notices = await runChecks(connection, profile, userHome);
+    if (!connection.hostKey) return { notices };
+    const hostKey: HostKeyNotice = { ...connection.hostKey };
+    if (hostKey.status === "added") notices.unshift(hostKeyAddedNotice(connection.hostKey));
     return { notices, hostKey };
   } catch (error) {
     if (error instanceof SshError) throw sshFailure(error);
     throw error;
   } finally {
-    session.close();
+    connection.close();
   }
 }

@@ -3,8 +3,8 @@ import { processAlive } from "@svc/platform/process";
 import { dirname, basename, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Profile } from "@svc/contracts";
-import { IniDocument, IniSyntaxError } from "./ini-document";
-import { profileFromSection, ProfileSectionError } from "./codec";
+import { IniDocument, LineError } from "./ini-document";
+import { profileFromSection } from "./codec";
 
 /** profiles.cfg cannot be used as it is: names the file and the line to fix. */
 export class ProfilesFileError extends Error {
@@ -44,17 +44,11 @@ export class ProfileStore {
   constructor(readonly file: string) {}
 
   private parse(text: string): ProfilesState {
-    let doc: IniDocument;
     try {
-      doc = IniDocument.parse(text);
-    } catch (error) {
-      if (error instanceof IniSyntaxError) throw new ProfilesFileError(this.file, error.line, error.reason);
-      throw error;
-    }
-    try {
+      const doc = IniDocument.parse(text);
       return { exists: true, doc, profiles: doc.sections().map(profileFromSection) };
     } catch (error) {
-      if (error instanceof ProfileSectionError) throw new ProfilesFileError(this.file, error.line, error.reason);
+      if (error instanceof LineError) throw new ProfilesFileError(this.file, error.line, error.reason);
       throw error;
     }
   }

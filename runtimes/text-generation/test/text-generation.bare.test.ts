@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startRuntime, type RuntimeProcess } from "@svc/runtime-common/src/testing/runtime-process";
+import { startRuntime, type RuntimeProcess } from "@svc/runtime-common/testing";
 import { makeTinyModels } from "@svc/runtime-tiny-models";
 import {
   API_KEY,

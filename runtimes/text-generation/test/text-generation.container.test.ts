@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startRuntimeContainer, type RuntimeContainer } from "@svc/runtime-common/src/testing/runtime-container";
+import { startRuntimeContainer, type RuntimeContainer } from "@svc/runtime-common/testing";
 import { makeTinyModels } from "@svc/runtime-tiny-models";
 import {
   API_KEY,

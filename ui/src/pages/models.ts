@@ -1,5 +1,5 @@
 import { formatBytes } from "@svc/contracts/format-bytes";
-import { MODEL_IMAGES, type DownloadTask, type Model, type RefreshReport } from "@svc/contracts";
+import { TASKS, type DownloadTask, type Model, type RefreshReport } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
 
@@ -139,7 +139,7 @@ export function modelsPage(options: ModelsPageOptions): string {
         <div class="toolbar">
           <form method="get" action="/models" class="toolbar" hx-boost="true" hx-target="#main" hx-select="#main" hx-swap="outerHTML">
             <div><label for="filter-profile">Profile</label>${profileChoice("profile", "filter-profile", filters.profile, "all profiles")}</div>
-            <div><label for="filter-image">Image</label>${select("image", "filter-image", [...MODEL_IMAGES], filters.image, "all images")}</div>
+            <div><label for="filter-image">Image</label>${select("image", "filter-image", [...TASKS], filters.image, "all images")}</div>
             <button type="submit">Filter</button>
           </form>
           <form method="post" action="/models/refresh" hx-boost="true" hx-target="#main" hx-select="#main" hx-swap="outerHTML">

@@ -49,7 +49,7 @@ function seconds(from: string | null, to: string | null): string {
 export function serviceStatusPanel(service: ServiceDetails, version: string): SafeHtml {
   const { phases } = service;
   const live = isLive(service.status);
-  return html`<section class="card" id="service-status" hx-get="${serviceUrl(service.id)}/status?v=${version}" hx-trigger="every 1s" hx-swap="outerHTML" aria-live="polite">
+  return html`<section class="card" id="service-status" hx-get="${serviceUrl(service.id)}/status?v=${version}" hx-trigger="every 1s" hx-swap="outerHTML" aria-live="polite" data-live="${live ? "true" : "false"}">
     <h2>Status ${statusBadge(service.status)}</h2>
     ${service.reason ? html`<p class="${["FAILED", "TIMEOUT", "UNHEALTHY"].includes(service.status) ? "error" : "hint"}">${service.reason}</p>` : ""}
     <ul class="phases" aria-label="Start-up phases">

@@ -1,6 +1,6 @@
 import type { CAC } from "cac";
 import type { RuntimeImage, Task } from "@svc/contracts";
-import { TASKS } from "@svc/contracts";
+import { isTask, TASKS } from "@svc/contracts";
 import { defineGroup } from "../../group";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
@@ -31,10 +31,10 @@ function registerImageBuild(cli: CAC, ctx: CliContext) {
   cli
     .command("build [task]", "Build the project's runtime images (all, or the one for a task); unchanged ones are reused")
     .action(async (task?: string) => {
-      if (task !== undefined && !(TASKS as readonly string[]).includes(task)) throw new UsageError(`unknown task '${task}': choose ${TASKS.join(" or ")}.`);
+      if (task !== undefined && !isTask(task)) throw new UsageError(`unknown task '${task}': choose ${TASKS.join(" or ")}.`);
       ctx.io.err(`Building ${task ?? "all"} runtime image${task ? "" : "s"} (the first build takes a minute)…`);
       const client = ctx.client();
-      const images = await showingImageBuilds(client, ctx.io.err, client.images.build(task as Task | undefined));
+      const images = await showingImageBuilds(client, ctx.io.err, client.images.build(task));
       ctx.io.out(table(images));
     });
 }

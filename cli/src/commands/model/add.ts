@@ -1,5 +1,5 @@
 import type { CAC } from "cac";
-import { SvcApiError } from "@svc/client";
+import { ApiError } from "@svc/client";
 import { describeFilePatterns, type DownloadTask } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
@@ -59,7 +59,7 @@ export function registerModelAdd(cli: CAC, ctx: CliContext, deps: AddDeps = {}) 
       }
       progress.finish();
       if (task.state === "failed") {
-        throw new SvcApiError(502, task.error?.error ?? "download_failed", task.error?.message ?? "The download failed.");
+        throw new ApiError(502, task.error?.error ?? "download_failed", task.error?.message ?? "The download failed.");
       }
       ctx.emit(task, Boolean(options.json), () => (task.model ? `${modelTable([task.model])}\n\nFiles: ${task.model.modelDir}` : "Done."));
     });

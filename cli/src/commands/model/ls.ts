@@ -1,6 +1,6 @@
 import type { CAC } from "cac";
-import { MODEL_IMAGES, type Model, type RefreshReport } from "@svc/contracts";
-import { SvcApiError } from "@svc/client";
+import { isTask, TASKS, type Model, type RefreshReport } from "@svc/contracts";
+import { ApiError } from "@svc/client";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
@@ -27,12 +27,11 @@ export function registerModelLs(cli: CAC, ctx: CliContext) {
     .alias("list")
     .option("--refresh", "Scan the profiles' model folders first and update the model database")
     .option("-p, --profile <profile>", "Only this profile's models (and only its folders with --refresh)")
-    .option("--image <image>", `Only models of this kind: ${MODEL_IMAGES.join(" or ")}`)
+    .option("--image <image>", `Only models of this kind: ${TASKS.join(" or ")}`)
     .option("--json", "Print JSON")
     .action(async (options: { refresh?: boolean; profile?: string; image?: string; json?: boolean }) => {
-      if (options.image !== undefined && !MODEL_IMAGES.includes(options.image as never)) {
-        throw new UsageError(`--image must be ${MODEL_IMAGES.join(" or ")}, not ${JSON.stringify(String(options.image))}.`);
-      }
+      const image = options.image;
+      if (image !== undefined && !isTask(image)) throw new UsageError(`--image must be ${TASKS.join(" or ")}, not ${JSON.stringify(String(image))}.`);
       if (options.profile !== undefined && (typeof options.profile !== "string" || options.profile === "")) throw new UsageError("--profile needs a profile name.");
       const client = ctx.client();
       let failed: string[] = [];
@@ -41,9 +40,9 @@ export function registerModelLs(cli: CAC, ctx: CliContext) {
         for (const line of describeRefresh(report)) ctx.io.err(line);
         failed = report.profiles.filter((p) => p.status === "failed").map((p) => p.profile);
       }
-      const models = await client.models.list({ profile: options.profile, image: options.image as Model["image"] | undefined });
+      const models = await client.models.list({ profile: options.profile, image });
       ctx.emit(models, Boolean(options.json), () => modelTable(models));
       if (models.length === 0 && !options.json && !options.refresh) ctx.io.err("No models registered. `svc model ls --refresh` scans the profiles' model folders; `svc model add <repo_id>` downloads one.");
-      if (failed.length > 0) throw new SvcApiError(502, "scan_failed", `could not scan profile${failed.length > 1 ? "s" : ""} ${failed.join(", ")} (see above).`);
+      if (failed.length > 0) throw new ApiError(502, "scan_failed", `could not scan profile${failed.length > 1 ? "s" : ""} ${failed.join(", ")} (see above).`);
     });
 }

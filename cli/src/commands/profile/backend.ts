@@ -1,5 +1,5 @@
 import type { Profile, ProfileChange, ProfileCreate, ProfileUpdate } from "@svc/contracts";
-import { SvcApiError, SvcUnreachableError } from "@svc/client";
+import { SvcUnreachableError } from "@svc/client";
 import { homeLayout } from "@svc/platform/config";
 import type { CliContext } from "../../io";
 
@@ -16,19 +16,19 @@ type Operation = keyof ProfilesBackend;
 
 /**
  * Profiles through the running application's API; when the application is not running (e.g.
- * `svc init` on a fresh machine), through the same profile-svc code working on
- * $SVC_HOME_DIR/profiles.cfg directly: the same rules and checks, the same lock and atomic writes.
+ * `svc init` on a fresh machine), through profile-svc's own operations on
+ * $SVC_HOME_DIR/profiles.cfg: the same rules and checks, the same lock and atomic writes, and the
+ * same ApiError the API would answer.
  */
 export function profilesBackend(ctx: CliContext): ProfilesBackend {
   let direct: Promise<ProfilesBackend> | undefined;
 
   const openDirect = () =>
     (direct ??= (async () => {
-      const { ProfileService } = await import("@svc/profile-svc/src/profiles/service");
+      const { profilesOnDisk } = await import("@svc/profile-svc/offline");
       const file = homeLayout(ctx.settings().homeDir).profilesFile;
       ctx.io.err(`svc is not running at ${ctx.client().baseUrl}; working on ${file} directly.`);
-      const service = new ProfileService({ profilesFile: file, env: ctx.env });
-      return service as ProfilesBackend;
+      return profilesOnDisk(file, ctx.env);
     })());
 
   const call = async <K extends Operation>(operation: K, ...args: Parameters<ProfilesBackend[K]>) => {
@@ -39,16 +39,7 @@ export function profilesBackend(ctx: CliContext): ProfilesBackend {
       if (!(error instanceof SvcUnreachableError)) throw error;
     }
     const service = await openDirect();
-    try {
-      return await (service[operation] as (...a: unknown[]) => Promise<unknown>).apply(service, args);
-    } catch (error) {
-      // The service's ApiError carries the same status, code and message the API would answer.
-      const apiError = error as { name?: string; status?: number; code?: string; message: string; details?: unknown };
-      if (apiError?.name === "ApiError" && typeof apiError.status === "number") {
-        throw new SvcApiError(apiError.status, apiError.code ?? "error", apiError.message, apiError.details);
-      }
-      throw error;
-    }
+    return (service[operation] as (...a: unknown[]) => Promise<unknown>).apply(service, args);
   };
 
   return {

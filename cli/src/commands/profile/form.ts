@@ -1,6 +1,6 @@
 import { currentUserName } from "@svc/platform/process";
 import type { CAC, Command } from "cac";
-import type { Profile, ProfileChange } from "@svc/contracts";
+import { isSlurmRuntime, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext, Prompter } from "../../prompt";
@@ -72,11 +72,11 @@ export function parseSchema(raw: unknown): SchemaName | undefined {
 }
 
 /** The optional slurm attributes given as options (--port, --identity-file, --runtime), checked. */
-export function slurmExtras(schema: SchemaName, options: AttributeOptions): { port?: number; identity_file?: string; runtime?: "bare" | "apptainer" } {
+export function slurmExtras(schema: SchemaName, options: AttributeOptions): { port?: number; identity_file?: string; runtime?: SlurmRuntime } {
   const port = parsePort(options.port);
   const identity = options.identityFile === undefined ? undefined : String(options.identityFile);
   const runtime = options.runtime === undefined ? undefined : String(options.runtime);
-  if (runtime !== undefined && runtime !== "bare" && runtime !== "apptainer") throw new UsageError(`--runtime ${runtime}: use bare or apptainer.`);
+  if (runtime !== undefined && !isSlurmRuntime(runtime)) throw new UsageError(`--runtime ${runtime}: use ${SLURM_RUNTIMES.join(" or ")}.`);
   if (schema === "local" && (port !== undefined || identity !== undefined || runtime !== undefined)) {
     throw new UsageError("--port, --identity-file and --runtime are for slurm profiles.");
   }
@@ -130,25 +130,11 @@ export async function collectAttributes(
 }
 
 export function describeProfile(profile: Profile): string {
-  const rows: Array<[string, string | number | undefined]> =
+  const attributes: Array<[string, string | number | undefined]> =
     profile.schema === "local"
-      ? [
-          ["name", profile.name],
-          ["schema", profile.schema],
-          ["home_dir", profile.home_dir],
-          ["cache_dir", profile.cache_dir],
-        ]
-      : [
-          ["name", profile.name],
-          ["schema", profile.schema],
-          ["host", profile.host],
-          ["user", profile.user],
-          ["home", profile.home],
-          ["cache", profile.cache],
-          ["port", profile.port],
-          ["identity_file", profile.identity_file],
-          ["runtime", profile.runtime ?? "bare"],
-        ];
+      ? [["home_dir", profile.home_dir], ["cache_dir", profile.cache_dir]]
+      : [["host", profile.host], ["user", profile.user], ["home", profile.home], ["cache", profile.cache], ["port", profile.port], ["identity_file", profile.identity_file], ["runtime", profile.runtime ?? "bare"]];
+  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes];
   return rows
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${`${key}:`.padEnd(15)}${value}`)

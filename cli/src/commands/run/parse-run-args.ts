@@ -1,4 +1,4 @@
-import { TASKS, type RunRequest, type Task } from "@svc/contracts";
+import { isTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
 import { UsageError } from "../../errors";
 
 type Kind = "text" | "flag" | { min: number };
@@ -86,8 +86,8 @@ export function parseRunArgs(args: string[]): ParsedRun {
     }
     if (!arg.startsWith("-") || arg === "-") {
       if (!task) {
-        if (!(TASKS as readonly string[]).includes(arg)) throw new UsageError(`unknown task '${arg}': choose ${TASKS.join(" or ")}.`);
-        task = arg as Task;
+        if (!isTask(arg)) throw new UsageError(`unknown task '${arg}': choose ${TASKS.join(" or ")}.`);
+        task = arg;
       } else if (!model) model = arg;
       else if (task === "text-generation") engineArgs.push(arg);
       else throw new UsageError(`unexpected argument '${arg}' after the model.`);

@@ -1,5 +1,5 @@
 import type { CAC } from "cac";
-import { isLive, type ServiceStatus } from "@svc/contracts";
+import { isLive } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext } from "../../prompt";
@@ -37,7 +37,7 @@ export function registerRm(cli: CAC, ctx: CliContext & PromptingContext) {
     .action(async (ref: string, options: { yes?: boolean; force?: boolean }) => {
       const services = ctx.client().services;
       const details = await services.get(String(ref));
-      if (isLive(details.status as ServiceStatus) && !options.force) {
+      if (isLive(details.status) && !options.force) {
         throw new UsageError(`service ${details.id} is ${details.status}: stop it first ('svc stop ${details.id.slice(0, 13)}') or add --force.`);
       }
       if (!options.yes) {

@@ -1,5 +1,5 @@
 import type { CAC } from "cac";
-import { SERVICE_STATUSES, type ServiceStatus } from "@svc/contracts";
+import { isServiceStatus, SERVICE_STATUSES, type ServiceStatus } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
@@ -10,8 +10,9 @@ export function parseFilter(text: string | undefined): { id?: string; status?: S
   const filter: { id?: string; status?: ServiceStatus } = {};
   for (const part of (text ?? "").split(",").filter(Boolean)) {
     const [key, value] = part.split("=", 2).map((s) => s.trim());
+    const status = value?.toUpperCase();
     if (key === "id" && value) filter.id = value.toLowerCase();
-    else if (key === "status" && value && (SERVICE_STATUSES as readonly string[]).includes(value.toUpperCase())) filter.status = value.toUpperCase() as ServiceStatus;
+    else if (key === "status" && isServiceStatus(status)) filter.status = status;
     else if (key === "status") throw new UsageError(`--filter status=${value ?? ""}: use one of ${SERVICE_STATUSES.join(", ")}.`);
     else throw new UsageError(`--filter ${part}: use id=<id prefix> and/or status=<status>, separated by commas.`);
   }

@@ -1,5 +1,5 @@
-import { basename, dirname } from "node:path";
 import type { LaunchSpec } from "../engine";
+import { modelMount } from "../model-folder";
 
 export const LABELS = {
   serviceId: "svc.service-id",
@@ -41,23 +41,13 @@ export interface ContainerConfig {
 
 export const containerName = (serviceId: string) => `svc-${serviceId}`;
 
-/**
- * What to mount for a model: a Hugging Face snapshot's files are links into the repo's `blobs/`,
- * so the whole `models--<owner>--<name>` folder is mounted, read-only, at the same path.
- */
-export function modelMount(modelDir: string): string {
-  const snapshots = dirname(modelDir);
-  return basename(snapshots) === "snapshots" ? dirname(snapshots) : modelDir;
-}
-
 /** One field of `--mount`'s comma-separated value, quoted the way Docker's CSV parser reads it. */
 const mountField = (field: string) => (/[",\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field);
 
 /** The one description of a service's container, used by both submit and the dry-run rendering. */
-export function containerConfig(spec: LaunchSpec, options: DockerOptions): ContainerConfig {
-  if (spec.port === undefined) throw new Error("the Docker engine needs a host port in the launch spec");
+export function containerConfig(spec: LaunchSpec, port: number, options: DockerOptions): ContainerConfig {
   const hostNetwork = options.network === "host";
-  const listenPort = hostNetwork ? spec.port : PUBLISHED_CONTAINER_PORT;
+  const listenPort = hostNetwork ? port : PUBLISHED_CONTAINER_PORT;
   const mounts = [{ Type: "bind" as const, Source: modelMount(spec.modelDir), Target: modelMount(spec.modelDir), ReadOnly: true }];
   const cmd = ["--model", spec.modelDir, "--host", hostNetwork ? "127.0.0.1" : "0.0.0.0", "--port", String(listenPort)];
   if (spec.inputDir) {
@@ -69,20 +59,20 @@ export function containerConfig(spec: LaunchSpec, options: DockerOptions): Conta
   return {
     name: containerName(spec.serviceId),
     body: {
-      Image: spec.runtime,
+      Image: spec.image,
       Cmd: cmd,
       Labels: {
         [LABELS.serviceId]: spec.serviceId,
         [LABELS.home]: options.homeLabel,
         [LABELS.name]: spec.name,
-        [LABELS.port]: String(spec.port),
+        [LABELS.port]: String(port),
       },
       ...(hostNetwork ? {} : { ExposedPorts: { [`${listenPort}/tcp`]: {} } }),
       HostConfig: {
         NetworkMode: hostNetwork ? "host" : "default",
         Init: true,
         Mounts: mounts,
-        ...(hostNetwork ? {} : { PortBindings: { [`${listenPort}/tcp`]: [{ HostIp: "127.0.0.1", HostPort: String(spec.port) }] } }),
+        ...(hostNetwork ? {} : { PortBindings: { [`${listenPort}/tcp`]: [{ HostIp: "127.0.0.1", HostPort: String(port) }] } }),
         ...(spec.job.mem ? { Memory: spec.job.mem * 1024 ** 3 } : {}),
         ...(gpus > 0 ? { DeviceRequests: [{ Driver: "nvidia", Count: gpus, Capabilities: [["gpu"]] }] } : {}),
         RestartPolicy: { Name: "no" },

@@ -1,15 +1,15 @@
-import { ApiError } from "@svc/platform";
+import { EngineError } from "../engine-error";
 
 /**
- * A failed Engine API call, with Docker's own message and status (`engineStatus`). To API callers
- * it is a 503 when the engine cannot be reached or used, else a 502.
+ * A failed Engine API call, with Docker's own message and status (`engineStatus`): unreachable when
+ * the engine cannot be reached or used (not running, a DOCKER_HOST svc cannot use), else failed.
  */
-export class DockerError extends ApiError {
+export class DockerError extends EngineError {
   constructor(
     readonly engineStatus: number,
     message: string,
   ) {
-    super(engineStatus === 503 || engineStatus === 400 ? 503 : 502, "docker_error", `Docker: ${message}`);
+    super(engineStatus === 503 || engineStatus === 400 ? "unreachable" : "failed", "docker_error", `Docker: ${message}`);
     this.name = "DockerError";
   }
 }

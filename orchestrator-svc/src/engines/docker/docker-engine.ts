@@ -1,7 +1,12 @@
+import { mkdirSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { shellJoin } from "@svc/platform/shell";
-import type { Engine, LaunchSpec, Observation, Submitted } from "../engine";
+import type { Task } from "@svc/contracts";
+import type { Engine, EngineCapabilities, ImageStore, LaunchSpec, Observation, Submitted } from "../engine";
+import { EngineError } from "../engine-error";
 import { DockerApi, DockerError } from "./docker-api";
 import { containerConfig, dockerRunWords, LABELS, type DockerOptions } from "./container-config";
+import { DockerImages } from "./docker-images";
 import { demultiplex } from "./log-frames";
 
 interface ContainerSummary {
@@ -16,36 +21,63 @@ interface ContainerInspect {
 
 const REASON_LOG_LINES = 20;
 
-/** Runs each service as a container through the Docker Engine API. */
-export class DockerEngine implements Engine {
+export interface DockerEngineOptions extends DockerOptions {
+  /** A free TCP port on this machine: each service's server gets one. */
+  freePort(): Promise<number>;
+  /** The task whose project image an image is, if it is one svc can build. */
+  projectTask(image: string): Task | undefined;
+  /** The project image that serves a task (what `svc image build` builds). */
+  projectImage(task: Task): string;
+}
+
+/** The input folder a speech service reads `audio_path` from: an absolute path, created when missing. */
+function ensureInputDir(path: string) {
+  if (!isAbsolute(path)) throw new EngineError("invalid", "invalid_request", `--input-dir ${JSON.stringify(path)}: give an absolute path.`);
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (error) {
+    throw new EngineError("invalid", "invalid_request", `--input-dir ${path} cannot be created: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Runs each service as a container through the Docker Engine API, on a free port of this machine;
+ * builds a missing project image first. Keeps the images itself (the ImageStore ability).
+ */
+export class DockerEngine implements Engine, ImageStore {
   readonly kind = "docker" as const;
+  readonly capabilities: EngineCapabilities = { followsLogs: true, tunnels: false, watches: true };
+  private readonly images: DockerImages;
 
   constructor(
     private readonly api: DockerApi,
-    private readonly options: DockerOptions,
-  ) {}
-
-  render(spec: LaunchSpec): string {
-    return shellJoin(dockerRunWords(containerConfig(spec, this.options)));
+    private readonly options: DockerEngineOptions,
+  ) {
+    this.images = new DockerImages(api, options.projectTask, options.projectImage);
   }
 
-  /** The image's size and creation time, or undefined when the engine does not have it. */
-  async image(image: string): Promise<{ sizeBytes: number; createdAt: string } | undefined> {
-    try {
-      const found = await this.api.json<{ Size: number; Created: string }>("GET", `/images/${encodeURIComponent(image)}/json`);
-      return { sizeBytes: found.Size, createdAt: found.Created };
-    } catch (error) {
-      if (error instanceof DockerError && error.engineStatus === 404) return undefined;
-      throw error;
-    }
+  async render(spec: LaunchSpec): Promise<string> {
+    if (spec.inputDir) ensureInputDir(spec.inputDir);
+    return shellJoin(dockerRunWords(containerConfig(spec, await this.options.freePort(), this.options)));
   }
 
-  async imagePresent(image: string): Promise<boolean> {
-    return (await this.image(image)) !== undefined;
+  image(image: string) {
+    return this.images.image(image);
+  }
+
+  build(task: Task) {
+    return this.images.build(task);
+  }
+
+  builds() {
+    return this.images.builds();
   }
 
   async submit(spec: LaunchSpec): Promise<Submitted> {
-    const config = containerConfig(spec, this.options);
+    if (spec.inputDir) ensureInputDir(spec.inputDir);
+    const notes = await this.images.ensure(spec.image);
+    const port = await this.options.freePort();
+    const config = containerConfig(spec, port, this.options);
     const created = await this.api.json<{ Id: string }>("POST", `/containers/create?name=${encodeURIComponent(config.name)}`, config.body);
     try {
       await this.api.raw("POST", `/containers/${created.Id}/start`);
@@ -53,7 +85,7 @@ export class DockerEngine implements Engine {
       await this.release(created.Id);
       throw error;
     }
-    return { handle: created.Id, host: "127.0.0.1", port: spec.port ?? null };
+    return { handle: created.Id, host: "127.0.0.1", port, notes };
   }
 
   private async containers(): Promise<ContainerSummary[]> {

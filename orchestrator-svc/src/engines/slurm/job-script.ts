@@ -1,22 +1,22 @@
 import { shellQuote } from "@svc/ssh";
-import type { SlurmRuntime } from "@svc/contracts";
+import { SLURM_VALUE_RULES } from "@svc/contracts";
 import type { LaunchSpec } from "../engine";
-import { slurmRuntimeWords } from "../../runtimes/slurm-runtime";
-import { CONSTRAINT, NAME, PARTITION, TIME } from "../../launch/validate-request";
+import { EngineError } from "../engine-error";
+import { runtimeCommand, type RuntimeTarget } from "./runtime-command";
+
+const { CONSTRAINT, NAME, PARTITION, TIME } = SLURM_VALUE_RULES;
 
 /** The job's own files, in its work folder <home>/jobs/<service id>/. */
 export const JOB_FILES = { script: "job.sh", output: "output.log", port: "port" } as const;
 /** Marks the job as this service's, so a submit interrupted before its id was recorded is adopted. */
 export const commentFor = (serviceId: string) => `svc:${serviceId}`;
 
-export interface JobScriptTarget {
-  runtime: SlurmRuntime;
-  home: string;
-  cache: string;
-}
-
-export class JobScriptError extends Error {
-  override name = "JobScriptError";
+/** A value that cannot go into a job script: the request as given cannot run on Slurm. */
+export class JobScriptError extends EngineError {
+  constructor(message: string) {
+    super("invalid", "invalid_request", message);
+    this.name = "JobScriptError";
+  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -61,7 +61,7 @@ const PORT_PICKER = [
  * called there) and every value in it is a single shell-quoted word, so names, paths and engine
  * arguments with quotes, `$(...)`, `;` or backticks stay inert text.
  */
-export function renderJobScript(spec: LaunchSpec, target: JobScriptTarget): string {
+export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string {
   if (!UUID.test(spec.serviceId)) throw new JobScriptError(`service id ${JSON.stringify(spec.serviceId)} is not a UUID.`);
   const words = [spec.modelDir, spec.inputDir ?? "", ...spec.args];
   if (words.some((word) => CONTROL.test(word))) throw new JobScriptError("a value with control characters (such as a newline) cannot go into a Slurm job script.");
@@ -85,7 +85,7 @@ export function renderJobScript(spec: LaunchSpec, target: JobScriptTarget): stri
     'export PATH="$HOME/.bun/bin:$HOME/.local/bin:$PATH"',
     ...PORT_PICKER,
   ];
-  const runtime = slurmRuntimeWords(spec.runtime, spec.task, spec.modelDir, gpus, target);
+  const runtime = runtimeCommand(spec.image, spec.task, spec.modelDir, gpus, target);
   const command = [...runtime, "--model", shellQuote(spec.modelDir), "--host", '"$addr"', "--port", '"$port"'];
   if (spec.inputDir) command.push("--input-dir", shellQuote(spec.inputDir));
   command.push(...spec.args.map(shellQuote));

@@ -3,8 +3,8 @@
  * the host network with testcontainers, waiting for its "ready on" log line.
  */
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
-import { buildRuntimeImage } from "../../../../images/lib/runtime-image";
-import { ensureBaseImage } from "../../../../tests/support/docker";
+import { buildRuntimeImage } from "@svc/images";
+import { ensureBaseImage } from "@svc/testing";
 import { freePort } from "./runtime-process";
 
 const root = new URL("../../../..", import.meta.url).pathname.replace(/\/$/, "");

@@ -1,0 +1,135 @@
+"""Each route of the REST API as a `Call`: what to send and what type the answer decodes to.
+
+Sans I/O: `Svc` and `AsyncSvc` send the same calls, one with a blocking client, one with asyncio.
+`CALLS` lists every builder; a test checks each against the served OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+from urllib.parse import quote
+
+from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceDetails, ServiceRecord, ServiceStatus, Task
+from .run_options import RunOptions, run_request
+
+T = TypeVar("T", covariant=True)
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    method: str
+    #: The path as the OpenAPI document writes it, e.g. `/api/services/{ref}`.
+    route: str
+    #: The type the JSON answer decodes to; None for no content, `str` for a text answer.
+    returns: Any
+    params: Mapping[str, str] = field(default_factory=dict)
+    query: Mapping[str, str] = field(default_factory=dict)
+    body: Any = None
+    #: Error statuses whose body is still the expected answer.
+    also_ok: tuple[int, ...] = ()
+
+    @property
+    def path(self) -> str:
+        return self.route.format(**{key: quote(value, safe="") for key, value in self.params.items()})
+
+
+def _query(**values: str | bool | int | None) -> dict[str, str]:
+    return {key: ("true" if value else "false") if isinstance(value, bool) else str(value) for key, value in values.items() if value is not None}
+
+
+def info() -> Call[AppInfo]:
+    return Call("GET", "/api/info", AppInfo)
+
+
+def health() -> Call[HealthReport]:
+    # A component that is down makes the report `degraded`, answered with 503.
+    return Call("GET", "/api/health", HealthReport, also_ok=(503,))
+
+
+def list_profiles() -> Call[list[Profile]]:
+    return Call("GET", "/api/profiles", list[Profile])
+
+
+def get_profile(name: str) -> Call[Profile]:
+    return Call("GET", "/api/profiles/{name}", Profile, {"name": name})
+
+
+def create_profile(name: str, schema: str, attributes: ProfileAttributes) -> Call[ProfileChange]:
+    return Call("POST", "/api/profiles", ProfileChange, body={"name": name, "schema": schema, **attributes})
+
+
+def update_profile(name: str, attributes: ProfileAttributes) -> Call[ProfileChange]:
+    return Call("PUT", "/api/profiles/{name}", ProfileChange, {"name": name}, body=dict(attributes))
+
+
+def remove_profile(name: str) -> Call[None]:
+    return Call("DELETE", "/api/profiles/{name}", None, {"name": name})
+
+
+def list_models(profile: str | None = None, image: ModelImage | None = None, repo: str | None = None) -> Call[list[Model]]:
+    return Call("GET", "/api/models", list[Model], query=_query(profile=profile, image=image, repo=repo))
+
+
+def refresh_models(profile: str | None = None) -> Call[RefreshReport]:
+    return Call("POST", "/api/models/refresh", RefreshReport, body={"profile": profile} if profile else {})
+
+
+def start_download(repo: str, revision: str | None = None, profile: str | None = None) -> Call[DownloadTask]:
+    body = {key: value for key, value in {"repo": repo, "revision": revision, "profile": profile}.items() if value is not None}
+    return Call("POST", "/api/models/downloads", DownloadTask, body=body)
+
+
+def get_download(id: str) -> Call[DownloadTask]:
+    return Call("GET", "/api/models/downloads/{id}", DownloadTask, {"id": id})
+
+
+def list_downloads() -> Call[list[DownloadTask]]:
+    return Call("GET", "/api/models/downloads", list[DownloadTask])
+
+
+def run_service(task: Task, model: str, options: RunOptions, dry_run: bool = False) -> Call[RunResponse]:
+    return Call("POST", "/api/services", RunResponse, body=run_request(task, model, options, dry_run))
+
+
+def list_services(status: ServiceStatus | None = None, id: str | None = None, all: bool = False) -> Call[list[ServiceRecord]]:
+    return Call("GET", "/api/services", list[ServiceRecord], query=_query(status=status, id=id, all=all or None))
+
+
+def get_service(ref: str) -> Call[ServiceDetails]:
+    return Call("GET", "/api/services/{ref}", ServiceDetails, {"ref": ref})
+
+
+def stop_service(ref: str) -> Call[ServiceRecord]:
+    return Call("POST", "/api/services/{ref}/stop", ServiceRecord, {"ref": ref})
+
+
+def restart_service(ref: str) -> Call[ServiceRecord]:
+    return Call("POST", "/api/services/{ref}/restart", ServiceRecord, {"ref": ref})
+
+
+def remove_service(ref: str, force: bool = False) -> Call[ServiceRecord]:
+    return Call("DELETE", "/api/services/{ref}", ServiceRecord, {"ref": ref}, _query(force=force or None))
+
+
+def service_logs(ref: str, follow: bool = False, tail: int | None = None) -> Call[str]:
+    return Call("GET", "/api/services/{ref}/logs", str, {"ref": ref}, _query(follow=follow or None, tail=tail))
+
+
+def list_images() -> Call[list[RuntimeImage]]:
+    return Call("GET", "/api/images", list[RuntimeImage])
+
+
+def build_images(task: Task | None = None) -> Call[list[RuntimeImage]]:
+    return Call("POST", "/api/images/build", list[RuntimeImage], body={"task": task} if task else {})
+
+
+CALLS: tuple[Callable[..., Call[Any]], ...] = (
+    info, health,
+    list_profiles, get_profile, create_profile, update_profile, remove_profile,
+    list_models, refresh_models, start_download, get_download, list_downloads,
+    run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs,
+    list_images, build_images,
+)  # fmt: skip

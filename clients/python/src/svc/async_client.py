@@ -1,0 +1,120 @@
+"""`AsyncSvc`: the methods of `Svc`, awaited, for asyncio programs."""
+
+from __future__ import annotations
+
+from collections.abc import Coroutine, Generator
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from . import _api as api
+from ._client_base import ClientBase
+from ._http import AsyncHttp
+from .async_service import AsyncService
+from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceStatus, Task
+from .run_options import RunOptions
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
+
+
+class Launch:
+    """What `AsyncSvc.run()` returns: `await` it for the service, or `async with` it to stop the service at the end."""
+
+    def __init__(self, starting: Coroutine[Any, Any, AsyncService]) -> None:
+        self._starting = starting
+        self._service: AsyncService | None = None
+
+    def __await__(self) -> Generator[Any, None, AsyncService]:
+        return self._starting.__await__()
+
+    async def __aenter__(self) -> AsyncService:
+        self._service = await self._starting
+        return self._service
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None) -> None:
+        assert self._service is not None
+        await self._service.__aexit__(kind, error, traceback)
+
+
+class AsyncSvc(ClientBase[AsyncHttp]):
+    """The svc application from asyncio: `AsyncSvc()` finds it like `Svc()`; every method is awaited.
+
+    `s = await svc.run(…)` or `async with svc.run(…) as s:`; `async with AsyncSvc() as svc:` closes its connections.
+    """
+
+    def _connect(self, timeout: httpx.Timeout | float | None) -> AsyncHttp:
+        return AsyncHttp(self.url, self.token, timeout)
+
+    def run(self, task: Task, model: str, **options: Unpack[RunOptions]) -> Launch:
+        """See `Svc.run`."""
+        return Launch(self._run(task, model, options))
+
+    async def _run(self, task: Task, model: str, options: RunOptions) -> AsyncService:
+        result = await self._http.call(api.run_service(task, model, options))
+        assert result.service is not None
+        return AsyncService(self._http, result.service, options.get("api_key"), result)
+
+    async def dry_run(self, task: Task, model: str, **options: Unpack[RunOptions]) -> RunResponse:
+        return await self._http.call(api.run_service(task, model, options, dry_run=True))
+
+    async def service(self, ref: str, api_key: str | None = None) -> AsyncService:
+        return AsyncService(self._http, await self._http.call(api.get_service(ref)), api_key)
+
+    async def services(self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None) -> list[AsyncService]:
+        return [AsyncService(self._http, record) for record in await self._http.call(api.list_services(status, id, all))]
+
+    async def models(self, refresh: bool = False, *, profile: str | None = None, image: ModelImage | None = None, repo: str | None = None) -> list[Model]:
+        if refresh:
+            await self.refresh_models(profile)
+        return await self._http.call(api.list_models(profile, image, repo))
+
+    async def refresh_models(self, profile: str | None = None) -> RefreshReport:
+        return await self._http.call(api.refresh_models(profile))
+
+    async def download_model(self, repo: str, *, revision: str | None = None, profile: str | None = None) -> DownloadTask:
+        return await self._http.call(api.start_download(repo, revision, profile))
+
+    async def download(self, id: str) -> DownloadTask:
+        return await self._http.call(api.get_download(id))
+
+    async def downloads(self) -> list[DownloadTask]:
+        return await self._http.call(api.list_downloads())
+
+    async def profiles(self) -> list[Profile]:
+        return await self._http.call(api.list_profiles())
+
+    async def profile(self, name: str = "default") -> Profile:
+        return await self._http.call(api.get_profile(name))
+
+    async def create_profile(self, name: str, schema: str, **attributes: Unpack[ProfileAttributes]) -> ProfileChange:
+        return await self._http.call(api.create_profile(name, schema, attributes))
+
+    async def update_profile(self, name: str = "default", **attributes: Unpack[ProfileAttributes]) -> ProfileChange:
+        return await self._http.call(api.update_profile(name, attributes))
+
+    async def remove_profile(self, name: str) -> None:
+        await self._http.call(api.remove_profile(name))
+
+    async def images(self) -> list[RuntimeImage]:
+        return await self._http.call(api.list_images())
+
+    async def build_images(self, task: Task | None = None) -> list[RuntimeImage]:
+        return await self._http.call(api.build_images(task))
+
+    async def info(self) -> AppInfo:
+        return await self._http.call(api.info())
+
+    async def health(self) -> HealthReport:
+        return await self._http.call(api.health())
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncSvc:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None) -> None:
+        await self.aclose()

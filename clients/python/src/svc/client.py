@@ -1,0 +1,120 @@
+"""`Svc`: the svc application's REST API from blocking code (scripts, notebooks)."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+import httpx
+
+from . import _api as api
+from ._client_base import ClientBase
+from ._http import SyncHttp
+from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceStatus, Task
+from .run_options import RunOptions
+from .service import Service
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
+
+
+class Svc(ClientBase[SyncHttp]):
+    """The svc application: profiles, models and inference services.
+
+    `Svc()` finds the application and its token like the `svc` CLI (SVC_HOST, SVC_PORT,
+    SVC_HOME_DIR, SVC_AUTH_TOKEN, the token file); `Svc("http://host:8000", token=…)` names them.
+    Use it as a context manager, or call `close()`, to release its connections.
+    """
+
+    def _connect(self, timeout: httpx.Timeout | float | None) -> SyncHttp:
+        return SyncHttp(self.url, self.token, timeout)
+
+    # Services
+
+    def run(self, task: Task, model: str, **options: Unpack[RunOptions]) -> Service:
+        """Starts a service (`svc run`), e.g. `run("text-generation", "owner/name", time="01:00:00", gres=1)`.
+
+        Returns at once, usually before the service is HEALTHY: `wait()` on the result.
+        """
+        result = self._http.call(api.run_service(task, model, options))
+        assert result.service is not None
+        return Service(self._http, result.service, options.get("api_key"), result)
+
+    def dry_run(self, task: Task, model: str, **options: Unpack[RunOptions]) -> RunResponse:
+        """What `run()` would do: the revision, warnings and the start-up script (`.script`), starting nothing."""
+        return self._http.call(api.run_service(task, model, options, dry_run=True))
+
+    def service(self, ref: str, api_key: str | None = None) -> Service:
+        """One service, by id, unique id prefix or name (its API key, when it has one, for chat and openai())."""
+        return Service(self._http, self._http.call(api.get_service(ref)), api_key)
+
+    def services(self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None) -> list[Service]:
+        """Live services (`svc ls`); those with `status`, or every one ever run with `all=True`; `id`: ids starting with it."""
+        return [Service(self._http, record) for record in self._http.call(api.list_services(status, id, all))]
+
+    # Models
+
+    def models(self, refresh: bool = False, *, profile: str | None = None, image: ModelImage | None = None, repo: str | None = None) -> list[Model]:
+        """The model registry (`svc model ls`); `refresh=True` rescans the model folders first."""
+        if refresh:
+            self.refresh_models(profile)
+        return self._http.call(api.list_models(profile, image, repo))
+
+    def refresh_models(self, profile: str | None = None) -> RefreshReport:
+        """Rescans the model folders of `profile` (default: all) and reports what was found and not registered."""
+        return self._http.call(api.refresh_models(profile))
+
+    def download_model(self, repo: str, *, revision: str | None = None, profile: str | None = None) -> DownloadTask:
+        """Starts downloading a model (`svc model add`); `download(task.id)` tells its progress."""
+        return self._http.call(api.start_download(repo, revision, profile))
+
+    def download(self, id: str) -> DownloadTask:
+        return self._http.call(api.get_download(id))
+
+    def downloads(self) -> list[DownloadTask]:
+        return self._http.call(api.list_downloads())
+
+    # Profiles
+
+    def profiles(self) -> list[Profile]:
+        """Every profile in profiles.cfg (`svc profile ls`)."""
+        return self._http.call(api.list_profiles())
+
+    def profile(self, name: str = "default") -> Profile:
+        return self._http.call(api.get_profile(name))
+
+    def create_profile(self, name: str, schema: str, **attributes: Unpack[ProfileAttributes]) -> ProfileChange:
+        """Checks and stores a profile, e.g. `create_profile("default", "local", home_dir=…, cache_dir=…)`."""
+        return self._http.call(api.create_profile(name, schema, attributes))
+
+    def update_profile(self, name: str = "default", **attributes: Unpack[ProfileAttributes]) -> ProfileChange:
+        """Changes the given attributes; the others, the name and the schema stay."""
+        return self._http.call(api.update_profile(name, attributes))
+
+    def remove_profile(self, name: str) -> None:
+        self._http.call(api.remove_profile(name))
+
+    # The application
+
+    def images(self) -> list[RuntimeImage]:
+        """The runtime images and whether each is present (`svc image ls`)."""
+        return self._http.call(api.list_images())
+
+    def build_images(self, task: Task | None = None) -> list[RuntimeImage]:
+        return self._http.call(api.build_images(task))
+
+    def info(self) -> AppInfo:
+        return self._http.call(api.info())
+
+    def health(self) -> HealthReport:
+        return self._http.call(api.health())
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Svc:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None) -> None:
+        self.close()

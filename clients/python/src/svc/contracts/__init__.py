@@ -1,0 +1,63 @@
+"""Typed mirrors of the API's contracts (the repository's `contracts/src/*.ts`), as frozen dataclasses."""
+
+from .app import AppInfo, ComponentHealth, ErrorBody, HealthReport, RuntimeImage
+from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
+from .models import DownloadFailure, DownloadTask, Model, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
+from .profiles import HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
+from .services import (
+    SERVICE_STATUSES,
+    TASKS,
+    TERMINAL_STATUSES,
+    JobOptions,
+    RunResponse,
+    ServiceDetails,
+    ServiceEvent,
+    ServicePhases,
+    ServiceRecord,
+    ServiceStatus,
+    SpeechRecognitionOptions,
+    Task,
+    TextGenerationOptions,
+)
+
+__all__ = [
+    "AppInfo",
+    "ChatChoice",
+    "ChatCompletion",
+    "ChatMessage",
+    "ChatMessageParam",
+    "ComponentHealth",
+    "DownloadFailure",
+    "DownloadTask",
+    "ErrorBody",
+    "HealthReport",
+    "HostKeyNotice",
+    "JobOptions",
+    "LocalProfile",
+    "Model",
+    "ModelImage",
+    "Profile",
+    "ProfileAttributes",
+    "ProfileChange",
+    "ProfileRefresh",
+    "RefreshReport",
+    "RunResponse",
+    "RuntimeImage",
+    "SERVICE_STATUSES",
+    "ScanIssue",
+    "Segment",
+    "ServiceDetails",
+    "ServiceEvent",
+    "ServicePhases",
+    "ServiceRecord",
+    "ServiceStatus",
+    "SlurmProfile",
+    "SpeechRecognitionOptions",
+    "TASKS",
+    "TERMINAL_STATUSES",
+    "Task",
+    "TextGenerationOptions",
+    "Transcription",
+    "TranscriptionFormat",
+    "Usage",
+]

@@ -1,0 +1,55 @@
+"""The application itself (contracts/src/info.ts, images.ts, errors.ts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .services import Task
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppInfo:
+    name: Literal["svc"]
+    version: str
+    host: str
+    port: int
+    home_dir: str
+    #: Debug mode: when on, no authentication is required.
+    debug: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class ComponentHealth:
+    name: str
+    state: Literal["up", "down"]
+    latency_ms: float | None
+    detail: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class HealthReport:
+    status: Literal["ok", "degraded"]
+    services: list[ComponentHealth]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuntimeImage:
+    """A runtime image that serves a task."""
+
+    task: Task
+    engine: Literal["svc", "vllm"]
+    image: str
+    #: Whether the image is on this machine's Docker Engine.
+    present: bool
+    size_bytes: int | None
+    created_at: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ErrorBody:
+    """The body of every 4xx/5xx answer of the API; SvcApiError carries its fields."""
+
+    error: str
+    message: str
+    details: Any = None

@@ -1,0 +1,85 @@
+"""The model registry (contracts/src/models.ts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+ModelImage = Literal["text-generation", "speech-recognition"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Model:
+    """One row of `svc model ls`: a (repo, revision, profile)."""
+
+    repo: str
+    revision: str
+    profile: str
+    image: ModelImage
+    #: The snapshot folder on the profile's host.
+    model_dir: str
+    size_bytes: int
+    #: When the snapshot was first registered.
+    seen_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScanIssue:
+    """Something found in a model folder that is not registered, and why."""
+
+    profile: str
+    path: str
+    repo: str | None = None
+    revision: str | None = None
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProfileRefresh:
+    profile: str
+    status: Literal["ok", "failed"]
+    error: str | None = None
+    scanned_dirs: list[str]
+    added: int
+    removed: int
+    updated: int
+    unchanged: int
+    ssh_round_trips: int
+    duration_ms: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefreshReport:
+    """What `svc model ls --refresh` found."""
+
+    profiles: list[ProfileRefresh]
+    issues: list[ScanIssue]
+    removed_for_missing_profiles: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DownloadFailure:
+    error: str
+    message: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class DownloadTask:
+    """A `svc model add` download and its progress."""
+
+    id: str
+    repo: str
+    requested_revision: str
+    revision: str
+    profile: str
+    state: Literal["running", "completed", "failed"]
+    bytes_done: int
+    bytes_total: int
+    bytes_resumed: int
+    files_done: int
+    files_total: int
+    started_at: datetime
+    finished_at: datetime | None = None
+    error: DownloadFailure | None = None
+    model: Model | None = None

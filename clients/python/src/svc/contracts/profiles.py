@@ -1,0 +1,64 @@
+"""Profiles (contracts/src/profiles.ts): where and how services run. Field names are those of profiles.cfg."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypedDict, Union
+
+
+@dataclass(frozen=True, kw_only=True)
+class LocalProfile:
+    name: str
+    schema: Literal["local"]
+    home_dir: str
+    cache_dir: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlurmProfile:
+    name: str
+    schema: Literal["slurm"]
+    host: str
+    user: str
+    home: str
+    cache: str
+    port: int | None = None
+    identity_file: str | None = None
+    runtime: Literal["bare", "apptainer"] | None = None
+
+
+Profile = Union[LocalProfile, SlurmProfile]
+
+
+class ProfileAttributes(TypedDict, total=False):
+    """Attributes of `create_profile` / `update_profile`: those of the profile's schema."""
+
+    home_dir: str
+    cache_dir: str
+    host: str
+    user: str
+    home: str
+    cache: str
+    port: int
+    identity_file: str
+    runtime: Literal["bare", "apptainer"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HostKeyNotice:
+    #: The name the key is recorded under, e.g. `[host]:2222`.
+    name: str
+    type: str
+    fingerprint: str
+    #: `added`: the host was new and its key was recorded in known_hosts now.
+    status: Literal["known", "added"]
+    file: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProfileChange:
+    """A profile as stored after a create or update, and what the checks did."""
+
+    profile: Profile
+    notices: list[str]
+    host_key: HostKeyNotice | None = None

@@ -1,0 +1,111 @@
+"""Inference services (contracts/src/services.ts): what `svc run` records and reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+Task = Literal["text-generation", "speech-recognition"]
+TASKS: tuple[Task, ...] = ("text-generation", "speech-recognition")
+
+ServiceStatus = Literal["SUBMITTED", "PENDING", "STARTING", "HEALTHY", "UNHEALTHY", "STOPPING", "STOPPED", "FAILED", "TIMEOUT"]
+SERVICE_STATUSES: tuple[ServiceStatus, ...] = ("SUBMITTED", "PENDING", "STARTING", "HEALTHY", "UNHEALTHY", "STOPPING", "STOPPED", "FAILED", "TIMEOUT")
+#: States a service does not leave by itself; `restart()` starts it again.
+TERMINAL_STATUSES: tuple[ServiceStatus, ...] = ("STOPPED", "FAILED", "TIMEOUT")
+
+
+@dataclass(frozen=True, kw_only=True)
+class JobOptions:
+    """Slurm-style job options as stored with a service (the Docker engine honours mem and gres)."""
+
+    time: str | None = None
+    ntasks_per_node: int | None = None
+    mem: int | None = None
+    gres: int | None = None
+    partition: str | None = None
+    constraint: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class TextGenerationOptions:
+    disable_custom_kernels: bool | None = None
+    sharded: str | None = None
+    max_input_length: int | None = None
+    max_total_tokens: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpeechRecognitionOptions:
+    input_dir: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServiceRecord:
+    """One row of `svc ls`: a service as the orchestrator records it."""
+
+    id: str
+    name: str
+    image: Literal["text_generation", "speech_recognition"]
+    task: Task
+    model: str
+    revision: str
+    profile: str
+    status: ServiceStatus
+    #: Why it is in this state (exit code and last output, scheduler reason, …).
+    reason: str | None
+    host: str | None
+    port: int | None
+    #: Where the service answers directly, once its port is known.
+    url: str | None
+    engine: Literal["docker", "slurm"]
+    runtime: str
+    #: Container id or Slurm job id.
+    handle: str | None
+    api_key_set: bool
+    job: JobOptions
+    text_generation: TextGenerationOptions | None = None
+    speech_recognition: SpeechRecognitionOptions | None = None
+    engine_args: list[str]
+    created_by: str
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServiceEvent:
+    at: datetime
+    from_: ServiceStatus | None = field(metadata={"json": "from"})
+    to: ServiceStatus
+    reason: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServicePhases:
+    """When the latest run was queued, started running and first answered its health check."""
+
+    queued: datetime | None
+    starting: datetime | None
+    ready: datetime | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServiceDetails(ServiceRecord):
+    """Every field of a service (`svc details`), with its start-up phases and events."""
+
+    phases: ServicePhases
+    events: list[ServiceEvent]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunResponse:
+    """Answer of a run or dry run."""
+
+    #: Rows of the model registry that matched the model on the profile.
+    matched: int
+    revision: str
+    warnings: list[str]
+    #: The start-up script (Docker: the equivalent `docker run` line).
+    script: str
+    #: None for a dry run.
+    service: ServiceRecord | None

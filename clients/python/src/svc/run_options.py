@@ -1,0 +1,81 @@
+"""The options of `svc run` as Python keyword arguments, and the request body they make."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
+from ._decode import camel
+
+
+class RunOptions(TypedDict, total=False):
+    """Keyword arguments of `Svc.run()` / `AsyncSvc.run()`: every option of `svc run`."""
+
+    #: Model revision (commit id); default: the most recent local revision.
+    revision: str
+    #: Profile to use; default: `default`.
+    profile: str
+    #: Service name; default: a generated one.
+    name: str
+    #: Secret callers must send as `Authorization: Bearer <key>`; kept on the returned Service.
+    api_key: str
+    # Job options (Slurm's sbatch; the Docker engine honours mem and gres).
+    #: Duration: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS.
+    time: str
+    ntasks_per_node: int
+    #: Memory per node in GB.
+    mem: int
+    #: GPU devices per node.
+    gres: int
+    partition: str
+    constraint: str
+    # text-generation
+    disable_custom_kernels: bool
+    #: Shard across all GPUs (needs 2 or more); True/False or "true"/"false".
+    sharded: bool | str
+    max_input_length: int
+    max_total_tokens: int
+    # speech-recognition
+    #: Folder on the service host that `transcribe(audio_path)` paths are resolved in.
+    input_dir: str | os.PathLike[str]
+    #: Passed to the inference engine, each as one argument.
+    engine_args: Sequence[str]
+
+
+#: Where each option goes in the request body: (group or None for the top level, JSON name).
+_PLACES: dict[str, tuple[str | None, str]] = {
+    **{key: (None, camel(key)) for key in ("revision", "profile", "name", "api_key", "engine_args")},
+    **{key: ("job", camel(key)) for key in ("time", "ntasks_per_node", "mem", "gres", "partition", "constraint")},
+    **{key: ("textGeneration", camel(key)) for key in ("disable_custom_kernels", "sharded", "max_input_length", "max_total_tokens")},
+    "input_dir": ("speechRecognition", "inputDir"),
+}
+
+
+def _json_value(key: str, value: Any) -> Any:
+    if key == "sharded" and isinstance(value, bool):
+        return "true" if value else "false"
+    if key == "input_dir":
+        return os.fspath(value)
+    if key == "engine_args":
+        if isinstance(value, str):
+            raise TypeError("engine_args must be a list of arguments, e.g. ['--ctx-size', '512'], not one string.")
+        return [str(arg) for arg in value]
+    return value
+
+
+def run_request(task: str, model: str, options: RunOptions, dry_run: bool = False) -> dict[str, Any]:
+    """The body of POST /api/services. Options set to None are left out."""
+    unknown = sorted(set(options) - set(_PLACES))
+    if unknown:
+        raise TypeError(f"Unknown run option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; the options are: {', '.join(_PLACES)}.")
+    body: dict[str, Any] = {"task": task, "model": model}
+    if dry_run:
+        body["dryRun"] = True
+    for key, value in options.items():
+        if value is None:
+            continue
+        group, name = _PLACES[key]
+        target = body if group is None else body.setdefault(group, {})
+        target[name] = _json_value(key, value)
+    return body

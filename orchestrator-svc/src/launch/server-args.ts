@@ -1,0 +1,32 @@
+import type { InferenceServer, RunRequest } from "@svc/contracts";
+
+/**
+ * The inference server's arguments after --model/--host/--port. The project's CPU runtimes take the svc
+ * option names as they are; vLLM's OpenAI server gets the mapped ones. Engine args come last, each
+ * one argument.
+ */
+export function serverArgs(kind: InferenceServer, request: RunRequest, modelName: string): { args: string[]; warnings: string[] } {
+  const args: string[] = [];
+  const warnings: string[] = [];
+  const options = request.textGeneration ?? {};
+  if (kind === "vllm") {
+    args.push("--served-model-name", modelName);
+    // vLLM bounds prompt + output with --max-model-len and rejects longer prompts itself.
+    const maxLen = options.maxTotalTokens ?? options.maxInputLength;
+    if (maxLen !== undefined) args.push("--max-model-len", String(maxLen));
+    if (options.maxInputLength !== undefined && options.maxTotalTokens !== undefined) {
+      warnings.push("vLLM has no separate input limit: prompts are bounded by --max-total-tokens (--max-model-len).");
+    }
+    if (options.sharded?.toLowerCase() === "true") args.push("--tensor-parallel-size", String(request.job?.gres ?? 1));
+    if (options.disableCustomKernels) args.push("--enforce-eager");
+  } else {
+    if (options.maxInputLength !== undefined) args.push("--max-input-length", String(options.maxInputLength));
+    if (options.maxTotalTokens !== undefined) args.push("--max-total-tokens", String(options.maxTotalTokens));
+    if (options.sharded?.toLowerCase() === "true" || options.disableCustomKernels) {
+      warnings.push("--sharded and --disable-custom-kernels apply to GPU engines; the CPU runtime ignores them.");
+    }
+  }
+  if (request.apiKey) args.push("--api-key", request.apiKey);
+  args.push(...(request.engineArgs ?? []));
+  return { args, warnings };
+}

@@ -1,0 +1,5 @@
+/** profile-svc: profiles.cfg behind /api/profiles. */
+export { features } from "./features";
+export { profilesController } from "./profiles";
+export { ProfileService, type ProfileServiceOptions } from "./profiles/service";
+export { profilesOnDisk } from "./offline";

@@ -1,0 +1,204 @@
+import type { Duplex } from "node:stream";
+import type { ClientChannel } from "ssh2";
+import { connectSsh, type ConnectOptions, type HostKeyInfo, type SshSession } from "../connect";
+import type { SshTarget } from "../config";
+import { SshError } from "../errors";
+import { commandResult, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, OutputBuffer, type ClusterConnection, type CommandResult, type RunOptions, type SendResult } from "./connection";
+import { Slots } from "./slots";
+
+const KEEPALIVE_MS = 10_000;
+const MAX_BACKOFF_MS = 30_000;
+/**
+ * sshd allows 10 session channels per connection (MaxSessions): commands and transfers take at most
+ * 4 at once (the rest wait their turn), followed outputs at most 5, so a burst never gets "open failed".
+ */
+const MAX_COMMANDS = 4;
+const MAX_STREAMS = 5;
+
+/**
+ * One ssh2 connection to a cluster, shared by every call made through it. Opened on first use, kept
+ * alive, and after it drops re-opened on the next call, with a growing wait (0.5 s doubling up to
+ * 30 s) between failed attempts so an unreachable cluster is not hammered.
+ */
+export class SshConnection implements ClusterConnection {
+  readonly local = false;
+  roundTrips = 0;
+  bytesSent = 0;
+  private session: Promise<SshSession> | undefined;
+  private opened: SshSession | undefined;
+  private failures = 0;
+  private nextAttemptAt = 0;
+  private lastError: SshError | undefined;
+  private closed = false;
+  private readonly commands = new Slots(MAX_COMMANDS);
+  private readonly streams = new Slots(MAX_STREAMS);
+
+  constructor(
+    private readonly target: SshTarget,
+    private readonly options: ConnectOptions = {},
+  ) {}
+
+  get hostKey(): HostKeyInfo | undefined {
+    return this.opened?.hostKey;
+  }
+
+  private connect(): Promise<SshSession> {
+    if (this.session) return this.session;
+    if (this.closed) return Promise.reject(new SshError("unreachable", "the connection was closed"));
+    const wait = this.nextAttemptAt - Date.now();
+    if (wait > 0 && this.lastError) {
+      return Promise.reject(new SshError(this.lastError.kind, `${this.lastError.message} (svc tries again, waiting longer after each failure)`, this.lastError.details));
+    }
+    const attempt = connectSsh(this.target, { keepaliveMs: KEEPALIVE_MS, ...this.options }).then(
+      (session) => {
+        this.failures = 0;
+        this.lastError = undefined;
+        this.opened = session;
+        const drop = () => {
+          if (this.session === attempt) this.session = undefined;
+        };
+        session.client.on("close", drop);
+        session.client.on("error", drop);
+        session.client.on("end", drop);
+        return session;
+      },
+      (error: Error) => {
+        this.session = undefined;
+        this.failures++;
+        this.lastError = error instanceof SshError ? error : new SshError("protocol", error.message);
+        this.nextAttemptAt = Date.now() + Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.failures - 1));
+        throw this.lastError;
+      },
+    );
+    this.session = attempt;
+    return attempt;
+  }
+
+  /** Drops a connection that failed mid-call, so the next call opens a new one. */
+  private discard(session: SshSession) {
+    void this.session?.then((current) => {
+      if (current === session) this.session = undefined;
+    });
+    session.close();
+  }
+
+  private channel(session: SshSession, command: string): Promise<ClientChannel> {
+    return new Promise((resolve, reject) =>
+      session.client.exec(command, (error, channel) => (error ? reject(new SshError("protocol", `Could not run a command on ${this.target.host}: ${error.message}`)) : resolve(channel))),
+    );
+  }
+
+  /** Runs `command`, feeding `input` to it, and collects its output within the time and size limits. */
+  private async exec(command: string, input: (channel: ClientChannel) => Promise<number>, options: RunOptions): Promise<SendResult> {
+    const release = await this.commands.acquire();
+    try {
+      const session = await this.connect();
+      this.roundTrips++;
+      const channel = await this.channel(session, command);
+      const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const stdout = new OutputBuffer(options.maxBytes ?? DEFAULT_MAX_BYTES);
+      const stderr = new OutputBuffer(64 * 1024);
+      return await new Promise<SendResult>((resolve, reject) => {
+        let bytesSent = 0;
+        const timer = setTimeout(() => {
+          // No answer in time: treat the connection as dead, so the next call opens a new one.
+          channel.close();
+          this.discard(session);
+          reject(new SshError("unreachable", `A command on ${this.target.host} did not finish within ${timeoutMs / 1000} s.`));
+        }, timeoutMs);
+        channel.on("data", (chunk: Buffer) => {
+          if (!stdout.add(chunk)) channel.close();
+        });
+        channel.stderr.on("data", (chunk: Buffer) => stderr.add(chunk));
+        channel.on("close", (code: number | null) => {
+          clearTimeout(timer);
+          if (stdout.overflowed) reject(new Error(`A command on ${this.target.host} printed more than ${options.maxBytes ?? DEFAULT_MAX_BYTES} bytes.`));
+          else resolve({ ...commandResult(code ?? null, stdout.bytes, stderr.bytes), bytesSent });
+        });
+        input(channel).then(
+          (sent) => {
+            bytesSent = sent;
+            this.bytesSent += sent;
+          },
+          (error) => {
+            channel.close();
+            reject(error);
+          },
+        );
+      });
+    } finally {
+      release();
+    }
+  }
+
+  run(script: string, options: RunOptions = {}): Promise<CommandResult> {
+    return this.exec(
+      "sh -s",
+      async (channel) => {
+        channel.end(script);
+        return 0;
+      },
+      options,
+    );
+  }
+
+  send(command: string, data: ReadableStream<Uint8Array> | Uint8Array, options: RunOptions = {}): Promise<SendResult> {
+    return this.exec(command, (channel) => writeAll(channel, data), options);
+  }
+
+  async stream(script: string): Promise<ReadableStream<Uint8Array>> {
+    if (this.streams.free === 0) throw new SshError("protocol", `${MAX_STREAMS} outputs are already being followed over the connection to ${this.target.host}: stop one first.`);
+    const release = await this.streams.acquire();
+    try {
+      const session = await this.connect();
+      this.roundTrips++;
+      const channel = await this.channel(session, "sh -s");
+      channel.end(script);
+      channel.stderr.resume();
+      channel.on("close", release);
+      return new ReadableStream<Uint8Array>({
+        start(controller) {
+          channel.on("data", (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
+          channel.on("close", () => {
+            try {
+              controller.close();
+            } catch {
+              // already cancelled
+            }
+          });
+        },
+        cancel() {
+          channel.close();
+        },
+      });
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  async forward(host: string, port: number): Promise<Duplex> {
+    const session = await this.connect();
+    return new Promise((resolve, reject) => {
+      session.client.forwardOut("127.0.0.1", 0, host, port, (error, channel) => (error ? reject(error) : resolve(channel)));
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    void this.session?.then((session) => session.close()).catch(() => {});
+    this.session = undefined;
+  }
+}
+
+/** Writes `data` to the channel (waiting when it is full) and ends it; returns the bytes written. */
+async function writeAll(channel: ClientChannel, data: ReadableStream<Uint8Array> | Uint8Array): Promise<number> {
+  let sent = 0;
+  const chunks = data instanceof Uint8Array ? [data] : (data as unknown as AsyncIterable<Uint8Array>);
+  for await (const chunk of chunks) {
+    sent += chunk.length;
+    if (!channel.write(chunk)) await new Promise((resolve) => channel.once("drain", resolve));
+  }
+  channel.end();
+  return sent;
+}

@@ -1,0 +1,11 @@
+/** `@svc/testing`: what every package's tests share. */
+export * from "./svc-app";
+export * from "./docker";
+export * from "./fake-hub";
+export * from "./hf-cache";
+export * from "./tricky-cache";
+export * from "./ssh-keys";
+export * from "./ssh-test-host";
+export * from "./fake-engine";
+export * from "./zombie";
+export * from "./tiny-model-profile";
