@@ -43,6 +43,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
       models: (profile, repo) => client.models.list({ profile, repo }),
       image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: catalog.cpuTextGeneration,
+      isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     },
     engineFor: (profile) => engines.forProfile(profile),
     engineOf: (row) => engines.forRecord(row),

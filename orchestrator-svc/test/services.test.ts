@@ -42,6 +42,7 @@ function build(dbFile: string) {
       models: async (p, repo) => models.filter((m) => m.profile === p && m.repo === repo),
       image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: "svc",
+      isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     },
     engineFor: () => docker,
     engineOf: () => docker,

@@ -6,7 +6,7 @@ import { SvcClient } from "@svc/client";
 import { SERVICES } from "@svc/contracts";
 import { readServiceEnv } from "@svc/platform";
 import { readGatewayEnv } from "@svc/gateway";
-import { dockerSocket, ensureDocker, eventually, freePort, REPO_ROOT, runSvc, tempHome, TINY_TEXT_MODEL } from "@svc/testing";
+import { buildRuntimeImages, dockerSocket, ensureDocker, eventually, freePort, REPO_ROOT, runSvc, tempHome, TEXT_MODEL } from "@svc/testing";
 
 type ComposeService = {
   command: string[];
@@ -108,7 +108,8 @@ describe("compose.yaml deploys a working application", () => {
   beforeAll(async () => {
     if (!Bun.which("docker-compose")) throw new Error("docker-compose is missing: tests/setup/prepare.sh installs Debian's docker-compose package.");
     ensureDocker();
-    sh([process.execPath, "images/build.ts", "text-generation"]);
+    // The runtime images built from this tree, pinned by content tag (another checkout may retag :latest).
+    const runtimes = buildRuntimeImages().env;
     sh([process.execPath, "images/build.ts", "app"]);
     mkdirSync(home, { recursive: true });
     mkdirSync(cache, { recursive: true });
@@ -127,6 +128,7 @@ describe("compose.yaml deploys a working application", () => {
       SVC_MODEL_SVC_PORT: String(modelPort),
       SVC_ORCHESTRATOR_SVC_PORT: String(orchestratorPort),
       DOCKER_SOCKET: dockerSocket(),
+      ...runtimes,
     };
     cli = { SVC_HOME_DIR: home, SVC_HOST: "127.0.0.1", SVC_PORT: String(port) };
   }, 600_000);
@@ -147,15 +149,15 @@ describe("compose.yaml deploys a working application", () => {
     sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(home, "profile-home", "models")]);
     const models = await runSvc(["model", "ls", "--refresh"], cli);
     expect(models.code, models.stderr).toBe(0);
-    expect(models.stdout).toContain(TINY_TEXT_MODEL);
+    expect(models.stdout).toContain(TEXT_MODEL);
 
-    const run = await runSvc(["run", "text-generation", TINY_TEXT_MODEL, "--name", "composed"], cli);
+    const run = await runSvc(["run", "text-generation", TEXT_MODEL, "--name", "composed"], cli);
     expect(run.code, run.stderr).toBe(0);
     serviceId = run.stdout.trim();
     const client = new SvcClient({ baseUrl: url });
     await eventually(async () => (await client.services.get(serviceId)).status === "HEALTHY", 90_000, "the service launched by the composed orchestrator to be HEALTHY");
     const openai = new OpenAI({ baseURL: `${url}/proxy/${serviceId}/v1`, apiKey: "unused" });
-    const answer = await openai.chat.completions.create({ model: TINY_TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8, temperature: 0 });
+    const answer = await openai.chat.completions.create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 8, temperature: 0 });
     expect(answer.object).toBe("chat.completion");
     expect(answer.usage!.completion_tokens).toBeGreaterThan(0);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { SvcClient } from "@svc/client";
-import { ensureDocker, eventually, registerTinyModels, runSvc, startSvc, TINY_TEXT_MODEL, type RunningSvc } from "@svc/testing";
+import { ensureDocker, eventually, registerTinyModels, runSvc, startSvc, TEXT_MODEL, type RunningSvc } from "@svc/testing";
 
 /**
  * `svc run` whose runtime image is missing: the orchestrator builds it first, and the CLI shows
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 test("svc run that has to build the runtime image shows the build's steps, then runs the service", async () => {
-  const run = await runSvc(["run", "text-generation", TINY_TEXT_MODEL], { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) });
+  const run = await runSvc(["run", "text-generation", TEXT_MODEL], { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) });
   expect(run.code).toBe(0);
   const lines = run.stderr.split("\n");
   const header = lines.indexOf(`Building the runtime image ${IMAGE}:`);

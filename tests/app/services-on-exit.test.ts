@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { dockerSocket, ensureDocker, eventually, REPO_ROOT, registerTinyModels, runSvc, startSvc, tempHome, TINY_TEXT_MODEL, type RunningSvc } from "@svc/testing";
+import { buildRuntimeImages, dockerSocket, ensureDocker, eventually, registerTinyModels, runSvc, startSvc, tempHome, TEXT_MODEL, type RunningSvc } from "@svc/testing";
 
 /**
  * What Ctrl-C of `svc start` does to inference services, with the real application and a real
@@ -13,11 +13,8 @@ const home = tempHome("svc-on-exit-");
 let serviceId = "";
 let serviceUrl = "";
 let serviceName = "";
-
-function sh(command: string[]) {
-  const result = Bun.spawnSync(command, { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe", env: process.env });
-  if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed:\n${result.stderr.toString()}`);
-}
+/** The runtime images built from this tree, pinned by content tag for every start of the app. */
+let runtimeEnv: Record<string, string> = {};
 
 /** Ctrl-C in a terminal: SIGINT to svc start's whole process group. */
 async function ctrlC(app: RunningSvc): Promise<number> {
@@ -37,14 +34,14 @@ const env = (app: RunningSvc) => ({ SVC_HOME_DIR: home, SVC_HOST: "127.0.0.1", S
 
 beforeAll(async () => {
   ensureDocker();
-  sh([process.execPath, "images/build.ts", "text-generation"]);
-  const app = await startSvc({ home });
+  runtimeEnv = buildRuntimeImages().env;
+  const app = await startSvc({ home, env: runtimeEnv });
   await registerTinyModels(new SvcClient({ baseUrl: app.url }), home);
   await app.stop("SIGTERM");
 }, 600_000);
 
 afterAll(async () => {
-  const app = await startSvc({ home });
+  const app = await startSvc({ home, env: runtimeEnv });
   const client = new SvcClient({ baseUrl: app.url });
   for (const service of await client.services.list({ all: true })) await client.services.remove(service.id, { force: true }).catch(() => {});
   await app.stop("SIGTERM");
@@ -53,9 +50,9 @@ afterAll(async () => {
 
 describe("Ctrl-C of svc start and the inference services", () => {
   test("by default they keep running, and svc says how many and how to see or stop them", async () => {
-    const app = await startSvc({ home, wrapper: ["setsid"] });
+    const app = await startSvc({ home, env: runtimeEnv, wrapper: ["setsid"] });
     const client = new SvcClient({ baseUrl: app.url });
-    const run = await client.services.run({ task: "text-generation", model: TINY_TEXT_MODEL });
+    const run = await client.services.run({ task: "text-generation", model: TEXT_MODEL });
     serviceId = run.service!.id;
     serviceName = run.service!.name;
     await eventually(async () => (await client.services.get(serviceId)).status === "HEALTHY", 60_000, "the service to be HEALTHY");
@@ -71,7 +68,7 @@ describe("Ctrl-C of svc start and the inference services", () => {
   });
 
   test("the next svc start adopts it; with --stop-services-on-exit, Ctrl-C stops it first", async () => {
-    const app = await startSvc({ home, wrapper: ["setsid"], args: ["--stop-services-on-exit"] });
+    const app = await startSvc({ home, env: runtimeEnv, wrapper: ["setsid"], args: ["--stop-services-on-exit"] });
     const ls = await runSvc(["ls"], env(app));
     expect(ls.stdout).toContain(serviceId.slice(0, 13));
     expect(ls.stdout).toContain("HEALTHY");
@@ -84,7 +81,7 @@ describe("Ctrl-C of svc start and the inference services", () => {
     expect(await containerRunning(serviceId)).toBe(false);
     expect(await answers(serviceUrl)).toBe(false);
 
-    const after = await startSvc({ home });
+    const after = await startSvc({ home, env: runtimeEnv });
     const client = new SvcClient({ baseUrl: after.url });
     expect((await client.services.get(serviceId)).status as ServiceStatus).toBe("STOPPED");
     await after.stop("SIGTERM");

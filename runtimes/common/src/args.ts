@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { parseEngineArgs, type EngineOption, type EngineOptionValues } from "@svc/contracts/engine-options";
 
 /** Engine-style command-line options shared by the runtimes. */
 export interface RuntimeArgs {
@@ -9,7 +10,11 @@ export interface RuntimeArgs {
   maxInputLength?: number;
   maxTotalTokens?: number;
   inputDir?: string;
+  /** Where the input folder is on the service's host (it may be mounted elsewhere here, e.g. /inputs). */
+  inputHostDir?: string;
   threads?: number;
+  /** The engine options of the runtime's table that were given, by long name. */
+  engine: EngineOptionValues;
 }
 
 export class UsageError extends Error {}
@@ -21,9 +26,15 @@ function positiveInteger(name: string, value: string | undefined, allowZero = fa
   return number;
 }
 
-export function parseRuntimeArgs(argv: string[]): RuntimeArgs {
+/**
+ * Reads the runtime's own options (`--model`, `--port`, …) and, when given its table, the engine
+ * options (`--ctx-size`, …) by the same rules the orchestrator checks them with.
+ */
+export function parseRuntimeArgs(argv: string[], engineOptions: readonly EngineOption[] = []): RuntimeArgs {
+  const engine = parseEngineArgs(argv, engineOptions);
+  if (engine.problems.length > 0) throw new UsageError(engine.problems.join(" "));
   const { values } = parseArgs({
-    args: argv,
+    args: engine.unknown,
     strict: true,
     allowPositionals: false,
     options: {
@@ -34,6 +45,7 @@ export function parseRuntimeArgs(argv: string[]): RuntimeArgs {
       "max-input-length": { type: "string" },
       "max-total-tokens": { type: "string" },
       "input-dir": { type: "string" },
+      "input-host-dir": { type: "string" },
       threads: { type: "string" },
     },
   });
@@ -46,6 +58,8 @@ export function parseRuntimeArgs(argv: string[]): RuntimeArgs {
     throw new UsageError("--max-input-length must be smaller than --max-total-tokens");
   }
   if (values["api-key"] === "") throw new UsageError("--api-key must not be empty");
+  if (values["input-host-dir"] !== undefined && !values["input-host-dir"].startsWith("/")) throw new UsageError("--input-host-dir must be an absolute path");
+  const threads = engine.values["--threads"];
   return {
     model: values.model,
     host: values.host!,
@@ -54,6 +68,8 @@ export function parseRuntimeArgs(argv: string[]): RuntimeArgs {
     maxInputLength,
     maxTotalTokens,
     inputDir: values["input-dir"],
-    threads: positiveInteger("threads", values.threads),
+    inputHostDir: values["input-host-dir"],
+    threads: typeof threads === "number" ? threads : positiveInteger("threads", values.threads),
+    engine: engine.values,
   };
 }
