@@ -8,3 +8,4 @@ export * from "./ssh-keys";
 export * from "./ssh-test-host";
 export * from "./fake-engine";
 export * from "./tiny-app";
+export * from "./zombie";

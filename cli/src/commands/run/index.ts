@@ -3,6 +3,7 @@ import { DEFAULT_PROFILE } from "@svc/contracts";
 import type { CliContext } from "../../io";
 import { parseRunArgs } from "./parse-run-args";
 import { runHelp } from "./help";
+import { showingImageBuilds } from "../image/follow-builds";
 import { showInstallsWhile } from "../runtime/follow-install";
 
 /**
@@ -25,9 +26,11 @@ export const runCommand = {
     const { request, json } = parsed;
     const client = ctx.client();
     const running = client.services.run(request);
-    // A run on a slurm profile whose cluster lacks the svc runtime installs it first: show that.
-    if (!request.dryRun && !json) await showInstallsWhile(client, request.profile ?? DEFAULT_PROFILE, running, ctx);
-    const result = await running;
+    // What a run does first, shown while waiting: a missing runtime image is built, a slurm cluster
+    // without the svc runtime gets it installed.
+    const installs = request.dryRun ? undefined : showInstallsWhile(client, request.profile ?? DEFAULT_PROFILE, running, ctx);
+    const result = request.dryRun ? await running : await showingImageBuilds(client, ctx.io.err, running);
+    await installs;
     if (json) {
       ctx.io.out(JSON.stringify(result, null, 2));
       return;

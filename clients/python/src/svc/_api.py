@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 from urllib.parse import quote
 
-from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
-from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceDetails, ServiceRecord, ServiceStatus, Task
+from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
 from .run_options import RunOptions, run_request
 
 T = TypeVar("T", covariant=True)
@@ -77,9 +77,11 @@ def refresh_models(profile: str | None = None) -> Call[RefreshReport]:
     return Call("POST", "/api/models/refresh", RefreshReport, body={"profile": profile} if profile else {})
 
 
-def start_download(repo: str, revision: str | None = None, profile: str | None = None) -> Call[DownloadTask]:
-    body = {key: value for key, value in {"repo": repo, "revision": revision, "profile": profile}.items() if value is not None}
-    return Call("POST", "/api/models/downloads", DownloadTask, body=body)
+def start_download(
+    repo: str, revision: str | None = None, profile: str | None = None, include: list[str] | None = None, exclude: list[str] | None = None
+) -> Call[DownloadTask]:
+    fields = {"repo": repo, "revision": revision, "profile": profile, "include": include, "exclude": exclude}
+    return Call("POST", "/api/models/downloads", DownloadTask, body={key: value for key, value in fields.items() if value is not None})
 
 
 def get_download(id: str) -> Call[DownloadTask]:
@@ -126,10 +128,35 @@ def build_images(task: Task | None = None) -> Call[list[RuntimeImage]]:
     return Call("POST", "/api/images/build", list[RuntimeImage], body={"task": task} if task else {})
 
 
+def list_image_builds() -> Call[list[ImageBuild]]:
+    return Call("GET", "/api/images/builds", list[ImageBuild])
+
+
+def list_runtimes(profile: str | None = None) -> Call[RuntimeList]:
+    return Call("GET", "/api/runtimes", RuntimeList, query=_query(profile=profile))
+
+
+def install_runtime(profile: str | None = None) -> Call[RuntimeInstall]:
+    return Call("POST", "/api/runtimes/installs", RuntimeInstall, body={"profile": profile} if profile else {})
+
+
+def get_runtime_install(id: str) -> Call[RuntimeInstall]:
+    return Call("GET", "/api/runtimes/installs/{id}", RuntimeInstall, {"id": id})
+
+
+def list_runtime_installs(profile: str | None = None, state: Literal["running", "done", "failed"] | None = None) -> Call[list[RuntimeInstall]]:
+    return Call("GET", "/api/runtimes/installs", list[RuntimeInstall], query=_query(profile=profile, state=state))
+
+
+def remove_runtimes(profile: str | None = None, version: str | None = None) -> Call[RuntimeRemoval]:
+    return Call("DELETE", "/api/runtimes", RuntimeRemoval, query=_query(profile=profile, version=version))
+
+
 CALLS: tuple[Callable[..., Call[Any]], ...] = (
     info, health,
     list_profiles, get_profile, create_profile, update_profile, remove_profile,
     list_models, refresh_models, start_download, get_download, list_downloads,
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs,
-    list_images, build_images,
+    list_images, build_images, list_image_builds,
+    list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
 )  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Coroutine, Generator
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 
@@ -12,8 +12,8 @@ from . import _api as api
 from ._client_base import ClientBase
 from ._http import AsyncHttp
 from .async_service import AsyncService
-from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
-from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceStatus, Task
+from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .run_options import RunOptions
 
 if TYPE_CHECKING:
@@ -74,8 +74,10 @@ class AsyncSvc(ClientBase[AsyncHttp]):
     async def refresh_models(self, profile: str | None = None) -> RefreshReport:
         return await self._http.call(api.refresh_models(profile))
 
-    async def download_model(self, repo: str, *, revision: str | None = None, profile: str | None = None) -> DownloadTask:
-        return await self._http.call(api.start_download(repo, revision, profile))
+    async def download_model(
+        self, repo: str, *, revision: str | None = None, profile: str | None = None, include: list[str] | None = None, exclude: list[str] | None = None
+    ) -> DownloadTask:
+        return await self._http.call(api.start_download(repo, revision, profile, include, exclude))
 
     async def download(self, id: str) -> DownloadTask:
         return await self._http.call(api.get_download(id))
@@ -98,11 +100,29 @@ class AsyncSvc(ClientBase[AsyncHttp]):
     async def remove_profile(self, name: str) -> None:
         await self._http.call(api.remove_profile(name))
 
+    async def runtimes(self, profile: str | None = None) -> RuntimeList:
+        return await self._http.call(api.list_runtimes(profile))
+
+    async def install_runtime(self, profile: str | None = None) -> RuntimeInstall:
+        return await self._http.call(api.install_runtime(profile))
+
+    async def runtime_install(self, id: str) -> RuntimeInstall:
+        return await self._http.call(api.get_runtime_install(id))
+
+    async def runtime_installs(self, profile: str | None = None, state: Literal["running", "done", "failed"] | None = None) -> list[RuntimeInstall]:
+        return await self._http.call(api.list_runtime_installs(profile, state))
+
+    async def remove_runtimes(self, profile: str | None = None, version: str | None = None) -> RuntimeRemoval:
+        return await self._http.call(api.remove_runtimes(profile, version))
+
     async def images(self) -> list[RuntimeImage]:
         return await self._http.call(api.list_images())
 
     async def build_images(self, task: Task | None = None) -> list[RuntimeImage]:
         return await self._http.call(api.build_images(task))
+
+    async def image_builds(self) -> list[ImageBuild]:
+        return await self._http.call(api.list_image_builds())
 
     async def info(self) -> AppInfo:
         return await self._http.call(api.info())

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import httpx
 
 from . import _api as api
 from ._client_base import ClientBase
 from ._http import SyncHttp
-from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
-from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceStatus, Task
+from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .run_options import RunOptions
 from .service import Service
 
@@ -65,9 +65,12 @@ class Svc(ClientBase[SyncHttp]):
         """Rescans the model folders of `profile` (default: all) and reports what was found and not registered."""
         return self._http.call(api.refresh_models(profile))
 
-    def download_model(self, repo: str, *, revision: str | None = None, profile: str | None = None) -> DownloadTask:
-        """Starts downloading a model (`svc model add`); `download(task.id)` tells its progress."""
-        return self._http.call(api.start_download(repo, revision, profile))
+    def download_model(
+        self, repo: str, *, revision: str | None = None, profile: str | None = None, include: list[str] | None = None, exclude: list[str] | None = None
+    ) -> DownloadTask:
+        """Starts downloading a model (`svc model add`), only the files `include`/`exclude` select
+        (huggingface-cli's glob patterns); `download(task.id)` tells its progress."""
+        return self._http.call(api.start_download(repo, revision, profile, include, exclude))
 
     def download(self, id: str) -> DownloadTask:
         return self._http.call(api.get_download(id))
@@ -95,6 +98,26 @@ class Svc(ClientBase[SyncHttp]):
     def remove_profile(self, name: str) -> None:
         self._http.call(api.remove_profile(name))
 
+    # The svc runtime on slurm profiles' clusters
+
+    def runtimes(self, profile: str | None = None) -> RuntimeList:
+        """The svc runtime versions on a slurm profile's cluster, and the one svc uses (`svc runtime ls`)."""
+        return self._http.call(api.list_runtimes(profile))
+
+    def install_runtime(self, profile: str | None = None) -> RuntimeInstall:
+        """Starts installing the svc runtime on the cluster (`svc runtime install`); `runtime_install(task.id)` tells its progress."""
+        return self._http.call(api.install_runtime(profile))
+
+    def runtime_install(self, id: str) -> RuntimeInstall:
+        return self._http.call(api.get_runtime_install(id))
+
+    def runtime_installs(self, profile: str | None = None, state: Literal["running", "done", "failed"] | None = None) -> list[RuntimeInstall]:
+        return self._http.call(api.list_runtime_installs(profile, state))
+
+    def remove_runtimes(self, profile: str | None = None, version: str | None = None) -> RuntimeRemoval:
+        """Removes `version`, or every version but the current one (`svc runtime rm`)."""
+        return self._http.call(api.remove_runtimes(profile, version))
+
     # The application
 
     def images(self) -> list[RuntimeImage]:
@@ -103,6 +126,10 @@ class Svc(ClientBase[SyncHttp]):
 
     def build_images(self, task: Task | None = None) -> list[RuntimeImage]:
         return self._http.call(api.build_images(task))
+
+    def image_builds(self) -> list[ImageBuild]:
+        """Recent image builds with their output, newest first (to follow one's progress)."""
+        return self._http.call(api.list_image_builds())
 
     def info(self) -> AppInfo:
         return self._http.call(api.info())

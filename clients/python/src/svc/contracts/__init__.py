@@ -1,9 +1,10 @@
 """Typed mirrors of the API's contracts (the repository's `contracts/src/*.ts`), as frozen dataclasses."""
 
-from .app import AppInfo, ComponentHealth, ErrorBody, HealthReport, RuntimeImage
+from .app import AppInfo, ComponentHealth, ErrorBody, HealthReport, ImageBuild, RuntimeImage
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
+from .runtimes import RuntimeInstall, RuntimeList, RuntimeRemoval, RuntimeVersion, UnavailableTask
 from .services import (
     SERVICE_STATUSES,
     TASKS,
@@ -32,6 +33,7 @@ __all__ = [
     "ErrorBody",
     "HealthReport",
     "HostKeyNotice",
+    "ImageBuild",
     "JobOptions",
     "LocalProfile",
     "Model",
@@ -43,6 +45,10 @@ __all__ = [
     "RefreshReport",
     "RunResponse",
     "RuntimeImage",
+    "RuntimeInstall",
+    "RuntimeList",
+    "RuntimeRemoval",
+    "RuntimeVersion",
     "SERVICE_STATUSES",
     "ScanIssue",
     "Segment",
@@ -59,5 +65,6 @@ __all__ = [
     "TextGenerationOptions",
     "Transcription",
     "TranscriptionFormat",
+    "UnavailableTask",
     "Usage",
 ]
