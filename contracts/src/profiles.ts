@@ -82,7 +82,14 @@ export const ProfileCreate = Type.Object(
     schema: Type.String({ minLength: 1, maxLength: 64, description: ProfileSchemaName.description }),
     ...attributes,
   },
-  { $id: "ProfileCreate", additionalProperties: false },
+  {
+    $id: "ProfileCreate",
+    additionalProperties: false,
+    examples: [
+      { name: "default", schema: "local", home_dir: "/home/me/.svc", cache_dir: "/data/models" },
+      { name: "cluster", schema: "slurm", host: "login.cluster.example", user: "me", home: "~/svc", cache: "/shared/models" },
+    ],
+  },
 );
 export type ProfileCreate = Static<typeof ProfileCreate>;
 

@@ -115,7 +115,14 @@ export const RunRequest = Type.Object(
     speechRecognition: Type.Optional(SpeechRecognitionOptions),
     engineArgs: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 256, description: "Passed to the inference engine, each as one argument." })),
   },
-  { $id: "RunRequest", additionalProperties: false },
+  {
+    $id: "RunRequest",
+    additionalProperties: false,
+    examples: [
+      { task: "text-generation", model: "svc-tiny/tiny-llama-gguf", apiKey: "sk-my-key", job: { time: "01:00:00" } },
+      { task: "speech-recognition", model: "openai/whisper-tiny", dryRun: true },
+    ],
+  },
 );
 export type RunRequest = Static<typeof RunRequest>;
 

@@ -18,8 +18,9 @@ export function modelsController(service: ModelService) {
         ok: { 200: t.Array(Model) },
       }),
     })
-    .post("/refresh", ({ body }) => service.refresh(body?.profile || undefined), {
-      body: t.Optional(RefreshRequest),
+    // The body is required ({} refreshes every profile): Elysia lets an optional body through unparsed when it is not JSON.
+    .post("/refresh", ({ body }) => service.refresh(body.profile || undefined), {
+      body: RefreshRequest,
       ...operation("refreshModels", {
         summary: "Rescan the model folders",
         tags,
