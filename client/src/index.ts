@@ -6,3 +6,4 @@ export { ProfilesApi } from "./profiles";
 export { ServicesApi } from "./services";
 export { ModelsApi } from "./models";
 export { ImagesApi } from "./images";
+export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations } from "./operations";

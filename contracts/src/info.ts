@@ -25,3 +25,16 @@ export const HealthReport = Type.Object({
   services: Type.Array(ComponentHealth),
 }, { $id: "HealthReport" });
 export type HealthReport = Static<typeof HealthReport>;
+
+const open = { additionalProperties: true };
+
+/** What GET /api/openapi.json answers: an OpenAPI 3.1 document (the rest of its shape is OpenAPI's own). */
+export const OpenApiDocument = Type.Object(
+  {
+    openapi: Type.String({ pattern: "^3\\.1\\.\\d+$" }),
+    info: Type.Object({ title: Type.String(), version: Type.String() }, open),
+    paths: Type.Record(Type.String(), Type.Object({}, open)),
+  },
+  { ...open, description: "The OpenAPI 3.1 document of the REST API." },
+);
+export type OpenApiDocument = Static<typeof OpenApiDocument>;

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { operation, type InternalClient, type OpenApiPart } from "@svc/platform";
 import { DOCS_ASSETS, DOCS_PAGE } from "./assets";
-import { OpenApiDocument } from "./model";
+import { OpenApiDocument } from "@svc/contracts";
 import { apiDocument } from "./service";
 
 export interface DocsOptions {
