@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { ContractViolation } from "./api-document";
 import { appToken, unwatchApp, watchApp } from "./contract-check";
 
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname;
@@ -104,8 +105,9 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
   while (Date.now() < deadline) {
     try {
       if (await check()) return;
-    } catch {
-      // not yet
+    } catch (error) {
+      // An answer the API document does not describe is a failure now, not a "not yet".
+      if (error instanceof ContractViolation) throw error;
     }
     await Bun.sleep(50);
   }
