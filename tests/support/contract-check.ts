@@ -30,10 +30,12 @@ export async function servedDocument(url: string, token?: string, ms = 10_000): 
   }
 }
 
-/** The token a test app started with `env` in `home` requires, if any. */
-export function appToken(home: string, env: Record<string, string | undefined> = {}): string | undefined {
+/** The token a test app started with `args` and `env` in `home` requires, if any. */
+export function appToken(home: string, env: Record<string, string | undefined> = {}, args: string[] = []): string | undefined {
   const file = join(home, "auth_token");
-  return env.SVC_AUTH_TOKEN || env.SVC_TOKEN || (existsSync(file) ? readFileSync(file, "utf8").trim() : undefined);
+  const option = args.indexOf("--auth-token");
+  const given = option >= 0 ? args[option + 1] : args.find((arg) => arg.startsWith("--auth-token="))?.slice("--auth-token=".length);
+  return given || env.SVC_AUTH_TOKEN || env.SVC_TOKEN || (existsSync(file) ? readFileSync(file, "utf8").trim() : undefined);
 }
 
 /** From now on, answers from `url` are checked against the document it serves. */

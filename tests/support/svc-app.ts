@@ -95,7 +95,7 @@ export async function startSvc(
     },
   };
   await running.waitForOutput("svc is ready at");
-  await watchApp(running.url, appToken(home, options.env));
+  await watchApp(running.url, appToken(home, options.env, options.args));
   return running;
 }
 
