@@ -3,6 +3,7 @@ import type {
   DownloadRequest,
   DownloadTask,
   HealthReport,
+  ImageBuild,
   ImageBuildRequest,
   Model,
   ModelQuery,
@@ -50,6 +51,7 @@ export interface Operations {
   "POST /api/services/{ref}/restart": { params: { ref: string }; response: ServiceRecord };
   "GET /api/services/{ref}/logs": { params: { ref: string }; query: { follow?: boolean; tail?: number }; response: string };
   "GET /api/images": { response: RuntimeImage[] };
+  "GET /api/images/builds": { response: ImageBuild[] };
   "POST /api/images/build": { body: ImageBuildRequest; response: RuntimeImage[] };
 }
 

@@ -27,6 +27,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     homeLabel: createHash("sha256").update(ctx.settings.homeDir).digest("hex").slice(0, 16),
     freePort: () => freePort(),
     projectTask: (image) => catalog.projectTask(image),
+    projectImage: (task) => catalog.image(task, "svc"),
   });
   const engines = new Engines({
     docker,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Task } from "@svc/contracts";
 import { ensureDocker, fakeRuntimeImage, eventually, freePort } from "@svc/testing";
 import { DockerApi } from "../src/engines/docker/docker-api";
 import { DockerEngine } from "../src/engines/docker/docker-engine";
@@ -14,7 +15,7 @@ const handles: string[] = [];
 const modelDir = mkdtempSync(join(tmpdir(), "svc-model-"));
 /** The port the engine gives the next service (it picks its ports; the test names them to check them). */
 let nextPort = 0;
-const options = (homeLabel: string) => ({ network: "host" as const, homeLabel, freePort: async () => nextPort, projectTask: () => undefined });
+const options = (homeLabel: string) => ({ network: "host" as const, homeLabel, freePort: async () => nextPort, projectTask: () => undefined, projectImage: (task: Task) => `svc-${task}:latest` });
 
 beforeAll(() => {
   ensureDocker();

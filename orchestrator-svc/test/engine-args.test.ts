@@ -11,7 +11,7 @@ import { ImageCatalog } from "../src/catalog/images";
 const home = mkdtempSync(join(tmpdir(), "svc-engine-args-"));
 const local: Profile = { name: "default", schema: "local", home_dir: home, cache_dir: home };
 const cluster: Profile = { name: "cluster", schema: "slurm", host: "localhost", user: "me", home: "~/svc", cache: "/cache" } as Profile;
-const model: Model = { repo: "acme/tiny", revision: "a".repeat(40), profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, seenAt: "2026-01-01T00:00:00.000Z" };
+const model: Model = { repo: "acme/tiny", revision: "a".repeat(40), profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z" };
 
 function deps(env: Record<string, string> = {}, profile: Profile = local): PlannerDeps {
   const catalog = ImageCatalog.fromEnv(env);

@@ -7,6 +7,7 @@ import { freePort, portInUse } from "@svc/platform/net";
 import { decideAuthToken } from "./auth-token";
 import { GATEWAY_ENTRY, SERVICE_ENTRIES } from "./components";
 import { SupervisedProcess } from "./supervised-process";
+import { servicesOnExit } from "./services-on-exit";
 import { waitReady } from "./wait-ready";
 
 export class StartError extends Error {
@@ -37,11 +38,17 @@ function settingsEnv(settings: Settings, token: string | undefined): Record<stri
   return env;
 }
 
+export interface StartOptions {
+  /** Stop every live inference service before exiting, instead of leaving them running. */
+  stopServicesOnExit?: boolean;
+}
+
 /**
  * `svc start`: takes the home folder's lock, starts the services and the gateway as supervised
- * child processes, and resolves `ready` once the gateway reports every service up.
+ * child processes, and resolves once the gateway reports every service up. Its `shutdown` first
+ * says which inference services keep running (or stops them), then stops the processes.
  */
-export async function startApp(settings: Settings, out: Output, signal?: AbortSignal) {
+export async function startApp(settings: Settings, out: Output, signal?: AbortSignal, options: StartOptions = {}) {
   const layout = homeLayout(settings.homeDir);
   mkdirSync(layout.logsDir, { recursive: true, mode: 0o700 });
   const url = appUrl(settings);
@@ -56,12 +63,19 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
   acquireLock(layout.lockFile, record);
   let stopped = false;
   const processes: SupervisedProcess[] = [];
+  const upstreams: Record<string, string> = {};
+  let internalSecret = "";
 
-  const shutdown = async () => {
+  const stopProcesses = async () => {
     if (stopped) return;
     stopped = true;
     await Promise.all(processes.map((p) => p.stop()));
     releaseLock(layout.lockFile);
+  };
+  const shutdown = async () => {
+    if (stopped) return;
+    await servicesOnExit(upstreams["orchestrator-svc"], internalSecret, options.stopServicesOnExit ?? false, out.info);
+    await stopProcesses();
   };
 
   try {
@@ -70,7 +84,8 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
     }
     const { token, generated } = decideAuthToken(settings, layout.tokenFile);
     const baseEnv = settingsEnv(settings, token);
-    baseEnv.SVC_INTERNAL_SECRET = randomSecret(32);
+    internalSecret = randomSecret(32);
+    baseEnv.SVC_INTERNAL_SECRET = internalSecret;
     baseEnv.SVC_SUPERVISOR_PID = String(process.pid);
 
     const log = (message: string) => out.info(`[svc ${new Date().toISOString()}] ${message}`);
@@ -85,7 +100,8 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
       const port = await freePort();
       ports.set(name, port);
       record.components[name] = { pid: null, port };
-      baseEnv[upstreamVariable(name)] = `http://127.0.0.1:${port}`;
+      upstreams[name] = `http://127.0.0.1:${port}`;
+      baseEnv[upstreamVariable(name)] = upstreams[name];
     }
     for (const { name } of SERVICES) {
       const env = { ...baseEnv, SVC_SERVICE_PORT: String(ports.get(name)) };
@@ -107,7 +123,7 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
     }
     return { url, shutdown, token };
   } catch (error) {
-    await shutdown();
+    await stopProcesses();
     throw error;
   }
 }

@@ -11,3 +11,4 @@ export * from "./tiny-app";
 export * from "./api-document";
 export { assertDocumented, checkedFetch, checkedHandle, servedDocument, watchApp } from "./contract-check";
 export { documentRuleProblems } from "./document-rules";
+export * from "./zombie";

@@ -50,18 +50,27 @@ export interface TinyApp {
   cleanup(): Promise<void>;
 }
 
+/**
+ * Gives a running app the default local profile, its home under `home`, with the tiny models
+ * generated in its model folder and registered. Returns the profile's home_dir.
+ */
+export async function registerTinyModels(client: SvcClient, home: string): Promise<string> {
+  const modelsHome = join(home, "profile-home");
+  mkdirSync(join(home, "shared-cache"), { recursive: true });
+  await client.profiles.create({ name: "default", schema: "local", home_dir: modelsHome, cache_dir: join(home, "shared-cache") });
+  sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(modelsHome, "models")]);
+  await client.models.refresh("default");
+  const registered = (await client.models.list({ profile: "default" })).map((model) => model.repo).sort();
+  if (registered.join() !== [TEXT_MODEL, SPEECH_MODEL].sort().join()) throw new Error(`the tiny models were not registered: ${registered.join(", ")}`);
+  return modelsHome;
+}
+
 export async function startAppWithTinyModels(): Promise<TinyApp> {
   ensureDocker();
   const runtimes = buildRuntimeImages();
   const app = await startSvc({ env: runtimes.env });
   const client = new SvcClient({ baseUrl: app.url });
-  const modelsHome = join(app.home, "profile-home");
-  mkdirSync(join(app.home, "shared-cache"), { recursive: true });
-  await client.profiles.create({ name: "default", schema: "local", home_dir: modelsHome, cache_dir: join(app.home, "shared-cache") });
-  sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(modelsHome, "models")]);
-  await client.models.refresh("default");
-  const registered = (await client.models.list({ profile: "default" })).map((model) => model.repo).sort();
-  if (registered.join() !== [TEXT_MODEL, SPEECH_MODEL].sort().join()) throw new Error(`the tiny models were not registered: ${registered.join(", ")}`);
+  const modelsHome = await registerTinyModels(client, app.home);
   return {
     app,
     images: runtimes.images,

@@ -9,6 +9,7 @@ interface StartOptions {
   homeDir?: string;
   debug?: string | boolean;
   authToken?: string;
+  stopServicesOnExit?: boolean;
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
@@ -25,12 +26,13 @@ function untilSignal(controller: AbortController): Promise<string> {
 
 export function registerStart(cli: CAC, ctx: CliContext) {
   cli
-    .command("start", "Start the management application (REST API and web UI); Ctrl-C stops it")
+    .command("start", "Start the management application (REST API and web UI); Ctrl-C stops it, and inference services keep running unless --stop-services-on-exit")
     .option("--host <host>", "Host to serve on (SVC_HOST, default localhost)")
     .option("--port <port>", "Port to serve on (SVC_PORT, default 8000)")
     .option("--home-dir <dir>", "Where application data is kept (SVC_HOME_DIR, default ~/.svc)")
     .option("--debug <bool>", "Debug mode, no authentication: true/false (SVC_DEBUG, default true)")
     .option("--auth-token <token>", "Auth token when debug is off (SVC_AUTH_TOKEN; the variable keeps it out of `ps`)")
+    .option("--stop-services-on-exit", "On Ctrl-C or SIGTERM, stop every running inference service too (by default they keep running and the next svc start adopts them)")
     .action(async (options: StartOptions) => {
       const settings = loadSettings(ctx.env, {
         host: options.host,
@@ -41,7 +43,9 @@ export function registerStart(cli: CAC, ctx: CliContext) {
       });
       const controller = new AbortController();
       const signalled = untilSignal(controller);
-      const app = await startApp(settings, { info: ctx.io.out, error: ctx.io.err }, controller.signal);
+      const app = await startApp(settings, { info: ctx.io.out, error: ctx.io.err }, controller.signal, {
+        stopServicesOnExit: Boolean(options.stopServicesOnExit),
+      });
       const signal = await signalled;
       ctx.io.out(`Received ${signal}; stopping svc…`);
       await app.shutdown();

@@ -27,7 +27,7 @@ export function downloadsController(service: DownloadService) {
             "An interrupted download resumes where it stopped when asked again; the model is registered only when every file is verified. Slurm profiles: 400 download_local_only.",
           ok: { 202: DownloadTask },
           errors: {
-            400: "A malformed repo id or revision (the message names the expected shape), or a slurm profile (`download_local_only`).",
+            400: "A malformed repo id, revision or file pattern (the message names the expected shape), patterns that select no file (`no_matching_files`, naming the repo's files), or a slurm profile (`download_local_only`).",
             403: "The hub refused access (`hub_access_denied`): set HF_TOKEN for a gated or private model.",
             404: "The hub has no such repo or revision (`hub_not_found`), or no such profile (`not_found`).",
             409: "profiles.cfg does not parse (`profiles_file_invalid`).",

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { ImageBuildRequest, RuntimeImage } from "@svc/contracts";
+import { ImageBuild, ImageBuildRequest, RuntimeImage } from "@svc/contracts";
 import { operation } from "@svc/platform";
 import type { ImagesService } from "./service";
 
@@ -14,6 +14,14 @@ export function imagesController(images: ImagesService) {
   return new Elysia({ name: "orchestrator/images", prefix: "/api/images" })
     .get("", () => images.list(), {
       ...operation("listImages", { summary: "Runtime images and whether this machine has them", tags, ok: { 200: t.Array(RuntimeImage) }, errors: DOCKER }),
+    })
+    .get("/builds", () => images.builds(), {
+      ...operation("listImageBuilds", {
+        summary: "Recent image builds with their output, newest first",
+        description: "A build runs for `svc image build` or for a `svc run` whose runtime image is missing; clients poll this to show its progress.",
+        tags,
+        ok: { 200: t.Array(ImageBuild) },
+      }),
     })
     .post("/build", ({ body }) => images.build(body.task), {
       body: ImageBuildRequest,

@@ -26,6 +26,8 @@ export interface DockerEngineOptions extends DockerOptions {
   freePort(): Promise<number>;
   /** The task whose project image an image is, if it is one svc can build. */
   projectTask(image: string): Task | undefined;
+  /** The project image that serves a task (what `svc image build` builds). */
+  projectImage(task: Task): string;
 }
 
 /** The input folder a speech service reads `audio_path` from: an absolute path, created when missing. */
@@ -51,7 +53,7 @@ export class DockerEngine implements Engine, ImageStore {
     private readonly api: DockerApi,
     private readonly options: DockerEngineOptions,
   ) {
-    this.images = new DockerImages(api, options.projectTask);
+    this.images = new DockerImages(api, options.projectTask, options.projectImage);
   }
 
   async render(spec: LaunchSpec): Promise<string> {
@@ -65,6 +67,10 @@ export class DockerEngine implements Engine, ImageStore {
 
   build(task: Task) {
     return this.images.build(task);
+  }
+
+  builds() {
+    return this.images.builds();
   }
 
   async submit(spec: LaunchSpec): Promise<Submitted> {
