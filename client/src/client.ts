@@ -1,9 +1,10 @@
-import { ApiError, SvcUnreachableError, type AppInfo, type ErrorBody, type HealthReport } from "@svc/contracts";
+import { ApiError, SvcUnreachableError, type AppInfo, type ErrorBody, type HealthReport, type OpenApiDocument } from "@svc/contracts";
 import { ProfilesApi } from "./profiles";
 import { ServicesApi } from "./services";
 import { ImagesApi } from "./images";
 import { ModelsApi } from "./models";
 import { RuntimesApi } from "./runtimes";
+import { operationRequest, type OperationAnswer, type OperationInput, type OperationKey } from "./operations";
 
 export interface SvcClientOptions {
   /** e.g. http://localhost:8000 */
@@ -40,11 +41,23 @@ export class SvcClient {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
     this.token = options.token;
     this.fetchImpl = options.fetch ?? fetch;
-    this.profiles = new ProfilesApi((method, path, options) => this.request(method, path, options));
+    this.profiles = new ProfilesApi(this);
     this.services = new ServicesApi(this);
     this.images = new ImagesApi(this);
-    this.models = new ModelsApi((method, path, options) => this.request(method, path, options));
-    this.runtimes = new RuntimesApi((method, path, options) => this.request(method, path, options));
+    this.models = new ModelsApi(this);
+    this.runtimes = new RuntimesApi(this);
+  }
+
+  /** Sends one operation of the API (see `Operations`); returns its answer or throws ApiError / SvcUnreachableError. */
+  call<K extends OperationKey>(operation: K, input: OperationInput<K>): Promise<OperationAnswer<K>> {
+    const { method, path } = operationRequest(operation, (input as SentParts).params);
+    return this.request(method, path, requestOptions(input as SentParts));
+  }
+
+  /** Sends one operation and returns the response unread, for streamed answers (e.g. logs). */
+  callStream<K extends OperationKey>(operation: K, input: OperationInput<K>): Promise<Response> {
+    const { method, path } = operationRequest(operation, (input as SentParts).params);
+    return this.stream(method, path, requestOptions(input as SentParts));
   }
 
   /** Sends one request; returns the parsed JSON body or throws ApiError / SvcUnreachableError. */
@@ -84,13 +97,32 @@ export class SvcClient {
   }
 
   info(): Promise<AppInfo> {
-    return this.request("GET", "/api/info");
+    return this.call("GET /api/info", {});
   }
 
   /** The health report; also returned (status `degraded`, HTTP 503) when a service is down. */
   health(): Promise<HealthReport> {
-    return this.request("GET", "/api/health", { alsoOk: [503] });
+    return this.call("GET /api/health", { alsoOk: [503] });
   }
+
+  /** The OpenAPI 3.1 document of the API, as the application serves it. */
+  openApiDocument(): Promise<OpenApiDocument> {
+    return this.call("GET /api/openapi.json", {});
+  }
+}
+
+/** An operation's input as sent, whatever the operation. */
+interface SentParts {
+  params?: Record<string, string>;
+  query?: object;
+  body?: unknown;
+  alsoOk?: number[];
+}
+
+/** Query values as the URL carries them: booleans and numbers as text, absent ones left out. */
+function requestOptions(input: SentParts): RequestOptions {
+  const query = Object.fromEntries(Object.entries(input.query ?? {}).map(([key, value]) => [key, value === undefined ? undefined : String(value)]));
+  return { query, body: input.body, alsoOk: input.alsoOk };
 }
 
 function safeJson(text: string): unknown {

@@ -1,34 +1,32 @@
 import type { DownloadRequest, DownloadTask, Model, ModelQuery, RefreshReport } from "@svc/contracts";
-import type { RequestOptions } from "./client";
-
-type Send = <T>(method: string, path: string, options?: RequestOptions) => Promise<T>;
+import type { SvcClient } from "./client";
 
 /** /api/models: `client.models.list(filters)`, `.refresh(profile?)`, `.startDownload(request)`, `.download(id)`, `.downloads()`. */
 export class ModelsApi {
-  constructor(private readonly send: Send) {}
+  constructor(private readonly client: Pick<SvcClient, "call">) {}
 
   /** Rows of the model registry, optionally filtered by profile, image and repo. */
   list(query: ModelQuery = {}): Promise<Model[]> {
-    return this.send("GET", "/api/models", { query: { profile: query.profile, image: query.image, repo: query.repo } });
+    return this.client.call("GET /api/models", { query: { profile: query.profile, image: query.image, repo: query.repo } });
   }
 
   /** Rescans the model folders of one profile (default: all) and reconciles the registry. */
   refresh(profile?: string): Promise<RefreshReport> {
-    return this.send("POST", "/api/models/refresh", { body: profile ? { profile } : {} });
+    return this.client.call("POST /api/models/refresh", { body: profile ? { profile } : {} });
   }
 
   /** Starts downloading a repo from the hub into a local profile; poll `download(task.id)` for progress. */
   startDownload(request: DownloadRequest): Promise<DownloadTask> {
-    return this.send("POST", "/api/models/downloads", { body: request });
+    return this.client.call("POST /api/models/downloads", { body: request });
   }
 
   /** A download task with its progress. */
   download(id: string): Promise<DownloadTask> {
-    return this.send("GET", `/api/models/downloads/${encodeURIComponent(id)}`);
+    return this.client.call("GET /api/models/downloads/{id}", { params: { id } });
   }
 
   /** Download tasks since model-svc started, newest first. */
   downloads(): Promise<DownloadTask[]> {
-    return this.send("GET", "/api/models/downloads");
+    return this.client.call("GET /api/models/downloads", {});
   }
 }

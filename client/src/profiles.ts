@@ -1,34 +1,30 @@
 import type { Profile, ProfileChange, ProfileCreate, ProfileUpdate } from "@svc/contracts";
-import type { RequestOptions } from "./client";
-
-type Send = <T>(method: string, path: string, options?: RequestOptions) => Promise<T>;
-
-const path = (name: string) => `/api/profiles/${encodeURIComponent(name)}`;
+import type { SvcClient } from "./client";
 
 /** /api/profiles: `client.profiles.list()`, `.get(name)`, `.create(input)`, `.update(name, changes)`, `.remove(name)`. */
 export class ProfilesApi {
-  constructor(private readonly send: Send) {}
+  constructor(private readonly client: Pick<SvcClient, "call">) {}
 
   /** Every profile in profiles.cfg; empty before `svc init`. */
   list(): Promise<Profile[]> {
-    return this.send("GET", "/api/profiles");
+    return this.client.call("GET /api/profiles", {});
   }
 
   get(name: string): Promise<Profile> {
-    return this.send("GET", path(name));
+    return this.client.call("GET /api/profiles/{name}", { params: { name } });
   }
 
   /** Runs the profile's checks (folders; SSH for slurm) and stores it; ApiError 4xx says what failed. */
   create(input: ProfileCreate): Promise<ProfileChange> {
-    return this.send("POST", "/api/profiles", { body: input });
+    return this.client.call("POST /api/profiles", { body: input });
   }
 
   /** Changes attributes (omitted ones stay); name and schema cannot change. */
   update(name: string, changes: ProfileUpdate): Promise<ProfileChange> {
-    return this.send("PUT", path(name), { body: changes });
+    return this.client.call("PUT /api/profiles/{name}", { params: { name }, body: changes });
   }
 
   remove(name: string): Promise<void> {
-    return this.send("DELETE", path(name));
+    return this.client.call("DELETE /api/profiles/{name}", { params: { name } });
   }
 }

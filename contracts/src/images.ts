@@ -9,12 +9,12 @@ export const RuntimeImage = Type.Object({
   present: Type.Boolean({ description: "Whether the image is on this machine's Docker Engine." }),
   sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
   createdAt: Type.Union([Type.String(), Type.Null()]),
-});
+}, { $id: "RuntimeImage" });
 export type RuntimeImage = Static<typeof RuntimeImage>;
 
 export const ImageBuildRequest = Type.Object(
   { task: Type.Optional(Task) },
-  { additionalProperties: false, description: "Which runtime image to build; default: all of the project's." },
+  { $id: "ImageBuildRequest", additionalProperties: false, description: "Which runtime image to build; default: all of the project's." },
 );
 export type ImageBuildRequest = Static<typeof ImageBuildRequest>;
 

@@ -7,7 +7,7 @@ export const AppInfo = Type.Object({
   port: Type.Integer(),
   homeDir: Type.String(),
   debug: Type.Boolean({ description: "Debug mode: when on, no authentication is required." }),
-});
+}, { $id: "AppInfo" });
 export type AppInfo = Static<typeof AppInfo>;
 
 export const ComponentState = Type.Union([Type.Literal("up"), Type.Literal("down")]);
@@ -17,11 +17,24 @@ export const ComponentHealth = Type.Object({
   state: ComponentState,
   latencyMs: Type.Union([Type.Number(), Type.Null()]),
   detail: Type.Optional(Type.String()),
-});
+}, { $id: "ComponentHealth" });
 export type ComponentHealth = Static<typeof ComponentHealth>;
 
 export const HealthReport = Type.Object({
   status: Type.Union([Type.Literal("ok"), Type.Literal("degraded")]),
   services: Type.Array(ComponentHealth),
-});
+}, { $id: "HealthReport" });
 export type HealthReport = Static<typeof HealthReport>;
+
+const open = { additionalProperties: true };
+
+/** What GET /api/openapi.json answers: an OpenAPI 3.1 document (the rest of its shape is OpenAPI's own). */
+export const OpenApiDocument = Type.Object(
+  {
+    openapi: Type.String({ pattern: "^3\\.1\\.\\d+$" }),
+    info: Type.Object({ title: Type.String(), version: Type.String() }, open),
+    paths: Type.Record(Type.String(), Type.Object({}, open)),
+  },
+  { ...open, description: "The OpenAPI 3.1 document of the REST API." },
+);
+export type OpenApiDocument = Static<typeof OpenApiDocument>;

@@ -69,13 +69,13 @@ export const ScanIssue = Type.Object({
   repo: Type.Optional(Type.String()),
   revision: Type.Optional(Type.String()),
   reason: Type.String(),
-});
+}, { $id: "ScanIssue" });
 export type ScanIssue = Static<typeof ScanIssue>;
 
 /** Body of POST /api/models/refresh. */
 export const RefreshRequest = Type.Object(
   { profile: Type.Optional(Type.String({ maxLength: 63, description: "Refresh only this profile; default: every profile." })) },
-  { additionalProperties: false },
+  { $id: "RefreshRequest", additionalProperties: false },
 );
 export type RefreshRequest = Static<typeof RefreshRequest>;
 
@@ -91,7 +91,7 @@ export const ProfileRefresh = Type.Object({
   unchanged: Type.Integer(),
   sshRoundTrips: Type.Integer({ description: "Remote commands run for the scan (slurm profiles: 1)." }),
   durationMs: Type.Number(),
-});
+}, { $id: "ProfileRefresh" });
 export type ProfileRefresh = Static<typeof ProfileRefresh>;
 
 /** Answer of POST /api/models/refresh. */
@@ -100,7 +100,7 @@ export const RefreshReport = Type.Object({
   issues: Type.Array(ScanIssue, { description: "What was found but not registered (unclassifiable, empty, unreadable, refs without snapshot…)." }),
   /** Rows removed because their profile no longer exists (full refresh only). */
   removedForMissingProfiles: Type.Integer(),
-});
+}, { $id: "RefreshReport" });
 export type RefreshReport = Static<typeof RefreshReport>;
 
 /** `--include`/`--exclude` of `svc model add`: glob patterns with huggingface-cli's meaning. */

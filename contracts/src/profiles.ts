@@ -35,7 +35,7 @@ export const LocalProfile = Type.Object({
   schema: Type.Literal("local"),
   home_dir: line("Absolute path of the user-owned folder for model and image files; created when missing; must be writable."),
   cache_dir: line("Absolute path of a shared folder to source model and image files from; must exist and be readable (never created)."),
-});
+}, { $id: "LocalProfile" });
 export type LocalProfile = Static<typeof LocalProfile>;
 
 export const SlurmProfile = Type.Object({
@@ -48,10 +48,10 @@ export const SlurmProfile = Type.Object({
   port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "SSH port; default: Port from ~/.ssh/config, else 22." })),
   identity_file: Type.Optional(line(IDENTITY_FILE)),
   runtime: Type.Optional(literalUnion(SLURM_RUNTIMES, { description: RUNTIME })),
-});
+}, { $id: "SlurmProfile" });
 export type SlurmProfile = Static<typeof SlurmProfile>;
 
-export const Profile = Type.Union([LocalProfile, SlurmProfile]);
+export const Profile = Type.Union([LocalProfile, SlurmProfile], { $id: "Profile" });
 export type Profile = Static<typeof Profile>;
 
 /** A profile's home and cache folders, whatever its schema names them (on the host that runs its services). */
@@ -83,7 +83,14 @@ export const ProfileCreate = Type.Object(
     schema: Type.String({ minLength: 1, maxLength: 64, description: ProfileSchemaName.description }),
     ...attributes,
   },
-  { additionalProperties: false },
+  {
+    $id: "ProfileCreate",
+    additionalProperties: false,
+    examples: [
+      { name: "default", schema: "local", home_dir: "/home/me/.svc", cache_dir: "/data/models" },
+      { name: "cluster", schema: "slurm", host: "login.cluster.example", user: "me", home: "~/svc", cache: "/shared/models" },
+    ],
+  },
 );
 export type ProfileCreate = Static<typeof ProfileCreate>;
 
@@ -93,7 +100,7 @@ export type ProfileCreate = Static<typeof ProfileCreate>;
  */
 export const ProfileUpdate = Type.Object(
   { name: Type.Optional(Type.String({ maxLength: 256 })), schema: Type.Optional(Type.String({ maxLength: 64 })), ...attributes },
-  { additionalProperties: false },
+  { $id: "ProfileUpdate", additionalProperties: false },
 );
 export type ProfileUpdate = Static<typeof ProfileUpdate>;
 
@@ -103,7 +110,7 @@ export const HostKeyNotice = Type.Object({
   fingerprint: Type.String({ description: "SHA256 fingerprint as ssh prints it." }),
   status: Type.Union([Type.Literal("known"), Type.Literal("added")], { description: "`added`: the host was new and its key was recorded in known_hosts now." }),
   file: Type.String({ description: "The known_hosts file." }),
-});
+}, { $id: "HostKeyNotice" });
 export type HostKeyNotice = Static<typeof HostKeyNotice>;
 
 /** Answer to a create or update: the profile as stored and what the checks did. */
@@ -111,7 +118,7 @@ export const ProfileChange = Type.Object({
   profile: Profile,
   notices: Type.Array(Type.String(), { description: "What the checks did, e.g. a folder created or a host key recorded." }),
   hostKey: Type.Optional(HostKeyNotice),
-});
+}, { $id: "ProfileChange" });
 export type ProfileChange = Static<typeof ProfileChange>;
 
 /** Error codes of the profile routes, beyond `invalid_request`, `not_found` and `conflict`. */

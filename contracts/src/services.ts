@@ -77,7 +77,7 @@ export const JobOptions = Type.Object(
     partition: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     constraint: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   },
-  { additionalProperties: false },
+  { $id: "JobOptions", additionalProperties: false },
 );
 export type JobOptions = Static<typeof JobOptions>;
 
@@ -88,7 +88,7 @@ export const TextGenerationOptions = Type.Object(
     maxInputLength: Type.Optional(Type.Integer({ minimum: 1 })),
     maxTotalTokens: Type.Optional(Type.Integer({ minimum: 1 })),
   },
-  { additionalProperties: false },
+  { $id: "TextGenerationOptions", additionalProperties: false },
 );
 export type TextGenerationOptions = Static<typeof TextGenerationOptions>;
 
@@ -96,7 +96,7 @@ export const SpeechRecognitionOptions = Type.Object(
   {
     inputDir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Folder on the service host that `audio_path` is resolved in; default <home>/inputs." })),
   },
-  { additionalProperties: false },
+  { $id: "SpeechRecognitionOptions", additionalProperties: false },
 );
 export type SpeechRecognitionOptions = Static<typeof SpeechRecognitionOptions>;
 
@@ -115,7 +115,14 @@ export const RunRequest = Type.Object(
     speechRecognition: Type.Optional(SpeechRecognitionOptions),
     engineArgs: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 256, description: "Passed to the inference engine, each as one argument." })),
   },
-  { additionalProperties: false },
+  {
+    $id: "RunRequest",
+    additionalProperties: false,
+    examples: [
+      { task: "text-generation", model: "svc-tiny/tiny-llama-gguf", apiKey: "sk-my-key", job: { time: "01:00:00" } },
+      { task: "speech-recognition", model: "openai/whisper-tiny", dryRun: true },
+    ],
+  },
 );
 export type RunRequest = Static<typeof RunRequest>;
 
@@ -124,14 +131,14 @@ export const ServiceEvent = Type.Object({
   from: Type.Union([ServiceStatus, Type.Null()]),
   to: ServiceStatus,
   reason: Type.Union([Type.String(), Type.Null()]),
-});
+}, { $id: "ServiceEvent" });
 export type ServiceEvent = Static<typeof ServiceEvent>;
 
 export const ServicePhases = Type.Object({
   queued: Type.Union([Type.String(), Type.Null()], { description: "When the engine accepted the job." }),
   starting: Type.Union([Type.String(), Type.Null()], { description: "When the engine started running it." }),
   ready: Type.Union([Type.String(), Type.Null()], { description: "When it first answered its health check." }),
-});
+}, { $id: "ServicePhases" });
 
 export const ServiceRecord = Type.Object({
   id: Type.String({ format: "uuid" }),
@@ -157,13 +164,13 @@ export const ServiceRecord = Type.Object({
   createdBy: Type.String(),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
-});
+}, { $id: "ServiceRecord" });
 export type ServiceRecord = Static<typeof ServiceRecord>;
 
 export const ServiceDetails = Type.Composite([
   ServiceRecord,
   Type.Object({ phases: ServicePhases, events: Type.Array(ServiceEvent) }),
-]);
+], { $id: "ServiceDetails" });
 export type ServiceDetails = Static<typeof ServiceDetails>;
 
 export const RunResponse = Type.Object({
@@ -174,5 +181,5 @@ export const RunResponse = Type.Object({
   /** The start-up script (Docker: the equivalent `docker run` line); always given, the only output of a dry run. */
   script: Type.String(),
   service: Type.Union([ServiceRecord, Type.Null()]),
-});
+}, { $id: "RunResponse" });
 export type RunResponse = Static<typeof RunResponse>;

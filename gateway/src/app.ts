@@ -1,6 +1,5 @@
 import { Elysia, type AnyElysia } from "elysia";
-import { toOpenAPISchema } from "@elysiajs/openapi";
-import { errorHandler, homeLayout, internalClient } from "@svc/platform";
+import { errorHandler, homeLayout, internalClient, openApiPart } from "@svc/platform";
 import type { GatewayEnv } from "./gateway-env";
 import { authController } from "./auth";
 import { forwardController } from "./forward";
@@ -25,7 +24,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken }
     .use(forwardController(upstreams, internalSecret))
     .use(proxyController(proxy))
     .use(statusController(settings, client))
-    .use(docsController({ ownPart: () => toOpenAPISchema(app), client, debug: settings.debug }))
+    .use(docsController({ ownPart: () => openApiPart(app, (path) => path.startsWith("/api/")), client, debug: settings.debug }))
     .use(pagesController(settings, client, proxy));
   return app;
 }

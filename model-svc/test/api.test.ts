@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createServiceApp } from "@svc/platform";
 import { INTERNAL_SECRET_HEADER } from "@svc/contracts";
-import { commitOf, files, writeCachedSnapshot, startFakeHub, tinyRepo, type FakeHub } from "@svc/testing";
+import { checkedHandle, commitOf, files, writeCachedSnapshot, startFakeHub, tinyRepo, type FakeHub } from "@svc/testing";
 import { modelsController } from "../src/models";
 import { downloadsController } from "../src/downloads";
 import { localProfile, makeServices, tempDir } from "./helpers";
@@ -12,13 +12,14 @@ const SECRET = "s".repeat(40);
 const base = tempDir("api-");
 const profile = localProfile("default", base);
 let hub: FakeHub;
-let app: ReturnType<typeof createServiceApp>;
+/** model-svc's app; every answer is checked against its part of the OpenAPI document. */
+let handle: (request: Request) => Promise<Response>;
 let services: ReturnType<typeof makeServices>;
 
-beforeAll(() => {
+beforeAll(async () => {
   hub = startFakeHub({ repos: [tinyRepo("acme/tiny-llm", "causal-lm")] });
   services = makeServices({ profiles: [profile], hubUrl: hub.url });
-  app = createServiceApp("model-svc", SECRET, [downloadsController(services.downloads), modelsController(services.models)]);
+  handle = await checkedHandle(createServiceApp("model-svc", SECRET, [downloadsController(services.downloads), modelsController(services.models)]), SECRET);
 });
 afterAll(() => {
   hub.stop();
@@ -27,7 +28,7 @@ afterAll(() => {
 });
 
 async function call(method: string, path: string, body?: unknown) {
-  const response = await app.handle(
+  const response = await handle(
     new Request(`http://localhost${path}`, {
       method,
       headers: { [INTERNAL_SECRET_HEADER]: SECRET, ...(body === undefined ? {} : { "content-type": "application/json" }) },

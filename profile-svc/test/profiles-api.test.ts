@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { INTERNAL_SECRET_HEADER } from "@svc/contracts";
 import { createServiceApp } from "@svc/platform";
+import { checkedHandle } from "@svc/testing";
 import { profilesController } from "../src/profiles";
 import { ProfileService } from "../src/profiles/service";
 
@@ -14,9 +15,11 @@ const file = join(home, "svc", "profiles.cfg");
 const cache = join(home, "cache");
 mkdirSync(cache);
 const app = createServiceApp("profile-svc", SECRET, [profilesController(new ProfileService({ profilesFile: file, userHome: home, env: { HOME: home, PATH: "/usr/bin:/bin" } }))]);
+/** Every answer is checked against profile-svc's part of the OpenAPI document. */
+const handle = await checkedHandle(app, SECRET);
 
 async function call(method: string, path: string, body?: unknown, raw?: string) {
-  const response = await app.handle(
+  const response = await handle(
     new Request(`http://localhost${path}`, {
       method,
       headers: { [INTERNAL_SECRET_HEADER]: SECRET, "content-type": "application/json" },

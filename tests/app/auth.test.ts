@@ -60,6 +60,9 @@ describe("debug off with a generated token", () => {
     for (const path of ["/api/profiles", "/api/models", "/api/services", "/api/images", "/api/runtimes", "/proxy/anything"]) {
       expect((await fetch(`${app.url}${path}`)).status).toBe(401);
     }
+    // Through /proxy/ clients speak OpenAI's API, so the refusal comes in its error shape.
+    const proxied = await (await fetch(`${app.url}/proxy/anything/v1/models`)).json();
+    expect(proxied).toEqual({ error: { message: expect.stringContaining("x-svc-token: <token>"), type: "invalid_request_error", param: null, code: "unauthorized" } });
   });
 
   test("/api/health, the login page and static assets need no token", async () => {

@@ -113,6 +113,15 @@ describe("a text-generation service through /proxy", () => {
     assertShape(OpenAiErrorResponse, await unauthorised.json(), "401 through /proxy");
   });
 
+  test("the gateway's own errors in front of a service are OpenAI's too: an unknown service is a 404 the openai client reads", async () => {
+    const openai = new OpenAI({ baseURL: `${tiny.app.url}/proxy/no-such-service/v1`, apiKey: KEY, maxRetries: 0 });
+    const unknown = await openai.models.list().catch((caught) => caught);
+    expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(unknown.error).toMatchObject({ type: "invalid_request_error", code: "not_found", param: null });
+    expect(unknown.message).toContain("no-such-service");
+    assertShape(OpenAiErrorResponse, await (await proxied("no-such-service", "/v1/chat/completions", { method: "POST", body: "{}" })).json(), "404 through /proxy");
+  });
+
   test("embeddings through /proxy/<id>/v1/embeddings with the openai client", async () => {
     const openai = new OpenAI({ baseURL: `${tiny.app.url}/proxy/${id}/v1`, apiKey: KEY, maxRetries: 0 });
     const one = await openai.embeddings.create({ model: TEXT_MODEL, input: "hello world" });
@@ -161,6 +170,8 @@ describe("a speech service through /proxy", () => {
 
   test("/v1/audio/transcriptions answers verbose_json and srt in OpenAI's shapes through the gateway", async () => {
     const openai = new OpenAI({ baseURL: `${tiny.app.url}/proxy/${id}/v1`, apiKey: "unused", maxRetries: 0 });
+    assertShape(ModelList, await (await proxied(id, "/v1/models")).json(), "the speech service's model list through /proxy");
+    expect((await openai.models.list()).data).toHaveLength(1);
     const file = () => toFile(readFileSync(join(inputs, "day1", "hello.wav")), "hello.wav", { type: "audio/wav" });
     const verbose = await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "verbose_json" });
     assertShape(TranscriptionVerboseJson, verbose, "verbose_json through /proxy");

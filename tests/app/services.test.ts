@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
+import { assertShape, OpenAiErrorResponse } from "@svc/contracts/openai";
 import type { SvcClient } from "@svc/client";
 import { writeSnapshot } from "@svc/runtime-tiny-models";
 import { runSvc, sh, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
@@ -67,6 +68,9 @@ describe("services on Docker, end to end", () => {
     expect(await status(id)).toBe("STOPPED");
     const notReady = await fetch(`${app.url}/proxy/${id}/v1/models`);
     expect(notReady.status).toBe(503);
+    const notReadyBody = await notReady.json();
+    assertShape(OpenAiErrorResponse, notReadyBody, "the gateway's 503 for a stopped service");
+    expect(notReadyBody.error).toMatchObject({ type: "server_error", code: "service_not_ready" });
 
     const restart = await runSvc(["restart", id.slice(0, 8)], env);
     expect(restart.code).toBe(0);

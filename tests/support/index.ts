@@ -8,4 +8,7 @@ export * from "./ssh-keys";
 export * from "./ssh-test-host";
 export * from "./fake-engine";
 export * from "./tiny-app";
+export * from "./api-document";
+export { assertDocumented, checkedFetch, checkedHandle, servedDocument, watchApp } from "./contract-check";
+export { documentRuleProblems } from "./document-rules";
 export * from "./zombie";

@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { ContractViolation } from "./api-document";
+import { appToken, unwatchApp, watchApp } from "./contract-check";
 
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname;
 export const SVC = join(REPO_ROOT, "svc");
@@ -38,7 +40,11 @@ export interface RunningSvc {
   cleanup(): Promise<void>;
 }
 
-/** Starts `./svc start` on a free port and a fresh home folder; resolves once it printed that it is ready. */
+/**
+ * Starts `./svc start` on a free port and a fresh home folder; resolves once it printed that it is
+ * ready. From then on every answer a test fetches from it is checked against the OpenAPI document
+ * it serves (contract-check.ts).
+ */
 export async function startSvc(
   options: { env?: Record<string, string>; args?: string[]; home?: string; /** e.g. ["setsid"] */ wrapper?: string[] } = {},
 ): Promise<RunningSvc> {
@@ -83,11 +89,13 @@ export async function startSvc(
       return proc.exited;
     },
     async cleanup() {
+      unwatchApp(running.url);
       await running.stop();
       rmSync(home, { recursive: true, force: true });
     },
   };
   await running.waitForOutput("svc is ready at");
+  await watchApp(running.url, appToken(home, options.env, options.args));
   return running;
 }
 
@@ -97,8 +105,9 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
   while (Date.now() < deadline) {
     try {
       if (await check()) return;
-    } catch {
-      // not yet
+    } catch (error) {
+      // An answer the API document does not describe is a failure now, not a "not yet".
+      if (error instanceof ContractViolation) throw error;
     }
     await Bun.sleep(50);
   }

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { loginPage } from "@svc/ui";
 import { jsonError, secretsEqual } from "@svc/platform";
 import { checkAccess, isApiPath, sameOrigin, TOKEN_HEADER } from "./service";
+import { isProxyPath, proxyError } from "../proxy/proxy-error";
 import { clearedSessionCookie, issueSession, sessionCookie } from "./session";
 import { LoginForm } from "./model";
 
@@ -31,13 +32,15 @@ export function authController({ token, tokenFile }: AuthOptions) {
     .onRequest(({ request }) => {
       const access = checkAccess(request, token);
       if (access.kind === "allow") return;
-      if (access.kind === "cross-origin") {
-        return jsonError(403, "cross_origin", "This write came from another origin and was refused; use the svc UI itself or an API token.");
-      }
       const url = new URL(request.url);
+      // Clients of /proxy/<service>/… speak OpenAI's API: they get its error shape.
+      const error = isProxyPath(url.pathname) ? proxyError : jsonError;
+      if (access.kind === "cross-origin") {
+        return error(403, "cross_origin", "This write came from another origin and was refused; use the svc UI itself or an API token.");
+      }
       if (isApiPath(url.pathname) || request.method !== "GET") {
-        const message = url.pathname.startsWith("/proxy/") ? proxyUnauthorizedMessage : unauthorizedMessage;
-        return jsonError(401, "unauthorized", message, { "www-authenticate": 'Bearer realm="svc"' });
+        const message = isProxyPath(url.pathname) ? proxyUnauthorizedMessage : unauthorizedMessage;
+        return error(401, "unauthorized", message, { "www-authenticate": 'Bearer realm="svc"' });
       }
       const next = encodeURIComponent(url.pathname + url.search);
       return new Response(null, { status: 303, headers: { location: `/login?next=${next}` } });

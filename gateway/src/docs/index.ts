@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
-import type { InternalClient } from "@svc/platform";
+import { operation, type InternalClient, type OpenApiPart } from "@svc/platform";
 import { DOCS_ASSETS, DOCS_PAGE } from "./assets";
-import { mergedOpenApi, type OpenApiPart } from "./service";
+import { OpenApiDocument } from "@svc/contracts";
+import { apiDocument } from "./service";
 
 export interface DocsOptions {
   /** The gateway's own part of the document, computed from its routes. */
@@ -13,8 +14,8 @@ export interface DocsOptions {
 /** The merged OpenAPI document and a Swagger UI page that needs nothing from the internet. */
 export function docsController({ ownPart, client, debug }: DocsOptions) {
   return new Elysia({ name: "gateway/docs" })
-    .get("/api/openapi.json", () => mergedOpenApi(ownPart(), client, debug), {
-      detail: { summary: "The OpenAPI document of the whole API", tags: ["app"] },
+    .get("/api/openapi.json", () => apiDocument(ownPart(), client, debug), {
+      ...operation("getOpenApiDocument", { summary: "This OpenAPI document of the whole REST API", tags: ["app"], ok: { 200: OpenApiDocument } }),
     })
     .get("/api/docs", () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), {
       detail: { hide: true },

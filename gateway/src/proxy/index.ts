@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import { PROXY_PREFIX, type ServiceProxy } from "./service";
+import { PROXY_PREFIX } from "./paths";
+import type { ServiceProxy } from "./service";
 
 /** /proxy/<service id>/…: forwards to the service, streaming, with the caller's Authorization for its API key. */
 export function proxyController(proxy: ServiceProxy) {

@@ -1,23 +1,13 @@
 import { ApiError, type SvcClient } from "@svc/client";
 import { INTERNAL_SECRET_HEADER, type ServiceRecord } from "@svc/contracts";
-import { jsonError } from "@svc/platform";
 import { relay } from "../forward/relay";
+import { splitProxyPath } from "./paths";
+import { proxyError } from "./proxy-error";
 
 /** How long a looked-up service address is reused, so a burst of requests costs one lookup. */
 const LOOKUP_TTL_MS = 1000;
 /** Headers that carry the gateway's own credentials; the caller's Authorization (the service's API key) goes through. */
 const GATEWAY_CREDENTIALS = ["cookie", "x-svc-token", INTERNAL_SECRET_HEADER];
-
-export const PROXY_PREFIX = "/proxy/";
-
-/** `/proxy/<service>/<rest>` → the service and the rest of the path (with the query). */
-export function splitProxyPath(url: URL): { ref: string; rest: string } | undefined {
-  const tail = url.pathname.slice(PROXY_PREFIX.length);
-  const slash = tail.indexOf("/");
-  const ref = decodeURIComponent(slash < 0 ? tail : tail.slice(0, slash));
-  if (!ref) return undefined;
-  return { ref, rest: `${slash < 0 ? "/" : tail.slice(slash)}${url.search}` };
-}
 
 /** One stable URL for every service: /proxy/<id>/… reaches the service wherever it runs. */
 export class ServiceProxy {
@@ -39,7 +29,7 @@ export class ServiceProxy {
 
   async handle(request: Request): Promise<Response> {
     const parts = splitProxyPath(new URL(request.url));
-    if (!parts) return jsonError(404, "not_found", "Give the service: /proxy/<service id>/<path>, e.g. /proxy/<id>/v1/chat/completions.");
+    if (!parts) return proxyError(404, "not_found", "Give the service: /proxy/<service id>/<path>, e.g. /proxy/<id>/v1/chat/completions.");
     const found = await this.ready(parts.ref);
     if (found instanceof Response) return found;
     const drop = [...GATEWAY_CREDENTIALS];
@@ -53,7 +43,7 @@ export class ServiceProxy {
       this.cache.delete(parts.ref);
       const now = await this.ready(parts.ref);
       if (now instanceof Response) return now;
-      return jsonError(502, "service_unreachable", `Service ${now.id} did not answer at ${now.url}; 'svc details ${now.id.slice(0, 13)}' shows its state.`);
+      return proxyError(502, "service_unreachable", `Service ${now.id} did not answer at ${now.url}; 'svc details ${now.id.slice(0, 13)}' shows its state.`);
     }
   }
 
@@ -63,11 +53,11 @@ export class ServiceProxy {
     try {
       record = await this.lookup(ref);
     } catch (error) {
-      if (error instanceof ApiError) return jsonError(error.status, error.code, error.message);
-      return jsonError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.");
+      if (error instanceof ApiError) return proxyError(error.status, error.code, error.message);
+      return proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.");
     }
     if (record.status !== "HEALTHY" || !record.url) {
-      return jsonError(503, "service_not_ready", `Service ${record.id} is ${record.status}${record.reason ? ` (${record.reason.split("\n")[0]})` : ""}; it answers once it is HEALTHY.`, { "retry-after": "2" });
+      return proxyError(503, "service_not_ready", `Service ${record.id} is ${record.status}${record.reason ? ` (${record.reason.split("\n")[0]})` : ""}; it answers once it is HEALTHY.`, { "retry-after": "2" });
     }
     return record;
   }

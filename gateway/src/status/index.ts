@@ -1,14 +1,15 @@
 import { Elysia } from "elysia";
-import { AppInfo, ErrorBody, HealthReport } from "@svc/contracts";
-import type { InternalClient, Settings } from "@svc/platform";
+import { AppInfo, HealthReport } from "@svc/contracts";
+import { operation, type InternalClient, type Settings } from "@svc/platform";
 import { appInfo, healthReport } from "./service";
+
+const tags = ["app"];
 
 /** /api/info and /api/health: what this application is, and whether its parts answer. */
 export function statusController(settings: Settings, client: InternalClient) {
   return new Elysia({ name: "gateway/status" })
     .get("/api/info", () => appInfo(settings), {
-      response: { 200: AppInfo, 401: ErrorBody },
-      detail: { summary: "Application version and settings", tags: ["app"] },
+      ...operation("getInfo", { summary: "Application version and settings", tags, ok: { 200: AppInfo } }),
     })
     .get(
       "/api/health",
@@ -18,8 +19,13 @@ export function statusController(settings: Settings, client: InternalClient) {
         return report;
       },
       {
-        response: { 200: HealthReport, 503: HealthReport },
-        detail: { summary: "State of each internal service (no authentication)", tags: ["app"], security: [] },
+        ...operation("getHealth", {
+          summary: "State of each internal service (no authentication)",
+          tags,
+          public: true,
+          ok: { 200: HealthReport, 503: HealthReport },
+          okDescriptions: { 200: "Every part answers (`status: ok`).", 503: "A part is not answering (`status: degraded`); the report says which." },
+        }),
       },
     );
 }

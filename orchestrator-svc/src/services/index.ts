@@ -1,48 +1,81 @@
 import { Elysia, t } from "elysia";
-import { ErrorBody, RunRequest, RunResponse, ServiceDetails, ServiceRecord } from "@svc/contracts";
+import { RunRequest, RunResponse, ServiceDetails, ServiceRecord } from "@svc/contracts";
+import { operation, textAnswer } from "@svc/platform";
 import type { ServicesService } from "./service";
 import { ListQuery, LogsQuery, RefParams, RemoveQuery } from "./model";
 
-const errors = { 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 502: ErrorBody };
 const tags = ["services"];
+const NO_SUCH = "No service has that id, id prefix or name (`not_found`).";
+const AMBIGUOUS = "The id prefix matches several services (`ambiguous_id`)";
+/** What the engine answers can say, as `services/engine-failure.ts` maps them. */
+const ENGINE = {
+  400: "The engine refused the request (e.g. Slurm's `invalid partition specified`).",
+  502: "The engine (Docker Engine, Slurm over SSH) answered with an error.",
+  503: "The engine, or another part of svc, is not answering.",
+} as const;
 
 /** /api/services: run, list, inspect, stop, restart, remove and read the output of inference services. */
 export function servicesController(services: ServicesService) {
   return new Elysia({ name: "orchestrator/services", prefix: "/api/services" })
-    .get("/", ({ query }) => services.list(query), {
+    .get("", ({ query }) => services.list(query), {
       query: ListQuery,
-      response: { 200: t.Array(ServiceRecord), ...errors },
-      detail: { summary: "List services (live ones unless all or a status is given)", tags },
+      ...operation("listServices", { summary: "List services (live ones unless all or a status is given)", tags, ok: { 200: t.Array(ServiceRecord) } }),
     })
     .post(
-      "/",
+      "",
       async ({ body, set }) => {
         const result = await services.run(body);
         set.status = result.service ? 201 : 200;
         return result;
       },
-      { body: RunRequest, response: { 200: RunResponse, 201: RunResponse, ...errors }, detail: { summary: "Run a service (svc run); dryRun only renders the start-up script", tags } },
+      {
+        body: RunRequest,
+        ...operation("runService", {
+          summary: "Run a service (svc run); dryRun only renders the start-up script",
+          description: "201 with the new service's record; 200 for a dry run (`service` is null).",
+          tags,
+          ok: { 200: RunResponse, 201: RunResponse },
+          errors: {
+            400: "A value is not allowed (the message names the option and what it accepts), the model is of another task, or the engine refused the job.",
+            404: "The profile, model or revision is not registered (`not_found`, `model_not_found`, `revision_not_found`).",
+            409: "A live service already has that name (`conflict`), or the profile changed schema (`profile_schema_changed`).",
+            502: ENGINE[502],
+            503: ENGINE[503],
+          },
+        }),
+      },
     )
     .get("/:ref", ({ params }) => services.details(params.ref), {
       params: RefParams,
-      response: { 200: ServiceDetails, ...errors },
-      detail: { summary: "Every field of a service, its phases and events", tags },
+      ...operation("getService", { summary: "Every field of a service, its phases and events", tags, ok: { 200: ServiceDetails }, errors: { 404: NO_SUCH, 409: `${AMBIGUOUS}.` } }),
     })
     .post("/:ref/stop", ({ params }) => services.stop(params.ref), {
       params: RefParams,
-      response: { 200: ServiceRecord, ...errors },
-      detail: { summary: "Stop a service and free its resources", tags },
+      ...operation("stopService", {
+        summary: "Stop a service and free its resources",
+        tags,
+        ok: { 200: ServiceRecord },
+        errors: { ...ENGINE, 404: NO_SUCH, 409: `${AMBIGUOUS}, or the service is not live (\`conflict\`).` },
+      }),
     })
     .post("/:ref/restart", ({ params }) => services.restart(params.ref), {
       params: RefParams,
-      response: { 200: ServiceRecord, ...errors },
-      detail: { summary: "Start a stopped or failed service again with the same spec and id", tags },
+      ...operation("restartService", {
+        summary: "Start a stopped or failed service again with the same spec and id",
+        tags,
+        ok: { 200: ServiceRecord },
+        errors: { ...ENGINE, 404: `${NO_SUCH} Or its profile is gone.`, 409: `${AMBIGUOUS}, or the service is still live (\`conflict\`).` },
+      }),
     })
     .delete("/:ref", ({ params, query }) => services.remove(params.ref, query.force ?? false), {
       params: RefParams,
       query: RemoveQuery,
-      response: { 200: ServiceRecord, ...errors },
-      detail: { summary: "Delete a service's record (a live one needs force)", tags },
+      ...operation("deleteService", {
+        summary: "Delete a service's record (a live one needs force)",
+        tags,
+        ok: { 200: ServiceRecord },
+        errors: { ...ENGINE, 404: NO_SUCH, 409: `${AMBIGUOUS}, or the service is live and force is not set (\`conflict\`).` },
+      }),
     })
     .get(
       "/:ref/logs",
@@ -50,6 +83,15 @@ export function servicesController(services: ServicesService) {
         new Response(await services.logs(params.ref, query.follow ?? false, query.tail), {
           headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" },
         }),
-      { params: RefParams, query: LogsQuery, detail: { summary: "The service's output (follow keeps the stream open)", tags } },
+      {
+        params: RefParams,
+        query: LogsQuery,
+        ...operation("getServiceLogs", {
+          summary: "The service's output (follow keeps the stream open)",
+          tags,
+          ok: { 200: textAnswer("The output, as the engine keeps it; with follow, new output as it comes.") },
+          errors: { ...ENGINE, 404: NO_SUCH, 409: `${AMBIGUOUS}, or the engine has not accepted the service yet (\`conflict\`).` },
+        }),
+      },
     );
 }

@@ -16,7 +16,8 @@ function describeValidation(error: { all?: ValidationIssue[]; message: string })
 }
 
 /**
- * Turns every error into the JSON ErrorBody: validation → 400, unknown route → 404,
+ * Turns every error into the JSON ErrorBody: a request that fails validation → 400 (an answer that
+ * fails its own schema is a 500), unknown route → 404,
  * ApiError → its status, another internal service not answering → 503. Anything unexpected is
  * logged and answered without a stack trace.
  */
@@ -32,6 +33,8 @@ export const errorHandler = new Elysia({ name: "svc/error-handler" }).onError({ 
   }
   switch (code) {
     case "VALIDATION":
+      // An answer that does not match its own schema is svc's fault, not the caller's.
+      if ((error as { type?: string }).type === "response") return internalError(request, error, set);
       set.status = 400;
       return { error: "invalid_request", message: describeValidation(error as never) };
     case "PARSE":
@@ -40,10 +43,13 @@ export const errorHandler = new Elysia({ name: "svc/error-handler" }).onError({ 
     case "NOT_FOUND":
       set.status = 404;
       return { error: "not_found", message: `No route for ${request.method} ${new URL(request.url).pathname}.` };
-    default: {
-      console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, error);
-      set.status = 500;
-      return { error: "internal_error", message: "Something unexpected failed inside svc; see the logs in $SVC_HOME_DIR/logs." };
-    }
+    default:
+      return internalError(request, error, set);
   }
 });
+
+function internalError(request: Request, error: unknown, set: { status?: number | string }) {
+  console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, error);
+  set.status = 500;
+  return { error: "internal_error", message: "Something unexpected failed inside svc; see the logs in $SVC_HOME_DIR/logs." };
+}

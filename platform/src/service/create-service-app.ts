@@ -1,9 +1,9 @@
 import { Elysia, type AnyElysia } from "elysia";
-import { toOpenAPISchema } from "@elysiajs/openapi";
 import { INTERNAL_SECRET_HEADER, SERVICE_HEALTH_PATH, SERVICE_OPENAPI_PATH, type ServiceName } from "@svc/contracts";
 import { errorHandler } from "../http/error-handler";
 import { jsonError } from "../http/api-error";
 import { secretsEqual } from "../security/constant-time";
+import { openApiPart } from "../openapi/document-part";
 
 /**
  * The shell every internal service shares: JSON errors, the internal-secret guard on every
@@ -20,9 +20,7 @@ export function createServiceApp(name: ServiceName, internalSecret: string, feat
       }
     })
     .get(SERVICE_HEALTH_PATH, () => ({ status: "ok", service: name, pid: process.pid }))
-    .get(SERVICE_OPENAPI_PATH, () =>
-      toOpenAPISchema(app, { paths: [SERVICE_HEALTH_PATH, SERVICE_OPENAPI_PATH] }),
-    );
+    .get(SERVICE_OPENAPI_PATH, () => openApiPart(app, (path) => path !== SERVICE_HEALTH_PATH && path !== SERVICE_OPENAPI_PATH));
   for (const feature of features) app.use(feature);
   return app;
 }

@@ -1,16 +1,26 @@
 import { Elysia, t } from "elysia";
-import { ErrorBody, Profile, ProfileChange, ProfileCreate, ProfileUpdate } from "@svc/contracts";
+import { Profile, ProfileChange, ProfileCreate, ProfileUpdate } from "@svc/contracts";
+import { NO_CONTENT, operation } from "@svc/platform";
 import { ProfileParams } from "./model";
 import type { ProfileService } from "./service";
 
-const errors = { 400: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody };
+const tags = ["profiles"];
+const FILE_INVALID = "profiles.cfg does not parse (`profiles_file_invalid`, naming the line) or another writer holds it too long (`profiles_file_busy`).";
+const NO_SUCH = "No profile of that name (`not_found`), or none at all before `svc init` (`no_profiles`).";
+const CHECK_FAILED =
+  "A check failed and nothing was written: `local_dir_failed`, or for slurm `ssh_unreachable`, `ssh_auth_failed`, `ssh_host_key_changed`, `ssh_failed`, `remote_check_failed`.";
 
 /** /api/profiles: list, create, show, update and remove profiles (profiles.cfg). */
 export function profilesController(service: ProfileService) {
   return new Elysia({ name: "profile-svc/profiles", prefix: "/api/profiles" })
     .get("", () => service.list(), {
-      response: { 200: t.Array(Profile), 409: ErrorBody },
-      detail: { summary: "List profiles", tags: ["profiles"], description: "An empty list means no profile exists yet: run `svc init`." },
+      ...operation("listProfiles", {
+        summary: "List profiles",
+        description: "An empty list means no profile exists yet: run `svc init`.",
+        tags,
+        ok: { 200: t.Array(Profile) },
+        errors: { 409: FILE_INVALID },
+      }),
     })
     .post(
       "",
@@ -21,31 +31,35 @@ export function profilesController(service: ProfileService) {
       },
       {
         body: ProfileCreate,
-        response: { 201: ProfileChange, ...errors },
-        detail: {
+        ...operation("createProfile", {
           summary: "Create a profile",
-          tags: ["profiles"],
+          tags,
           description:
             "Checks before writing: local — home_dir is created when missing and must be writable, cache_dir must exist and be readable. " +
             "slurm — connects over SSH (key authentication, known_hosts verified; a new host's key is recorded), creates home, checks cache and that sbatch and squeue are on the PATH. " +
             "Any failing check answers 422 and creates nothing. The first profile must be named `default`.",
-        },
+          ok: { 201: ProfileChange },
+          errors: {
+            409: `The name is taken (\`conflict\`), the first profile is not \`default\` (\`default_profile_required\`), or ${FILE_INVALID}`,
+            422: CHECK_FAILED,
+          },
+        }),
       },
     )
     .get("/:name", ({ params }) => service.get(params.name), {
       params: ProfileParams,
-      response: { 200: Profile, 404: ErrorBody, 409: ErrorBody },
-      detail: { summary: "Show a profile", tags: ["profiles"] },
+      ...operation("getProfile", { summary: "Show a profile", tags, ok: { 200: Profile }, errors: { 404: NO_SUCH, 409: FILE_INVALID } }),
     })
     .put("/:name", ({ params, body }) => service.update(params.name, body), {
       params: ProfileParams,
       body: ProfileUpdate,
-      response: { 200: ProfileChange, ...errors },
-      detail: {
+      ...operation("updateProfile", {
         summary: "Change a profile's attributes",
-        tags: ["profiles"],
+        tags,
         description: "Omitted attributes keep their value; name and schema cannot change. The same checks as on create run again.",
-      },
+        ok: { 200: ProfileChange },
+        errors: { 404: NO_SUCH, 409: `The profile changed schema meanwhile (\`conflict\`), or ${FILE_INVALID}`, 422: CHECK_FAILED },
+      }),
     })
     .delete(
       "/:name",
@@ -55,8 +69,13 @@ export function profilesController(service: ProfileService) {
       },
       {
         params: ProfileParams,
-        response: { 204: t.Void(), 404: ErrorBody, 409: ErrorBody },
-        detail: { summary: "Remove a profile", tags: ["profiles"], description: "The default profile cannot be removed." },
+        ...operation("deleteProfile", {
+          summary: "Remove a profile",
+          tags,
+          description: "The default profile cannot be removed.",
+          ok: { 204: NO_CONTENT },
+          errors: { 404: NO_SUCH, 409: `The profile is \`default\` (\`default_profile_required\`), or ${FILE_INVALID}` },
+        }),
       },
     );
 }

@@ -1,12 +1,14 @@
-import { createRuntimeApp, EngineState, MetricsRegistry, RequestQueue } from "@svc/runtime-common";
+import { createRuntimeApp, EngineState, MetricsRegistry, modelsRoute, RequestQueue } from "@svc/runtime-common";
 import { openAiTranscriptionsRoute } from "./openai-transcriptions-route";
 import { transcribeRoute } from "./transcribe-route";
 import { transcriptionMetrics } from "./transcription";
 import type { WhisperEngine } from "./whisper-engine";
 
-export const SPEECH_RECOGNITION_PATHS = ["/health", "/metrics", "/transcribe", "/v1/audio/transcriptions"];
+export const SPEECH_RECOGNITION_PATHS = ["/health", "/metrics", "/v1/models", "/transcribe", "/v1/audio/transcriptions"];
 
 export interface SpeechRecognitionAppOptions {
+  /** The model's snapshot folder: its id in `GET /v1/models`. */
+  modelName: string;
   apiKey?: string;
   inputDir?: string;
   /** Where the input folder is on the service's host (defaults to inputDir). */
@@ -35,6 +37,7 @@ export function createSpeechRecognitionApp(options: SpeechRecognitionAppOptions)
     metrics: registry,
     isInferencePath: (path) => path === "/transcribe" || path.startsWith("/v1/"),
   })
+    .use(modelsRoute(options.modelName, Math.floor(Date.now() / 1000)))
     .use(transcribeRoute(deps))
     .use(openAiTranscriptionsRoute(deps));
   return {

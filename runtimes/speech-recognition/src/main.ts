@@ -28,7 +28,7 @@ function readArgs(): RuntimeArgs {
 }
 
 const args = readArgs();
-const { app, queue, registry, attachEngine, state } = createSpeechRecognitionApp({ apiKey: args.apiKey, inputDir: args.inputDir, inputHostDir: args.inputHostDir });
+const { app, queue, registry, attachEngine, state } = createSpeechRecognitionApp({ modelName: args.model, apiKey: args.apiKey, inputDir: args.inputDir, inputHostDir: args.inputHostDir });
 const server = serveRuntime(app, registry, queue, SPEECH_RECOGNITION_PATHS, args.host, args.port);
 console.log(`speech-recognition: listening on ${server.url}, loading ${args.model}`);
 

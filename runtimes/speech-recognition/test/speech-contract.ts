@@ -3,7 +3,7 @@ import { expect } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI, { toFile } from "openai";
-import { assertShape, OpenAiErrorResponse, srtProblems, TranscriptionJson, TranscriptionVerboseJson, vttProblems } from "@svc/contracts/openai";
+import { assertShape, ModelList, OpenAiErrorResponse, srtProblems, TranscriptionJson, TranscriptionVerboseJson, vttProblems } from "@svc/contracts/openai";
 import { API_KEY } from "./speech-fixtures";
 
 export function transcribe(baseURL: string, body: unknown, apiKey = API_KEY): Promise<Response> {
@@ -96,6 +96,18 @@ export async function expectOpenAiUpload(baseURL: string, wavPath: string): Prom
   expect(notAudio).toBeInstanceOf(OpenAI.APIError);
   expect(notAudio.status).toBe(415);
   assertShape(OpenAiErrorResponse, { error: notAudio.error }, "the refusal of a text file");
+}
+
+/** GET /v1/models lists the one whisper model, by its snapshot folder, in OpenAI's shape (and behind the key). */
+export async function expectModelList(baseURL: string, modelPath: string): Promise<void> {
+  const raw = await (await fetch(`${baseURL}/v1/models`, { headers: { authorization: `Bearer ${API_KEY}` } })).json();
+  assertShape(ModelList, raw, "model list");
+  const openai = new OpenAI({ baseURL: `${baseURL}/v1`, apiKey: API_KEY, maxRetries: 0 });
+  expect((await openai.models.list()).data.map((model) => model.id)).toEqual([modelPath]);
+  expect((await openai.models.retrieve(modelPath)).id).toBe(modelPath);
+  const refused = await fetch(`${baseURL}/v1/models`);
+  expect(refused.status).toBe(401);
+  assertShape(OpenAiErrorResponse, await refused.json(), "401 of /v1/models");
 }
 
 export async function expectKeyRequired(baseURL: string): Promise<void> {

@@ -5,17 +5,19 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startRuntime, type RuntimeProcess } from "@svc/runtime-common/testing";
 import { makeTinyModels } from "@svc/runtime-tiny-models";
-import { expectKeyRequired, expectNonAudioRefused, expectOpenAiUpload, expectTranscribeFormats, expectTraversalRefused, transcribe, wavIn } from "./speech-contract";
+import { expectKeyRequired, expectModelList, expectNonAudioRefused, expectOpenAiUpload, expectTranscribeFormats, expectTraversalRefused, transcribe, wavIn } from "./speech-contract";
 import { API_KEY, makeSpeechFixtures, type SpeechFixtures } from "./speech-fixtures";
 
 let cacheDir: string;
 let fixtures: SpeechFixtures;
 let runtime: RuntimeProcess;
+let modelPath: string;
 
 beforeAll(async () => {
   cacheDir = mkdtempSync(join(tmpdir(), "svc-sr-models-"));
   fixtures = makeSpeechFixtures();
-  runtime = await startRuntime("speech-recognition", ["--model", makeTinyModels(cacheDir).speechRecognition, "--api-key", API_KEY, "--input-dir", fixtures.inputDir]);
+  modelPath = makeTinyModels(cacheDir).speechRecognition;
+  runtime = await startRuntime("speech-recognition", ["--model", modelPath, "--api-key", API_KEY, "--input-dir", fixtures.inputDir]);
 });
 
 afterAll(async () => {
@@ -45,6 +47,7 @@ describe("speech-recognition runtime, bare", () => {
 
   test("OpenAI's multipart /v1/audio/transcriptions in every response_format, through the openai client", () => expectOpenAiUpload(runtime.url, wavIn(fixtures.inputDir)));
   test("the API key is required; health is open", () => expectKeyRequired(runtime.url));
+  test("GET /v1/models lists the model in OpenAI's shape, through the openai client", () => expectModelList(runtime.url, modelPath));
 
   test("metrics count transcriptions and audio seconds", async () => {
     const metrics = await (await fetch(`${runtime.url}/metrics`)).text();

@@ -1,10 +1,9 @@
-import { createRuntimeApp, EngineState, MetricsRegistry, RequestQueue } from "@svc/runtime-common";
+import { createRuntimeApp, EngineState, MetricsRegistry, modelsRoute, RequestQueue } from "@svc/runtime-common";
 import { chatCompletionsRoute } from "./chat-completions";
 import { completionsRoute } from "./completions";
 import { embeddingsRoute } from "./embeddings";
 import { generationMetrics } from "./generation";
 import type { LlamaEngine } from "./llama-engine";
-import { modelsRoute } from "./models";
 
 export const TEXT_GENERATION_PATHS = ["/health", "/metrics", "/v1/models", "/v1/chat/completions", "/v1/completions", "/v1/embeddings"];
 
@@ -35,7 +34,7 @@ export function createTextGenerationApp(options: TextGenerationAppOptions) {
     limits: () => ({ maxInputLength: options.maxInputLength, maxTotalTokens: options.maxTotalTokens, contextSize: currentEngine().contextSize }),
   };
   const app = createRuntimeApp({ apiKey: options.apiKey, engine: state, queue, metrics: registry, isInferencePath: (path) => path.startsWith("/v1/") })
-    .use(modelsRoute(options.modelName, () => currentEngine().contextSize, Math.floor(Date.now() / 1000)))
+    .use(modelsRoute(options.modelName, Math.floor(Date.now() / 1000), () => ({ max_model_len: currentEngine().contextSize })))
     .use(chatCompletionsRoute(deps))
     .use(completionsRoute(deps))
     .use(embeddingsRoute({ ...deps, maxInputLength: options.maxInputLength }));

@@ -49,6 +49,10 @@ def health() -> Call[HealthReport]:
     return Call("GET", "/api/health", HealthReport, also_ok=(503,))
 
 
+def openapi_document() -> Call[dict[str, Any]]:
+    return Call("GET", "/api/openapi.json", dict[str, Any])
+
+
 def list_profiles() -> Call[list[Profile]]:
     return Call("GET", "/api/profiles", list[Profile])
 
@@ -153,7 +157,7 @@ def remove_runtimes(profile: str | None = None, version: str | None = None) -> C
 
 
 CALLS: tuple[Callable[..., Call[Any]], ...] = (
-    info, health,
+    info, health, openapi_document,
     list_profiles, get_profile, create_profile, update_profile, remove_profile,
     list_models, refresh_models, start_download, get_download, list_downloads,
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs,

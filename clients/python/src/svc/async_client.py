@@ -130,6 +130,10 @@ class AsyncSvc(ClientBase[AsyncHttp]):
     async def health(self) -> HealthReport:
         return await self._http.call(api.health())
 
+    async def openapi_document(self) -> dict[str, Any]:
+        """The OpenAPI 3.1 document of the REST API, as the application serves it."""
+        return await self._http.call(api.openapi_document())
+
     async def aclose(self) -> None:
         await self._http.aclose()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from types import TracebackType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 
@@ -136,6 +136,10 @@ class Svc(ClientBase[SyncHttp]):
 
     def health(self) -> HealthReport:
         return self._http.call(api.health())
+
+    def openapi_document(self) -> dict[str, Any]:
+        """The OpenAPI 3.1 document of the REST API, as the application serves it."""
+        return self._http.call(api.openapi_document())
 
     def close(self) -> None:
         self._http.close()

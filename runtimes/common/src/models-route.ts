@@ -1,8 +1,11 @@
 import { Elysia } from "elysia";
 
-/** `GET /v1/models`: the one model this runtime serves, named by its snapshot path. */
-export function modelsRoute(modelName: string, contextSize: () => number, created: number) {
-  const model = () => ({ id: modelName, object: "model", created, owned_by: "svc", max_model_len: contextSize() });
+/**
+ * `GET /v1/models` (and `/v1/models/{id}`): the one model a runtime serves, named by its snapshot
+ * path; `extra` adds fields of the runtime's own (text generation: `max_model_len`).
+ */
+export function modelsRoute(modelName: string, created: number, extra: () => Record<string, unknown> = () => ({})) {
+  const model = () => ({ id: modelName, object: "model", created, owned_by: "svc", ...extra() });
   return new Elysia()
     .get("/v1/models", () => ({ object: "list", data: [model()] }))
     .get("/v1/models/*", ({ params, set }) => {

@@ -1,0 +1,90 @@
+import type {
+  AppInfo,
+  DownloadRequest,
+  DownloadTask,
+  HealthReport,
+  ImageBuild,
+  ImageBuildRequest,
+  Model,
+  ModelQuery,
+  OpenApiDocument,
+  Profile,
+  ProfileChange,
+  ProfileCreate,
+  ProfileUpdate,
+  RefreshReport,
+  RefreshRequest,
+  RunRequest,
+  RunResponse,
+  RuntimeImage,
+  RuntimeInstall,
+  RuntimeInstallRequest,
+  RuntimeInstallState,
+  RuntimeList,
+  RuntimeRemoval,
+  ServiceDetails,
+  ServiceRecord,
+  ServiceStatus,
+} from "@svc/contracts";
+
+/**
+ * Every operation of the REST API, keyed by method and path as the OpenAPI document writes them:
+ * its path parameters, query, body and success answer (a text answer is `string`, no content
+ * `void`). The client's methods send only these (`SvcClient.call`), and a test type-checks this
+ * list against types generated from the served document (client/test/document-types.test.ts):
+ * an operation the document has and the client lacks, or a type that differs, fails it.
+ */
+export interface Operations {
+  "GET /api/info": { response: AppInfo };
+  "GET /api/health": { response: HealthReport };
+  "GET /api/openapi.json": { response: OpenApiDocument };
+  "GET /api/profiles": { response: Profile[] };
+  "POST /api/profiles": { body: ProfileCreate; response: ProfileChange };
+  "GET /api/profiles/{name}": { params: { name: string }; response: Profile };
+  "PUT /api/profiles/{name}": { params: { name: string }; body: ProfileUpdate; response: ProfileChange };
+  "DELETE /api/profiles/{name}": { params: { name: string }; response: void };
+  "GET /api/models": { query: ModelQuery; response: Model[] };
+  "POST /api/models/refresh": { body: RefreshRequest; response: RefreshReport };
+  "POST /api/models/downloads": { body: DownloadRequest; response: DownloadTask };
+  "GET /api/models/downloads": { response: DownloadTask[] };
+  "GET /api/models/downloads/{id}": { params: { id: string }; response: DownloadTask };
+  "GET /api/services": { query: { status?: ServiceStatus; id?: string; all?: boolean }; response: ServiceRecord[] };
+  "POST /api/services": { body: RunRequest; response: RunResponse };
+  "GET /api/services/{ref}": { params: { ref: string }; response: ServiceDetails };
+  "DELETE /api/services/{ref}": { params: { ref: string }; query: { force?: boolean }; response: ServiceRecord };
+  "POST /api/services/{ref}/stop": { params: { ref: string }; response: ServiceRecord };
+  "POST /api/services/{ref}/restart": { params: { ref: string }; response: ServiceRecord };
+  "GET /api/services/{ref}/logs": { params: { ref: string }; query: { follow?: boolean; tail?: number }; response: string };
+  "GET /api/images": { response: RuntimeImage[] };
+  "GET /api/images/builds": { response: ImageBuild[] };
+  "POST /api/images/build": { body: ImageBuildRequest; response: RuntimeImage[] };
+  "GET /api/runtimes": { query: { profile?: string }; response: RuntimeList };
+  "DELETE /api/runtimes": { query: { profile?: string; version?: string }; response: RuntimeRemoval };
+  "POST /api/runtimes/installs": { body: RuntimeInstallRequest; response: RuntimeInstall };
+  "GET /api/runtimes/installs": { query: { profile?: string; state?: RuntimeInstallState }; response: RuntimeInstall[] };
+  "GET /api/runtimes/installs/{id}": { params: { id: string }; response: RuntimeInstall };
+}
+
+export type OperationKey = keyof Operations;
+
+type Part<K extends OperationKey, F extends string> = F extends keyof Operations[K] ? Operations[K][F] : never;
+
+/** What one call sends: the operation's path parameters, query and body. */
+export type OperationInput<K extends OperationKey> = ([Part<K, "params">] extends [never] ? {} : { params: Part<K, "params"> }) &
+  ([Part<K, "query">] extends [never] ? {} : { query?: Part<K, "query"> }) &
+  ([Part<K, "body">] extends [never] ? {} : { body: Part<K, "body"> }) & {
+    /** Error statuses whose body is still the expected answer (GET /api/health's 503). */
+    alsoOk?: number[];
+  };
+
+export type OperationAnswer<K extends OperationKey> = Operations[K]["response"];
+
+/** `GET /api/profiles/{name}` with `{ name: "a b" }` → the method and `/api/profiles/a%20b`. */
+export function operationRequest(operation: OperationKey, params: Record<string, string> = {}): { method: string; path: string } {
+  const [method, template] = operation.split(" ");
+  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    if (params[name] === undefined) throw new TypeError(`${operation} needs the path parameter ${name}.`);
+    return encodeURIComponent(params[name]);
+  });
+  return { method, path };
+}

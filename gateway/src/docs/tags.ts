@@ -1,0 +1,8 @@
+/** The document's tags, in the order the docs page shows them; an operation's tag must be one of these. */
+export const API_TAGS = [
+  { name: "app", description: "The application itself: version, settings, health and this document." },
+  { name: "profiles", description: "Where services run: local (Docker) and Slurm profiles in profiles.cfg." },
+  { name: "models", description: "The model registry of each profile, and downloads from the hub." },
+  { name: "services", description: "Inference services: run, list, stop, restart, remove, read their output." },
+  { name: "images", description: "The container images of the inference servers." },
+];
