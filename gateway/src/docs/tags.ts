@@ -5,4 +5,5 @@ export const API_TAGS = [
   { name: "models", description: "The model registry of each profile, and downloads from the hub." },
   { name: "services", description: "Inference services: run, list, stop, restart, remove, read their output." },
   { name: "images", description: "The container images of the inference servers." },
+  { name: "runtimes", description: "The svc runtime bundle on slurm profiles' clusters: install, list, remove." },
 ];
