@@ -9,6 +9,8 @@ interface StartOptions {
   homeDir?: string;
   debug?: string | boolean;
   authToken?: string;
+  allowedHosts?: string;
+  yes?: boolean;
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
@@ -31,6 +33,8 @@ export function registerStart(cli: CAC, ctx: CliContext) {
     .option("--home-dir <dir>", "Where application data is kept (SVC_HOME_DIR, default ~/.svc)")
     .option("--debug <bool>", "Debug mode, no authentication: true/false (SVC_DEBUG, default true)")
     .option("--auth-token <token>", "Auth token when debug is off (SVC_AUTH_TOKEN; the variable keeps it out of `ps`)")
+    .option("--allowed-hosts <names>", "Extra host names to answer to, comma-separated, e.g. a reverse proxy's (SVC_ALLOWED_HOSTS)")
+    .option("--yes", "Start even with debug on (no authentication) on a --host other machines can reach")
     .action(async (options: StartOptions) => {
       const settings = loadSettings(ctx.env, {
         host: options.host,
@@ -38,10 +42,11 @@ export function registerStart(cli: CAC, ctx: CliContext) {
         homeDir: options.homeDir,
         debug: options.debug,
         authToken: options.authToken,
+        allowedHosts: options.allowedHosts,
       });
       const controller = new AbortController();
       const signalled = untilSignal(controller);
-      const app = await startApp(settings, { info: ctx.io.out, error: ctx.io.err }, controller.signal);
+      const app = await startApp(settings, { info: ctx.io.out, error: ctx.io.err }, controller.signal, { openDebugConfirmed: Boolean(options.yes) });
       const signal = await signalled;
       ctx.io.out(`Received ${signal}; stopping svc…`);
       await app.shutdown();

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { readApiKey } from "./api-key";
 
 /** Engine-style command-line options shared by the runtimes. */
 export interface RuntimeArgs {
@@ -31,6 +32,7 @@ export function parseRuntimeArgs(argv: string[]): RuntimeArgs {
       host: { type: "string", default: "127.0.0.1" },
       port: { type: "string", default: "8080" },
       "api-key": { type: "string" },
+      "api-key-file": { type: "string" },
       "max-input-length": { type: "string" },
       "max-total-tokens": { type: "string" },
       "input-dir": { type: "string" },
@@ -45,12 +47,11 @@ export function parseRuntimeArgs(argv: string[]): RuntimeArgs {
   if (maxInputLength !== undefined && maxTotalTokens !== undefined && maxInputLength >= maxTotalTokens) {
     throw new UsageError("--max-input-length must be smaller than --max-total-tokens");
   }
-  if (values["api-key"] === "") throw new UsageError("--api-key must not be empty");
   return {
     model: values.model,
     host: values.host!,
     port,
-    apiKey: values["api-key"],
+    apiKey: readApiKey(values["api-key"], values["api-key-file"]),
     maxInputLength,
     maxTotalTokens,
     inputDir: values["input-dir"],
