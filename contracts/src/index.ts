@@ -6,3 +6,4 @@ export * from "./profiles";
 export * from "./services";
 export * from "./models";
 export * from "./images";
+export * from "./runtime-container";

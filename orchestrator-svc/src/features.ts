@@ -8,6 +8,7 @@ import { ImageCatalog } from "./catalog/images";
 import { ServiceStore } from "./db/service-store";
 import { DockerApi } from "./engines/docker/docker-api";
 import { DockerEngine } from "./engines/docker/docker-engine";
+import { NetworkMode } from "./engines/docker/network-mode";
 import { Engines } from "./engines/registry";
 import { SlurmEngine } from "./engines/slurm/slurm-engine";
 import { Reconciler } from "./reconciler/reconciler";
@@ -23,8 +24,9 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   const client = internalClient(ctx.upstreams, ctx.internalSecret);
   const catalog = ImageCatalog.fromEnv(env);
   const docker = new DockerEngine(DockerApi.fromEnv(env), {
-    network: env.SVC_DOCKER_NETWORK === "publish" ? "publish" : "host",
+    network: NetworkMode.fromSetting(env.SVC_DOCKER_NETWORK),
     homeLabel: createHash("sha256").update(ctx.settings.homeDir).digest("hex").slice(0, 16),
+    keysDir: join(ctx.dataDir, "api-keys"),
     freePort: () => freePort(),
     projectTask: (image) => catalog.projectTask(image),
   });

@@ -54,7 +54,7 @@ beforeAll(() => {
   ensureDocker();
   const image = fakeRuntimeImage();
   catalog = ImageCatalog.fromEnv({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: image, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: image });
-  docker = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel, freePort: () => freePort(), projectTask: (image) => catalog.projectTask(image) });
+  docker = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel, keysDir: join(home, "api-keys"), freePort: () => freePort(), projectTask: (image) => catalog.projectTask(image) });
   ({ store, reconciler, services } = build(join(home, "orchestrator.db")));
   reconciler.start();
 });
@@ -83,8 +83,25 @@ describe("svc run on Docker", () => {
     expect(result.revision).toBe(REV_NEW);
     expect(result.warnings[0]).toContain(`No --revision given: using ${REV_NEW}`);
     expect(result.script).toMatch(/^docker run --detach --init --name svc-[0-9a-f-]{36} /);
-    expect(result.script).toContain("--api-key secret-key");
+    expect(result.script).toContain("--api-key-file /run/secrets/svc-api-key");
+    expect(result.script).not.toContain("secret-key");
     expect(store.count()).toBe(before);
+  });
+
+  test("the API key is kept once (never in the stored launch) and handed over again on restart", async () => {
+    const service = (await run({ name: "keyed", apiKey: "sk-kept-once" })).service!;
+    await reaches(service.id, "HEALTHY");
+    const row = store.get(service.id)!;
+    expect(row.apiKey).toBe("sk-kept-once");
+    expect(row.spec).not.toContain("sk-kept-once");
+    const authorized = async () => (await (await fetch(`${services.details(service.id).url}/v1/models`, { headers: { authorization: "Bearer sk-kept-once" } })).json()).authorized;
+    expect(await authorized()).toBe(true);
+    await services.stop(service.id);
+    await reaches(service.id, "STOPPED");
+    await services.restart(service.id);
+    await reaches(service.id, "HEALTHY");
+    expect(await authorized()).toBe(true);
+    await services.remove(service.id, true);
   });
 
   test("run → HEALTHY with a port, stop → STOPPED, restart → HEALTHY with the same id, rm", async () => {

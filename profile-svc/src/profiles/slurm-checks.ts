@@ -66,7 +66,8 @@ async function runChecks(connection: ClusterConnection, profile: SlurmProfile, u
         : `${are} not on the PATH of ${where} (PATH=${path}): is this a Slurm login node? Install the Slurm client commands there or add them to that user's PATH.`,
     );
   }
-  const made = await connection.run(`PATH="$PATH:/usr/bin:/bin"; if [ -d ${home} ]; then echo existed; else mkdir -p -- ${home} && echo created; fi && test -w ${home}`);
+  // umask 077: what svc creates on a cluster is its user's alone.
+  const made = await connection.run(`PATH="$PATH:/usr/bin:/bin"; umask 077; if [ -d ${home} ]; then echo existed; else mkdir -p -- ${home} && echo created; fi && test -w ${home}`);
   if (made.code !== 0) {
     const why = made.stderr.trim() || (made.stdout.includes("existed") || made.stdout.includes("created") ? "it is not writable" : "mkdir failed");
     throw remoteFailed("home", `Cannot create or write home ${profile.home} on ${where}: ${why}. Choose a folder that user can write to.`);

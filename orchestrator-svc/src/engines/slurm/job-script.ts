@@ -1,5 +1,6 @@
 import { shellQuote } from "@svc/ssh";
 import { SLURM_VALUE_RULES } from "@svc/contracts";
+import { API_KEY_VARIABLE, serverOf } from "../api-key";
 import type { LaunchSpec } from "../engine";
 import { EngineError } from "../engine-error";
 import { runtimeCommand, type RuntimeTarget } from "./runtime-command";
@@ -7,7 +8,7 @@ import { runtimeCommand, type RuntimeTarget } from "./runtime-command";
 const { CONSTRAINT, NAME, PARTITION, TIME } = SLURM_VALUE_RULES;
 
 /** The job's own files, in its work folder <home>/jobs/<service id>/. */
-export const JOB_FILES = { script: "job.sh", output: "output.log", port: "port" } as const;
+export const JOB_FILES = { script: "job.sh", output: "output.log", port: "port", apiKey: "api_key" } as const;
 /** Marks the job as this service's, so a submit interrupted before its id was recorded is adopted. */
 export const commentFor = (serviceId: string) => `svc:${serviceId}`;
 
@@ -82,9 +83,15 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
     ...directive("constraint", job.constraint, CONSTRAINT, "--constraint"),
     `# svc service ${spec.serviceId}: ${spec.task} with the ${target.runtime} runtime`,
     "set -u",
+    "umask 077",
     'export PATH="$HOME/.bun/bin:$HOME/.local/bin:$PATH"',
     ...PORT_PICKER,
   ];
+  // The key reaches the server in its environment (not in `ps`), from the 0600 file submit wrote.
+  if (spec.apiKey !== undefined) {
+    const variable = API_KEY_VARIABLE[serverOf(spec.image)];
+    lines.push(`${variable}=$(cat ${JOB_FILES.apiKey}) || { echo "svc: cannot read ${JOB_FILES.apiKey}" >&2; exit 1; }`, `export ${variable}`);
+  }
   const runtime = runtimeCommand(spec.image, spec.task, spec.modelDir, gpus, target);
   const command = [...runtime, "--model", shellQuote(spec.modelDir), "--host", '"$addr"', "--port", '"$port"'];
   if (spec.inputDir) command.push("--input-dir", shellQuote(spec.inputDir));

@@ -1,5 +1,6 @@
 import type { SlurmRuntime, Task } from "@svc/contracts";
 import { remotePathWord, shellQuote } from "@svc/ssh";
+import { serverOf } from "../api-key";
 import { modelMount } from "../model-folder";
 
 /** What a slurm profile's jobs start their server with when the profile does not say (see SlurmProfile.runtime). */
@@ -13,7 +14,7 @@ export interface RuntimeTarget {
 }
 
 const trimSlash = (path: string) => path.replace(/\/+$/, "");
-const isVllm = (image: string) => /(^|\/)vllm-openai(:|$)|vllm/i.test(image);
+const isVllm = (image: string) => serverOf(image) === "vllm";
 
 /** `vllm/vllm-openai:latest` → `vllm-openai.sif`; `svc-text-generation:latest` → `svc-text-generation.sif`. */
 export function sifName(image: string): string {
