@@ -11,6 +11,7 @@ import { DockerEngine } from "./engines/docker/docker-engine";
 import { NetworkMode } from "./engines/docker/network-mode";
 import { Engines } from "./engines/registry";
 import { SlurmEngine } from "./engines/slurm/slurm-engine";
+import { inputRootsFromEnv } from "./launch/input-dir";
 import { Reconciler } from "./reconciler/reconciler";
 import { ServicesService } from "./services/service";
 import { servicesController } from "./services";
@@ -44,6 +45,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
       models: (profile, repo) => client.models.list({ profile, repo }),
       image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: catalog.cpuTextGeneration,
+      inputRoots: inputRootsFromEnv(env),
     },
     engineFor: (profile) => engines.forProfile(profile),
     engineOf: (row) => engines.forRecord(row),

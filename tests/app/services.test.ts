@@ -103,7 +103,7 @@ describe("services on Docker, end to end", () => {
   });
 
   test("a speech service (its missing image built first) transcribes a WAV from its input folder", async () => {
-    const inputs = join(app.home, "audio-in");
+    const inputs = join(modelsHome, "audio-in");
     mkdirSync(inputs, { recursive: true });
     sh(["espeak-ng", "-w", join(inputs, "hello.wav"), "hello world"]);
     // Without its image (only the tag goes; the content-tagged image stays), run builds it first and says so.

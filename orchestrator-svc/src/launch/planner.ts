@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { profileFolders, type InferenceServer, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import { checkInputDir } from "./input-dir";
 import { chooseModel } from "./model-choice";
 import { serverArgs } from "./server-args";
 import { validateRunRequest } from "./validate-request";
@@ -13,6 +14,8 @@ export interface PlannerDeps {
   image(task: Task, server: InferenceServer): string;
   /** Which text-generation server to use without GPUs (`svc`, or `vllm` when configured). */
   cpuTextGeneration: InferenceServer;
+  /** Folders input folders may be under besides each profile's home (SVC_INPUT_DIRS). */
+  inputRoots: string[];
 }
 
 export interface LaunchPlan {
@@ -43,6 +46,9 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     server,
     image: deps.image(request.task, server),
     args,
-    inputDir: request.task === "speech-recognition" ? (request.speechRecognition?.inputDir ?? join(profileFolders(profile).home, "inputs")) : undefined,
+    inputDir:
+      request.task === "speech-recognition"
+        ? checkInputDir(profile, request.speechRecognition?.inputDir ?? join(profileFolders(profile).home, "inputs"), deps.inputRoots)
+        : undefined,
   };
 }
