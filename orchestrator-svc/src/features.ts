@@ -9,6 +9,7 @@ import { ServiceStore } from "./db/service-store";
 import { DockerApi } from "./engines/docker/docker-api";
 import { DockerEngine } from "./engines/docker/docker-engine";
 import { NetworkMode } from "./engines/docker/network-mode";
+import { engineFactsController } from "./engines/facts";
 import { Engines } from "./engines/registry";
 import { SlurmEngine } from "./engines/slurm/slurm-engine";
 import { inputRootsFromEnv } from "./launch/input-dir";
@@ -53,5 +54,5 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   });
   reconciler.start();
   for (const engine of engines.all()) if (engine.capabilities.watches) engine.watch?.(() => reconciler.wake());
-  return [servicesController(services), imagesController(new ImagesService(catalog, docker))];
+  return [servicesController(services), imagesController(new ImagesService(catalog, docker)), engineFactsController(docker)];
 }

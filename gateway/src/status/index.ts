@@ -6,7 +6,7 @@ import { appInfo, healthReport } from "./service";
 /** /api/info and /api/health: what this application is, and whether its parts answer. */
 export function statusController(settings: Settings, client: InternalClient) {
   return new Elysia({ name: "gateway/status" })
-    .get("/api/info", () => appInfo(settings), {
+    .get("/api/info", () => appInfo(settings, client), {
       response: { 200: AppInfo, 401: ErrorBody },
       detail: { summary: "Application version and settings", tags: ["app"] },
     })
