@@ -52,7 +52,7 @@ export interface StartOptions {
  * Debug mode has no authentication, which is safe only while nothing but this machine can reach
  * the application: serving it on another address needs the user's explicit yes.
  */
-function checkExposure(settings: Settings, options: StartOptions, out: Output) {
+export function checkExposure(settings: Settings, options: StartOptions, out: Output) {
   if (!settings.debug || isLoopbackHost(settings.host)) return;
   const risk = `debug mode is on (no authentication) and --host ${settings.host} serves svc beyond this machine: anyone who reaches port ${settings.port} could start containers and read files as you.`;
   if (!options.openDebugConfirmed) {

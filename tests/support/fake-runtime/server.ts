@@ -58,6 +58,8 @@ console.log(`fake runtime: args ${JSON.stringify(args)}`);
 Bun.serve({
   hostname: host,
   port,
+  // As the real runtimes: a slow stream is not cut.
+  idleTimeout: 0,
   fetch(request) {
     const path = new URL(request.url).pathname;
     const age = Date.now() - started;
