@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { currentUserName } from "@svc/platform/process";
 import { join } from "node:path";
-import { runSvc, startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot, bytes, commitFor, startFakeHub, tinyRepo, type FakeHub } from "@svc/testing";
+import { runSvc, startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot, bytes, commitFor, startFakeHub, startSilentHub, tinyRepo, type FakeHub } from "@svc/testing";
 
 /** The whole application (`svc start`) with a local default profile, a fake hub as HF_ENDPOINT, and the CLI. */
 let app: RunningSvc;
@@ -12,8 +12,21 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   base = tempHome("svc-model-cli-");
+  const quantised = tinyRepo("acme/quant", "causal-lm", {
+    extra: [
+      { path: "model.Q4_K_M.gguf", content: bytes(3000, 5), lfs: true },
+      { path: "model.Q8_0.gguf", content: bytes(6000, 6), lfs: true },
+    ],
+  });
+  // An older commit, tagged.
+  quantised.commits[commitFor("quant-v1")] = quantised.commits[commitFor("acme/quant")].slice(0, 2);
+  quantised.refs["v1.0"] = commitFor("quant-v1");
   hub = startFakeHub({
-    repos: [tinyRepo("acme/tiny-llm", "causal-lm", { extra: [{ path: "big.bin", content: bytes(2 * 1024 * 1024, 3), lfs: true }] }), tinyRepo("acme/gated", "causal-lm", { gated: true })],
+    repos: [
+      tinyRepo("acme/tiny-llm", "causal-lm", { extra: [{ path: "big.bin", content: bytes(2 * 1024 * 1024, 3), lfs: true }] }),
+      tinyRepo("acme/gated", "causal-lm", { gated: true }),
+      quantised,
+    ],
   });
   const svcHome = join(base, "svc");
   mkdirSync(svcHome, { recursive: true });
@@ -35,21 +48,21 @@ describe("svc model ls and svc model add through the running application", () =>
     writeCachedSnapshot(join(base, "cache", "models"), "google/bert", commitOf("b"), files.bert());
     const empty = await runSvc(["model", "ls"], env);
     expect(empty.code).toBe(0);
-    expect(empty.stdout.trim()).toBe("REPO  REVISION  PROFILE  IMAGE");
+    expect(empty.stdout.trim()).toBe("REPO  REVISION  PROFILE  IMAGE  FILES");
     const refreshed = await runSvc(["model", "ls", "--refresh"], env);
     expect(refreshed.code).toBe(0);
     expect(refreshed.stderr).toContain("Refreshed default: 1 added, 0 removed");
     expect(refreshed.stderr).toContain("not registered (default)");
     expect(refreshed.stderr).toContain("BertModel");
     expect(refreshed.stdout.split("\n")).toEqual([
-      "REPO                 REVISION                                  PROFILE  IMAGE",
-      `openai/whisper-tiny  ${commitOf("w")}  default  speech-recognition`,
+      "REPO                 REVISION                                  PROFILE  IMAGE               FILES",
+      `openai/whisper-tiny  ${commitOf("w")}  default  speech-recognition  all`,
       "",
     ]);
     const json = await runSvc(["model", "ls", "--json", "--image", "speech-recognition", "--profile", "default"], env);
     expect(JSON.parse(json.stdout)).toMatchObject([{ repo: "openai/whisper-tiny", image: "speech-recognition", profile: "default" }]);
     const none = await runSvc(["model", "ls", "--image", "text-generation"], env);
-    expect(none.stdout.trim()).toBe("REPO  REVISION  PROFILE  IMAGE");
+    expect(none.stdout.trim()).toBe("REPO  REVISION  PROFILE  IMAGE  FILES");
   });
 
   test("bad input: exit codes and messages", async () => {
@@ -71,6 +84,15 @@ describe("svc model ls and svc model add through the running application", () =>
     expect(missing.stderr).toContain("HF_TOKEN");
     const usage = await runSvc(["model", "add"], env);
     expect(usage.code).toBe(2);
+    const noPattern = await runSvc(["model", "add", "acme/quant", "--include"], env);
+    expect(noPattern.code).toBe(2);
+    expect(noPattern.stderr).toContain("`--include <pattern>` value is missing");
+    const emptyPattern = await runSvc(["model", "add", "acme/quant", "--exclude", ""], env);
+    expect(emptyPattern.code).toBe(2);
+    expect(emptyPattern.stderr).toContain("--exclude needs a pattern");
+    const nothing = await runSvc(["model", "add", "acme/quant", "--include", "*.onnx"], env);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain("No file of acme/quant at main is selected by --include '*.onnx'");
   });
 
   test("add downloads with progress lines and ends with the new row; a cut download resumes", async () => {
@@ -87,6 +109,44 @@ describe("svc model ls and svc model add through the running application", () =>
     expect(add.stdout).toContain(join(base, "home", "models", "models--acme--tiny-llm", "snapshots", commit));
     const ls = await runSvc(["model", "ls", "--image", "text-generation"], env);
     expect(ls.stdout).toContain(`acme/tiny-llm  ${commit}  default  text-generation`);
+  });
+
+  test("add --include/--exclude fetches only those files, says so, and ls marks the snapshot partial; --revision takes a tag", async () => {
+    const commit = commitFor("acme/quant");
+    const some = await runSvc(["model", "add", "acme/quant", "--include", "*Q4_K_M*", "--include", "*.json", "--exclude", "README*"], env);
+    expect(some.code).toBe(0);
+    expect(some.stderr).toContain("Asking the hub for acme/quant at main");
+    expect(some.stderr).toContain(`into profile default: 2 files of 5 (--include '*Q4_K_M*' --include '*.json' --exclude 'README*')`);
+    expect(some.stdout).toContain(`acme/quant  ${commit}  default  text-generation  partial`);
+    const snapshot = join(base, "home", "models", "models--acme--quant", "snapshots", commit);
+    expect(readdirSync(snapshot).sort()).toEqual(["config.json", "model.Q4_K_M.gguf"]);
+    const json = JSON.parse((await runSvc(["model", "ls", "--json"], env)).stdout);
+    expect(json.find((m: { repo: string }) => m.repo === "acme/quant")).toMatchObject({ revision: commit, partial: true });
+
+    const tagged = await runSvc(["model", "add", "acme/quant", "--revision", "v1.0"], env);
+    expect(tagged.code).toBe(0);
+    expect(tagged.stderr).toContain(`Downloading acme/quant at ${commitFor("quant-v1")} (v1.0) into profile default: 2 files`);
+    expect(tagged.stdout).toContain(`acme/quant  ${commitFor("quant-v1")}  default  text-generation  all`);
+  });
+});
+
+describe("svc model add against a hub that never answers", () => {
+  test("fails within the connect timeout, naming the hub, instead of hanging", async () => {
+    const silent = startSilentHub();
+    const home = tempHome("svc-silent-hub-");
+    mkdirSync(join(home, "models-home"));
+    writeFileSync(join(home, "profiles.cfg"), `[default]\nschema = local\nhome_dir = ${join(home, "models-home")}\ncache_dir = ${join(home, "models-home")}\n`);
+    const silentApp = await startSvc({ home, env: { HF_ENDPOINT: silent.url, HF_TOKEN: "", SVC_HUB_CONNECT_TIMEOUT: "1" } });
+    try {
+      const add = await runSvc(["model", "add", "acme/tiny-llm"], { SVC_HOME_DIR: home, SVC_HOST: "127.0.0.1", SVC_PORT: String(silentApp.port) });
+      expect(add.code).toBe(1);
+      expect(add.stderr).toContain(`The hub at ${silent.url} stopped answering`);
+      expect(add.stderr).toContain("SVC_HUB_CONNECT_TIMEOUT");
+      expect(add.stderr).not.toContain("is not answering (it may be restarting)");
+    } finally {
+      await silentApp.cleanup();
+      silent.stop();
+    }
   });
 });
 

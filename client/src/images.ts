@@ -1,12 +1,17 @@
-import type { RuntimeImage, Task } from "@svc/contracts";
+import type { ImageBuild, RuntimeImage, Task } from "@svc/contracts";
 import type { SvcClient } from "./client";
 
-/** /api/images: `client.images.list()`, `.build(task?)`. */
+/** /api/images: `client.images.list()`, `.build(task?)`, `.builds()`. */
 export class ImagesApi {
   constructor(private readonly client: Pick<SvcClient, "request">) {}
 
   list(): Promise<RuntimeImage[]> {
     return this.client.request("GET", "/api/images");
+  }
+
+  /** Recent image builds with their output so far, newest first (to show a build's progress). */
+  builds(): Promise<ImageBuild[]> {
+    return this.client.request("GET", "/api/images/builds");
   }
 
   /** Builds the project's runtime image for `task` (or all of them); unchanged ones are reused. */

@@ -17,3 +17,22 @@ export const ImageBuildRequest = Type.Object(
   { additionalProperties: false, description: "Which runtime image to build; default: all of the project's." },
 );
 export type ImageBuildRequest = Static<typeof ImageBuildRequest>;
+
+/** A build of a project runtime image, started by `svc image build` or by a `svc run` that needs the image. */
+export const ImageBuild = Type.Object(
+  {
+    id: Type.String(),
+    task: Task,
+    image: Type.String({ description: "The image being built, e.g. svc-text-generation:latest." }),
+    state: Type.Union([Type.Literal("running"), Type.Literal("completed"), Type.Literal("failed")]),
+    lines: Type.Array(Type.String(), {
+      description: "The build's output so far: which base and why, then docker build's Step lines and their output (the latest ones, see droppedLines).",
+    }),
+    droppedLines: Type.Integer({ minimum: 0, description: "Earlier lines no longer kept: lines[i] is line droppedLines + i of the output." }),
+    startedAt: Type.String({ format: "date-time" }),
+    finishedAt: Type.Optional(Type.String({ format: "date-time" })),
+    error: Type.Optional(Type.String()),
+  },
+  { $id: "ImageBuild" },
+);
+export type ImageBuild = Static<typeof ImageBuild>;

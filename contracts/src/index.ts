@@ -7,3 +7,4 @@ export * from "./services";
 export * from "./models";
 export * from "./images";
 export * from "./runtime-container";
+export * from "./engine-options";

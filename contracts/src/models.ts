@@ -43,6 +43,11 @@ export const Model = Type.Object(
     image: ModelImage,
     modelDir: Type.String({ description: "The snapshot folder (on the profile's host): `<models>/models--<owner>--<name>/snapshots/<revision>`." }),
     sizeBytes: Type.Integer({ minimum: 0, description: "Total size of the snapshot's files." }),
+    partial: Type.Boolean({
+      description:
+        "Files of the repo at this revision are missing from the snapshot: it was downloaded with --include/--exclude. " +
+        "Known for snapshots svc downloaded (it keeps the hub's file list beside them); false otherwise.",
+    }),
     seenAt: Type.String({ format: "date-time", description: "When the snapshot was first registered." }),
   },
   { $id: "Model" },
@@ -98,12 +103,24 @@ export const RefreshReport = Type.Object({
 });
 export type RefreshReport = Static<typeof RefreshReport>;
 
+/** `--include`/`--exclude` of `svc model add`: glob patterns with huggingface-cli's meaning. */
+export const FILE_PATTERN_RULE =
+  "fnmatch-style glob patterns on the file's path in the repo, as huggingface-cli's --include/--exclude: * and ? also match /, [seq] and [!seq] are sets, a pattern ending in / takes a whole folder";
+/** The patterns as the options that give them, for messages: `--include '*.gguf' --exclude 'old/'`. */
+export function describeFilePatterns({ include = [], exclude = [] }: { include?: string[]; exclude?: string[] }): string {
+  return [...include.map((p) => `--include '${p}'`), ...exclude.map((p) => `--exclude '${p}'`)].join(" ");
+}
+export const FilePatternList = (what: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 64, description: `${what}: ${FILE_PATTERN_RULE}.`, examples: [["*.gguf"]] });
+
 /** Body of POST /api/models/downloads. */
 export const DownloadRequest = Type.Object(
   {
     repo: RepoId,
     revision: Type.Optional(Revision),
     profile: Type.Optional(Type.String({ maxLength: 63, description: "Local profile to download into (its home_dir/models); default: `default`." })),
+    include: Type.Optional(FilePatternList("Download only the files matching one of these")),
+    exclude: Type.Optional(FilePatternList("Leave out the files matching one of these")),
   },
   { additionalProperties: false },
 );
@@ -125,7 +142,10 @@ export const DownloadTask = Type.Object(
     bytesTotal: Type.Integer(),
     bytesResumed: Type.Integer({ description: "Bytes that were already on disk when this task started." }),
     filesDone: Type.Integer(),
-    filesTotal: Type.Integer(),
+    filesTotal: Type.Integer({ description: "Files to download: those the patterns select." }),
+    filesSkipped: Type.Integer({ description: "Files of the repo left out by include/exclude." }),
+    include: Type.Array(Type.String(), { description: "The include patterns, as given (none: every file)." }),
+    exclude: Type.Array(Type.String(), { description: "The exclude patterns, as given." }),
     startedAt: Type.String({ format: "date-time" }),
     finishedAt: Type.Optional(Type.String({ format: "date-time" })),
     error: Type.Optional(Type.Object({ error: Type.String(), message: Type.String() })),
@@ -138,6 +158,7 @@ export type DownloadTask = Static<typeof DownloadTask>;
 /** Error codes of the model routes, beyond `invalid_request`, `not_found` and `conflict`. */
 export const MODEL_ERROR_CODES = [
   "download_local_only",
+  "no_matching_files",
   "hub_not_found",
   "hub_access_denied",
   "hub_unreachable",

@@ -20,33 +20,37 @@ function listFiles(dir: string): string[] {
 }
 
 /**
- * What goes into /app for a runtime: its own sources, the runtime-common workspace, and every
- * installed package it needs, at the same relative paths as in the repository, so `bun
- * runtimes/<name>/src/main.ts` resolves its imports in the image exactly as it does bare.
+ * What goes into /app for some workspaces: their own files and every installed package they need,
+ * at the same relative paths as in the repository, so `bun <workspace>/src/main.ts` resolves its
+ * imports in the image exactly as it does in the checkout. Tests, `skip` matches and the packages
+ * named in `leaveOut` (optional ones the image does without) stay out.
  */
-export function runtimeTree(root: string, runtime: string): TreeEntry[] {
-  const workspaceDir = join(root, "runtimes", runtime);
-  const entries: TreeEntry[] = [];
+export function workspaceTree(root: string, workspaces: string[], skip: RegExp[] = [], leaveOut: string[] = []): TreeEntry[] {
+  const entries = new Map<string, TreeEntry>();
   const addDir = (dir: string, targetDir: string) => {
     for (const file of listFiles(dir)) {
       const target = join(targetDir, relative(dir, file));
-      if (SKIPPED.some((pattern) => pattern.test(target))) continue;
+      if ([...SKIPPED, ...skip].some((pattern) => pattern.test(target))) continue;
       if (/\.test\.ts$/.test(target)) continue;
       const stat = lstatSync(file);
-      entries.push(stat.isSymbolicLink() ? { target, source: realpathSync(file) } : { target, source: file });
+      entries.set(target, stat.isSymbolicLink() ? { target, source: realpathSync(file) } : { target, source: file });
     }
   };
-  addDir(workspaceDir, join("runtimes", runtime));
-  for (const pkg of dependencyClosure(root, workspaceDir)) {
-    const linkTarget = relative(root, pkg.linkPath);
-    const realTarget = relative(root, pkg.dir);
-    if (linkTarget === realTarget) {
+  for (const workspace of workspaces) {
+    const workspaceDir = join(root, workspace);
+    addDir(workspaceDir, workspace);
+    for (const pkg of dependencyClosure(root, workspaceDir).filter((found) => !leaveOut.includes(found.name))) {
+      const linkTarget = relative(root, pkg.linkPath);
+      const realTarget = relative(root, pkg.dir);
       addDir(pkg.dir, realTarget);
-    } else {
       // A workspace package: its folder, plus the node_modules link npm made to it.
-      addDir(pkg.dir, realTarget);
-      entries.push({ target: linkTarget, symlink: relative(join(linkTarget, ".."), realTarget) });
+      if (linkTarget !== realTarget) entries.set(linkTarget, { target: linkTarget, symlink: relative(join(linkTarget, ".."), realTarget) });
     }
   }
-  return entries.sort((a, b) => a.target.localeCompare(b.target));
+  return [...entries.values()].sort((a, b) => a.target.localeCompare(b.target));
+}
+
+/** What goes into /app for a runtime: `bun runtimes/<name>/src/main.ts` runs there as it does bare. */
+export function runtimeTree(root: string, runtime: string): TreeEntry[] {
+  return workspaceTree(root, [join("runtimes", runtime)]);
 }

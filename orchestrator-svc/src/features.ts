@@ -31,6 +31,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     keysDir: join(ctx.dataDir, "api-keys"),
     freePort: () => freePort(),
     projectTask: (image) => catalog.projectTask(image),
+    projectImage: (task) => catalog.image(task, "svc"),
   });
   const engines = new Engines({
     docker,
@@ -47,6 +48,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
       image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: catalog.cpuTextGeneration,
       inputRoots: inputRootsFromEnv(env),
+      isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     },
     engineFor: (profile) => engines.forProfile(profile),
     engineOf: (row) => engines.forRecord(row),

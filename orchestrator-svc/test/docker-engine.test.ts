@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Task } from "@svc/contracts";
 import { ensureDocker, fakeRuntimeImage, eventually, freePort } from "@svc/testing";
 import { DockerApi } from "../src/engines/docker/docker-api";
 import { DockerEngine } from "../src/engines/docker/docker-engine";
@@ -15,7 +16,7 @@ const modelDir = mkdtempSync(join(tmpdir(), "svc-model-"));
 /** The port the engine gives the next service (it picks its ports; the test names them to check them). */
 let nextPort = 0;
 const keysDir = join(mkdtempSync(join(tmpdir(), "svc-keys-")), "api-keys");
-const options = (homeLabel: string) => ({ network: "host" as const, homeLabel, keysDir, freePort: async () => nextPort, projectTask: () => undefined });
+const options = (homeLabel: string) => ({ network: "host" as const, homeLabel, keysDir, freePort: async () => nextPort, projectTask: () => undefined, projectImage: (task: Task) => `svc-${task}:latest` });
 
 beforeAll(() => {
   ensureDocker();

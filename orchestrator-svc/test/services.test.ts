@@ -19,9 +19,9 @@ const profile: Profile = { name: "default", schema: "local", home_dir: home, cac
 const REV_OLD = "a".repeat(40);
 const REV_NEW = "b".repeat(40);
 const models: Model[] = [
-  { repo: "acme/tiny", revision: REV_OLD, profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, seenAt: "2026-01-01T00:00:00.000Z" },
-  { repo: "acme/tiny", revision: REV_NEW, profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, seenAt: "2026-02-01T00:00:00.000Z" },
-  { repo: "acme/ears", revision: REV_OLD, profile: "default", image: "speech-recognition", modelDir: home, sizeBytes: 1, seenAt: "2026-01-01T00:00:00.000Z" },
+  { repo: "acme/tiny", revision: REV_OLD, profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z" },
+  { repo: "acme/tiny", revision: REV_NEW, profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-02-01T00:00:00.000Z" },
+  { repo: "acme/ears", revision: REV_OLD, profile: "default", image: "speech-recognition", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z" },
 ];
 
 let docker: DockerEngine;
@@ -45,6 +45,7 @@ function build(dbFile: string) {
       image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: "svc",
       inputRoots: [inputRoot],
+      isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     },
     engineFor: () => docker,
     engineOf: () => docker,
@@ -57,7 +58,14 @@ beforeAll(() => {
   ensureDocker();
   const image = fakeRuntimeImage();
   catalog = ImageCatalog.fromEnv({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: image, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: image });
-  docker = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel, keysDir: join(home, "api-keys"), freePort: () => freePort(), projectTask: (image) => catalog.projectTask(image) });
+  docker = new DockerEngine(DockerApi.fromEnv(), {
+    network: "host",
+    homeLabel,
+    keysDir: join(home, "api-keys"),
+    freePort: () => freePort(),
+    projectTask: (image) => catalog.projectTask(image),
+    projectImage: (task) => catalog.image(task, "svc"),
+  });
   ({ store, reconciler, services } = build(join(home, "orchestrator.db")));
   reconciler.start();
 });

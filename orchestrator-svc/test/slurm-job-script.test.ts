@@ -74,7 +74,7 @@ describe("renderJobScript", () => {
     const words = execWords(renderJobScript(spec({ args: hostile, modelDir: "/models/it's $(here)", inputDir: "/in/`x`" }), bare));
     expect(words.slice(-hostile.length)).toEqual(hostile);
     expect(words[3]).toBe("/models/it's $(here)");
-    expect(words.slice(8, 10)).toEqual(["--input-dir", "/in/`x`"]);
+    expect(words.slice(8, 12)).toEqual(["--input-dir", "/in/`x`", "--input-host-dir", "/in/`x`"]);
   });
 
   test("values that could break out of an #SBATCH line or the script are refused", () => {

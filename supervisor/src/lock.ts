@@ -1,5 +1,5 @@
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { processAlive } from "@svc/platform/process";
+import { processAlive, readProcStat } from "@svc/platform/process";
 
 /** What the lock file of a running `svc start` says about it. */
 export interface RunRecord {
@@ -24,15 +24,10 @@ export class AlreadyRunningError extends Error {
 
 /** Field 22 of /proc/PID/stat (Linux); null where there is no /proc. */
 export function processStartTicks(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[19]);
-  } catch {
-    return null;
-  }
+  return readProcStat(pid)?.startTicks ?? null;
 }
 
+/** Running (a zombie left by `kill -9` is not) and not a later process that got the same pid. */
 function holderAlive(record: RunRecord): boolean {
   if (!processAlive(record.pid)) return false;
   const ticks = processStartTicks(record.pid);

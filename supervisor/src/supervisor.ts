@@ -7,6 +7,7 @@ import { freePort, portInUse } from "@svc/platform/net";
 import { decideAuthToken } from "./auth-token";
 import { GATEWAY_ENTRY, SERVICE_ENTRIES } from "./components";
 import { SupervisedProcess } from "./supervised-process";
+import { servicesOnExit } from "./services-on-exit";
 import { waitReady } from "./wait-ready";
 
 export class StartError extends Error {
@@ -46,6 +47,8 @@ function settingsEnv(settings: Settings, token: string | undefined): Record<stri
 export interface StartOptions {
   /** The user confirmed (`--yes`) serving without authentication beyond this machine. */
   openDebugConfirmed?: boolean;
+  /** Stop every live inference service before exiting, instead of leaving them running. */
+  stopServicesOnExit?: boolean;
 }
 
 /**
@@ -63,7 +66,8 @@ export function checkExposure(settings: Settings, options: StartOptions, out: Ou
 
 /**
  * `svc start`: takes the home folder's lock, starts the services and the gateway as supervised
- * child processes, and resolves `ready` once the gateway reports every service up.
+ * child processes, and resolves once the gateway reports every service up. Its `shutdown` first
+ * says which inference services keep running (or stops them), then stops the processes.
  */
 export async function startApp(settings: Settings, out: Output, signal?: AbortSignal, options: StartOptions = {}) {
   checkExposure(settings, options, out);
@@ -81,12 +85,19 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
   acquireLock(layout.lockFile, record);
   let stopped = false;
   const processes: SupervisedProcess[] = [];
+  const upstreams: Record<string, string> = {};
+  let internalSecret = "";
 
-  const shutdown = async () => {
+  const stopProcesses = async () => {
     if (stopped) return;
     stopped = true;
     await Promise.all(processes.map((p) => p.stop()));
     releaseLock(layout.lockFile);
+  };
+  const shutdown = async () => {
+    if (stopped) return;
+    await servicesOnExit(upstreams["orchestrator-svc"], internalSecret, options.stopServicesOnExit ?? false, out.info);
+    await stopProcesses();
   };
 
   try {
@@ -95,7 +106,8 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
     }
     const { token, generated } = decideAuthToken(settings, layout.tokenFile);
     const baseEnv = settingsEnv(settings, token);
-    baseEnv.SVC_INTERNAL_SECRET = randomSecret(32);
+    internalSecret = randomSecret(32);
+    baseEnv.SVC_INTERNAL_SECRET = internalSecret;
     baseEnv.SVC_SUPERVISOR_PID = String(process.pid);
 
     const log = (message: string) => out.info(`[svc ${new Date().toISOString()}] ${message}`);
@@ -110,7 +122,8 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
       const port = await freePort();
       ports.set(name, port);
       record.components[name] = { pid: null, port };
-      baseEnv[upstreamVariable(name)] = `http://127.0.0.1:${port}`;
+      upstreams[name] = `http://127.0.0.1:${port}`;
+      baseEnv[upstreamVariable(name)] = upstreams[name];
     }
     for (const { name } of SERVICES) {
       const env = { ...baseEnv, SVC_SERVICE_PORT: String(ports.get(name)) };
@@ -132,7 +145,7 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
     }
     return { url, shutdown, token };
   } catch (error) {
-    await shutdown();
+    await stopProcesses();
     throw error;
   }
 }

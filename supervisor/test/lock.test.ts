@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { acquireLock, AlreadyRunningError, processStartTicks, releaseLock, updateLock, type RunRecord } from "../src/lock";
+import { makeZombie } from "@svc/testing";
 
 function record(pid = process.pid): RunRecord {
   return { pid, pidStartTicks: processStartTicks(pid), url: "http://localhost:8000", homeDir: "/h", startedAt: "now", components: {} };
@@ -25,6 +26,19 @@ describe("home folder lock", () => {
     writeFileSync(lock, JSON.stringify(record(dead.pid)));
     acquireLock(lock, record());
     expect(JSON.parse(readFileSync(lock, "utf8")).pid).toBe(process.pid);
+  });
+
+  test("a lock whose holder is a zombie (killed, not yet reaped) is taken over at once", async () => {
+    const lock = lockIn();
+    const zombie = await makeZombie();
+    try {
+      writeFileSync(lock, JSON.stringify(record(zombie.pid)));
+      expect(JSON.parse(readFileSync(lock, "utf8")).pidStartTicks).not.toBeNull();
+      acquireLock(lock, record());
+      expect(JSON.parse(readFileSync(lock, "utf8")).pid).toBe(process.pid);
+    } finally {
+      await zombie.release();
+    }
   });
 
   test("a lock whose pid now belongs to another process (recycled) is taken over", () => {

@@ -32,7 +32,8 @@ describe("debug mode: another site's page gets nothing", () => {
       ["/logout", {}],
     ];
     for (const [path, fields] of attempts) {
-      for (const browser of [{ origin: EVIL }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { referer: `${EVIL}/page` }, { origin: `http://127.0.0.1:${app.port + 1}` }]) {
+      const browsers: Record<string, string>[] = [{ origin: EVIL }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { referer: `${EVIL}/page` }, { origin: `http://127.0.0.1:${app.port + 1}` }];
+      for (const browser of browsers) {
         const response = await fetch(`${app.url}${path}`, { method: "POST", redirect: "manual", headers: { ...FORM, ...browser }, body: form(fields) });
         expect(response.status, `${path} ${JSON.stringify(browser)}`).toBe(403);
         expect((await response.json()).error).toBe("cross_origin");

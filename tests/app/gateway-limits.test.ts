@@ -73,7 +73,8 @@ describe("bodies are capped before they are read", () => {
 
   test("API bodies over 1 MiB get 413, bodies without a length 411, with or without the token", async () => {
     const big = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
-    for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }]) {
+    const callers: Record<string, string>[] = [{}, { authorization: `Bearer ${TOKEN}` }];
+    for (const headers of callers) {
       const response = await fetch(`${app.url}/api/profiles`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: big });
       expect(response.status).toBe(413);
       expect((await response.json()).message).toContain("1024 KiB");

@@ -6,43 +6,27 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
-import { SvcClient } from "@svc/client";
-import { dockerSocket, ensureDocker, eventually, REPO_ROOT, runSvc, startSvc, type RunningSvc } from "@svc/testing";
+import type { SvcClient } from "@svc/client";
+import { dockerSocket, runSvc, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
 
-const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
 const KEY = "sk-secret-0f3c9a7e5d";
 
-let app: RunningSvc;
+let tiny: TinyApp;
+let app: TinyApp["app"];
 let client: SvcClient;
 let env: Record<string, string>;
-
-function sh(command: string[]) {
-  const result = Bun.spawnSync(command, { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe", env: process.env });
-  if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed:\n${result.stderr.toString()}`);
-  return result.stdout.toString();
-}
 
 const docker = async <T>(path: string): Promise<T> => (await fetch(`http://docker/v1.41${path}`, { unix: dockerSocket() } as RequestInit)).json() as Promise<T>;
 
 beforeAll(async () => {
-  ensureDocker();
-  sh([process.execPath, "images/build.ts"]);
-  app = await startSvc();
-  env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) };
-  client = new SvcClient({ baseUrl: app.url });
-  const home = join(app.home, "profile-home");
-  mkdirSync(join(app.home, "shared-cache"), { recursive: true });
-  await client.profiles.create({ name: "default", schema: "local", home_dir: home, cache_dir: join(app.home, "shared-cache") });
-  sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(home, "models")]);
-  await client.models.refresh("default");
+  tiny = await startAppWithTinyModels();
+  ({ app, client, env } = tiny);
 }, 600_000);
 
 afterAll(async () => {
-  for (const service of await client.services.list({ all: true })) await client.services.remove(service.id, { force: true }).catch(() => {});
-  await app.cleanup();
+  await tiny?.cleanup();
 });
 
 test("no preview shows the key: svc run --dry-run, the API's dry run, the UI's launch preview", async () => {
@@ -67,7 +51,7 @@ test("a running service's key is in no command line, not in docker inspect, and 
   const run = await runSvc(["run", "text-generation", TEXT_MODEL, "--api-key", KEY, "--name", "secret"], env);
   expect(run.code).toBe(0);
   const id = run.stdout.trim();
-  await eventually(async () => (await client.services.get(id)).status === "HEALTHY", 90_000, "the service to be HEALTHY");
+  await tiny.reaches(id, "HEALTHY", 90_000);
   const service = await client.services.get(id);
 
   // The runtime read its key from the mounted file: the right key passes, none is refused.

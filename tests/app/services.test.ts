@@ -2,46 +2,25 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
-import { SvcClient } from "@svc/client";
-import type { ServiceStatus } from "@svc/contracts";
-import { ensureDocker, eventually, REPO_ROOT, runSvc, startSvc, type RunningSvc } from "@svc/testing";
+import type { SvcClient } from "@svc/client";
+import { writeSnapshot } from "@svc/runtime-tiny-models";
+import { runSvc, sh, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
 
-const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
-const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
-
-let app: RunningSvc;
+let tiny: TinyApp;
+let app: TinyApp["app"];
 let client: SvcClient;
 let env: Record<string, string>;
-let modelsHome: string;
-
-function sh(command: string[], cwd = REPO_ROOT) {
-  const result = Bun.spawnSync(command, { cwd, stdout: "pipe", stderr: "pipe", env: process.env });
-  if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed:\n${result.stderr.toString()}`);
-  return result.stdout.toString();
-}
 
 const status = async (id: string) => (await client.services.get(id)).status;
-const reaches = (id: string, wanted: ServiceStatus, ms = 60_000) =>
-  eventually(async () => (await status(id)) === wanted, ms, `${id} to be ${wanted}`);
+const reaches = (...args: Parameters<TinyApp["reaches"]>) => tiny.reaches(...args);
 
 beforeAll(async () => {
-  ensureDocker();
-  sh([process.execPath, "images/build.ts"]);
-  app = await startSvc();
-  env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) };
-  client = new SvcClient({ baseUrl: app.url });
-  modelsHome = join(app.home, "profile-home");
-  mkdirSync(join(app.home, "shared-cache"), { recursive: true });
-  await client.profiles.create({ name: "default", schema: "local", home_dir: modelsHome, cache_dir: join(app.home, "shared-cache") });
-  sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(modelsHome, "models")]);
-  await client.models.refresh("default");
-  const registered = await client.models.list({ profile: "default" });
-  expect(registered.map((m) => m.repo).sort()).toEqual([TEXT_MODEL, SPEECH_MODEL]);
+  tiny = await startAppWithTinyModels();
+  ({ app, client, env } = tiny);
 }, 600_000);
 
 afterAll(async () => {
-  for (const service of await client.services.list({ all: true })) await client.services.remove(service.id, { force: true }).catch(() => {});
-  await app.cleanup();
+  await tiny?.cleanup();
 });
 
 describe("services on Docker, end to end", () => {
@@ -103,14 +82,15 @@ describe("services on Docker, end to end", () => {
   });
 
   test("a speech service (its missing image built first) transcribes a WAV from its input folder", async () => {
-    const inputs = join(modelsHome, "audio-in");
+    const inputs = join(tiny.modelsHome, "audio-in");
     mkdirSync(inputs, { recursive: true });
     sh(["espeak-ng", "-w", join(inputs, "hello.wav"), "hello world"]);
-    // Without its image (only the tag goes; the content-tagged image stays), run builds it first and says so.
-    sh(["docker", "rmi", "svc-speech-recognition:latest"]);
+    // Without its image, run builds it first and says so.
+    const image = tiny.images["speech-recognition"];
+    sh(["docker", "rmi", image]);
     const run = await runSvc(["run", "speech-recognition", SPEECH_MODEL, "--input-dir", inputs], env);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("The runtime image svc-speech-recognition:latest was missing, so it was built first.");
+    expect(run.stderr).toContain(`The runtime image ${image} was missing, so it was built first.`);
     const id = run.stdout.trim();
     await reaches(id, "HEALTHY");
     const response = await fetch(`${app.url}/proxy/${id}/transcribe`, {
@@ -126,14 +106,20 @@ describe("services on Docker, end to end", () => {
   });
 
   test("a service whose server exits turns FAILED with its exit code and output", async () => {
-    const run = await runSvc(["run", "text-generation", TEXT_MODEL, "--threads", "many"], env);
+    // A GGUF header with no metadata and no tensors registers as a text-generation model but cannot be loaded.
+    const header = new DataView(new ArrayBuffer(24));
+    new TextEncoder().encodeInto("GGUF", new Uint8Array(header.buffer));
+    header.setUint32(4, 3, true); // version 3, then 0 tensors and 0 metadata entries
+    writeSnapshot(join(tiny.modelsHome, "models"), "svc-tiny/empty-gguf", [{ name: "empty.gguf", bytes: new Uint8Array(header.buffer) }]);
+    await client.models.refresh("default");
+    const run = await runSvc(["run", "text-generation", "svc-tiny/empty-gguf"], env);
     const id = run.stdout.trim();
     await reaches(id, "FAILED");
     const details = await client.services.get(id);
-    expect(details.reason).toContain("exited with code 2");
-    expect(details.reason).toContain("--threads");
+    expect(details.reason).toContain("exited with code 1");
+    expect(details.reason).toContain("could not load the model");
     const shown = await runSvc(["details", id], env);
-    expect(shown.stdout).toContain("FAILED (exited with code 2");
+    expect(shown.stdout).toContain("FAILED (exited with code 1");
   });
 
   test("an orchestrator killed while a service starts is restarted, and the service still becomes HEALTHY, once", async () => {

@@ -163,17 +163,31 @@ describe("services on Slurm, end to end", () => {
     }
     expect(await onCluster("ls ~/svc/jobs | wc -l")).toBe(jobsBefore);
 
-    // Engine arguments go to the server as words: they reach the job script quoted, and run nothing.
+    // The CPU runtime's engine arguments are checked before anything reaches the cluster.
     const hostile = [`$(touch ${marker}-1)`, `; touch ${marker}-2`, `\`touch ${marker}-3\``, `'; touch ${marker}-4; '`, `"$(touch ${marker}-5)"`, `--x=$(id>${marker}-6)`, `&& touch ${marker}-7 #`];
-    const dry = await runOnCluster(["text-generation", TEXT_MODEL, "--dry-run", ...hostile]);
-    expect(dry.code).toBe(0);
-    const started = await runOnCluster(["text-generation", TEXT_MODEL, ...hostile]);
+    const refusedEngineArgs = await runOnCluster(["text-generation", TEXT_MODEL, ...hostile]);
+    expect(refusedEngineArgs.code).not.toBe(0);
+    expect(refusedEngineArgs.stderr).toContain("The CPU text-generation runtime accepts these llama.cpp server options");
+    expect(await onCluster("ls ~/svc/jobs | wc -l")).toBe(jobsBefore);
+    const quoted = (word: string) => (word.includes("'") ? word.replaceAll("'", `'\\''`) : word);
+
+    // vLLM's arguments pass unchecked: they reach its job script as quoted words (a dry run: the test cluster has no GPUs).
+    const vllm = await runOnCluster(["--gres", "1", "text-generation", TEXT_MODEL, "--dry-run", ...hostile]);
+    expect(vllm.code).toBe(0);
+    for (const word of hostile) expect(vllm.stdout).toContain(quoted(word));
+    expect(Bun.spawnSync(["bash", "-n", "-c", vllm.stdout]).exitCode).toBe(0);
+
+    // Text that reaches a running job's script (here the API key) stays one inert word.
+    const hostileKey = `$(touch\${IFS}${marker}-key)\`touch\${IFS}${marker}-8\`;'`;
+    const started = await runOnCluster(["text-generation", TEXT_MODEL, "--api-key", hostileKey]);
     expect(started.code).toBe(0);
     const id = started.stdout.trim();
-    await eventually(async () => ["FAILED", "HEALTHY"].includes(await status(id)), 45_000, "the hostile service to end or run");
-    if ((await status(id)) !== "FAILED") await client.services.stop(id);
+    await reaches(id, "HEALTHY");
+    const keyed = new OpenAI({ baseURL: `${app.url}/proxy/${id}/v1`, apiKey: hostileKey, maxRetries: 0 });
+    expect((await keyed.models.list()).data).toHaveLength(1);
+    await client.services.stop(id);
     const script = await onCluster(`cat ~/svc/jobs/${id}/job.sh`);
-    for (const word of hostile) expect(script).toContain(word.includes("'") ? word.replaceAll("'", `'\\''`) : word);
+    expect(script).toContain(quoted(hostileKey));
     expect(await onCluster(`ls /tmp ~ ~/svc/jobs/${id} | grep -c pwned || true`)).toBe("0\n");
     expect(readdirSync("/tmp").filter((name) => name.startsWith("pwned"))).toEqual([]);
     expect(existsSync(marker)).toBe(false);

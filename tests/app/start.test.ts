@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readProcStat } from "@svc/platform/process";
 import { eventually, processExists, runSvc, startSvc, tempHome, type RunningSvc } from "@svc/testing";
 
 /** Local addresses (hex, as in /proc/net/tcp) that a listening socket on `port` is bound to. */
@@ -113,6 +114,25 @@ describe("svc start lifecycle", () => {
     const second = await startSvc({ home });
     expect(second.lock().pid).toBe(second.proc.pid!);
     await second.cleanup();
+  });
+
+  test("kill -9 of the whole process group, then an immediate start: the unreaped (zombie) holder does not block it", async () => {
+    const home = tempHome();
+    // svc start in a process group of its own, under a parent (`sleep`) that never reaps it, so it
+    // stays a zombie after the kill, as it does for a moment under a shell.
+    const first = await startSvc({ home, wrapper: ["sh", "-c", 'setsid "$@" & exec sleep 600', "sh"] });
+    try {
+      const holder = first.lock().pid;
+      expect(holder).not.toBe(first.proc.pid);
+      process.kill(-holder, "SIGKILL");
+      await eventually(() => readProcStat(holder)?.state === "Z", 5000, "the killed svc start to be a zombie");
+      const second = await startSvc({ home });
+      expect(second.lock().pid).toBe(second.proc.pid!);
+      expect(readProcStat(holder)?.state).toBe("Z");
+      await second.cleanup();
+    } finally {
+      await first.stop("SIGKILL");
+    }
   });
 
   test("a port already in use stops start-up with a clear message", async () => {

@@ -51,6 +51,8 @@ export interface FakeHub {
   bytesSent: Map<string, number>;
   /** The next download of `path` sends `afterBytes` bytes of the body and then drops the connection. */
   cutNext(path: string, afterBytes: number): void;
+  /** The next download of `path` sends `afterBytes` bytes of the body and then nothing more, keeping the connection open. */
+  stallNext(path: string, afterBytes: number): void;
   /** The next download of `path` sends the right number of bytes with one of them wrong. */
   corruptNext(path: string): void;
   stop(): void;
@@ -106,7 +108,11 @@ export function startFakeHub(options: FakeHubOptions): FakeHub {
   const requests: HubRequest[] = [];
   const bytesSent = new Map<string, number>();
   const cuts = new Map<string, number>();
+  const stalls = new Map<string, number>();
   const corrupt = new Set<string>();
+  // Stalled answers wait on this until the hub stops.
+  let endStalls!: () => void;
+  const stopped = new Promise<void>((resolve) => (endStalls = resolve));
 
   const error = (status: number, code: string, message: string) =>
     new Response(JSON.stringify({ error: message }), { status, headers: { "x-error-code": code, "x-error-message": message, "content-type": "application/json" } });
@@ -210,21 +216,30 @@ export function startFakeHub(options: FakeHubOptions): FakeHub {
       body = Uint8Array.from(body);
       body[body.length - 1] ^= 0xff;
     }
-    const cut = cuts.get(file.path);
     const count = (n: number) => bytesSent.set(file.path, (bytesSent.get(file.path) ?? 0) + n);
-    if (cut !== undefined) {
-      cuts.delete(file.path);
-      const part = body.subarray(0, cut);
+    // A short body: `afterBytes` of it, then the end `then` waits for (the connection is dropped
+    // when the body ends short of its content-length; a stall keeps it open until the hub stops).
+    const shortBody = (afterBytes: number, then: Promise<void>) => {
+      const part = body.subarray(0, afterBytes);
       count(part.length);
       const stream = new ReadableStream<Uint8Array>({
         async start(controller) {
           controller.enqueue(part);
-          await Bun.sleep(50);
-          // Ending the body short of its content-length makes the server drop the connection.
+          await then;
           controller.close();
         },
       });
       return new Response(stream, { status, headers });
+    };
+    const stall = stalls.get(file.path);
+    if (stall !== undefined) {
+      stalls.delete(file.path);
+      return shortBody(stall, stopped);
+    }
+    const cut = cuts.get(file.path);
+    if (cut !== undefined) {
+      cuts.delete(file.path);
+      return shortBody(cut, Bun.sleep(50));
     }
     count(body.length);
     return new Response(Buffer.from(body), { status, headers });
@@ -235,7 +250,27 @@ export function startFakeHub(options: FakeHubOptions): FakeHub {
     requests,
     bytesSent,
     cutNext: (path, afterBytes) => cuts.set(path, afterBytes),
+    stallNext: (path, afterBytes) => stalls.set(path, afterBytes),
     corruptNext: (path) => corrupt.add(path),
-    stop: () => server.stop(true),
+    stop: () => {
+      endStalls();
+      server.stop(true);
+    },
   };
+}
+
+/** A hub that accepts connections and reads requests but never answers (not even a status line). */
+export function startSilentHub(): { url: string; connections: () => number; stop: () => void } {
+  let connections = 0;
+  const server = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open() {
+        connections++;
+      },
+      data() {},
+    },
+  });
+  return { url: `http://127.0.0.1:${server.port}`, connections: () => connections, stop: () => server.stop(true) };
 }

@@ -7,3 +7,5 @@ export * from "./tricky-cache";
 export * from "./ssh-keys";
 export * from "./ssh-test-host";
 export * from "./fake-engine";
+export * from "./tiny-app";
+export * from "./zombie";

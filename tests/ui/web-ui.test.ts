@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { Server } from "bun";
-import { ensureDocker, bytes, startFakeHub, tinyRepo, type FakeHub, REPO_ROOT, startSvc, type RunningSvc } from "@svc/testing";
+import { buildRuntimeImages, bytes, ensureDocker, sh, startFakeHub, startSvc, tinyRepo, type FakeHub, type RunningSvc } from "@svc/testing";
 import { markDocument, openBrowser, screenshot, stillSameDocument, type Browser } from "./browser";
 
 const TOKEN = "ui-suite-token-0123456789";
@@ -26,18 +26,13 @@ let browser: Browser;
 let inputs: string;
 let serviceId = "";
 
-function sh(command: string[]) {
-  const result = Bun.spawnSync(command, { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe", env: process.env });
-  if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed:\n${result.stderr.toString()}`);
-  return result.stdout.toString();
-}
-
 beforeAll(async () => {
   ensureDocker();
-  sh([process.execPath, "images/build.ts"]);
+  // The images built from this tree, pinned (another checkout on the same Docker Engine may retag :latest).
+  const runtimes = buildRuntimeImages();
   // A repo big enough for the progress bar to have something to show.
   hub = startFakeHub({ repos: [tinyRepo("acme/tiny-llm", "causal-lm", { extra: [{ path: "extra-weights.safetensors", content: bytes(24 << 20, 7), lfs: true }] })] });
-  app = await startSvc({ env: { SVC_DEBUG: "false", SVC_AUTH_TOKEN: TOKEN, HF_ENDPOINT: hub.url } });
+  app = await startSvc({ env: { SVC_DEBUG: "false", SVC_AUTH_TOKEN: TOKEN, HF_ENDPOINT: hub.url, ...runtimes.env } });
   client = new SvcClient({ baseUrl: app.url, token: TOKEN });
   const home = join(app.home, "profile-home");
   inputs = join(home, "audio-in");

@@ -11,6 +11,8 @@ export const models = sqliteTable(
     image: text("image", { enum: TASKS }).notNull(),
     modelDir: text("model_dir").notNull(),
     sizeBytes: integer("size_bytes").notNull(),
+    /** Some files of the repo at this revision are not in the snapshot (downloaded with --include/--exclude). */
+    partial: integer("partial", { mode: "boolean" }).notNull().default(false),
     seenAt: text("seen_at").notNull(),
   },
   (table) => [primaryKey({ columns: [table.repo, table.revision, table.profile] })],

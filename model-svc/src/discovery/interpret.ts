@@ -1,7 +1,7 @@
 import { isCommit, type Task, type ScanIssue } from "@svc/contracts";
 import { classify } from "./classify";
 import { repoFromFolderName } from "./repo-folder";
-import type { ScannedRoot } from "./types";
+import { missingFiles, type ScannedRoot } from "./types";
 
 /** A complete, classified snapshot: what becomes a row of the registry. */
 export interface FoundSnapshot {
@@ -10,6 +10,8 @@ export interface FoundSnapshot {
   image: Task;
   modelDir: string;
   sizeBytes: number;
+  /** Files the hub listed for this commit are missing (downloaded with --include/--exclude). */
+  partial: boolean;
 }
 
 export interface Interpretation {
@@ -83,6 +85,7 @@ export function interpretScan(profile: string, roots: ScannedRoot[]): Interpreta
           image: kind.image,
           modelDir: snapshot.path,
           sizeBytes: files.reduce((sum, f) => sum + f.size, 0),
+          partial: missingFiles(scanned.fileLists[revision] ?? [], snapshot.facts).length > 0,
         });
       }
     }

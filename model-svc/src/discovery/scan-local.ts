@@ -1,6 +1,17 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, lstatSync, type Dirent } from "node:fs";
 import { join } from "node:path";
-import { MAGIC_FILE, PARTIAL_MARKER_PREFIX, READ_LIMITS, type ScannedRepo, type ScannedRoot, type ScannedSnapshot, type SnapshotFacts } from "./types";
+import {
+  FILE_LIST_PREFIX,
+  FILE_LIST_READ_LIMIT,
+  FILE_LIST_SUFFIX,
+  MAGIC_FILE,
+  PARTIAL_MARKER_PREFIX,
+  READ_LIMITS,
+  type ScannedRepo,
+  type ScannedRoot,
+  type ScannedSnapshot,
+  type SnapshotFacts,
+} from "./types";
 import { MODEL_FOLDER_PREFIX } from "./repo-folder";
 
 function describe(error: unknown): string {
@@ -125,13 +136,29 @@ function readRefs(dir: string, prefix = "", walked = new WalkedFolders()): Recor
   return refs;
 }
 
+/** The paths of a `.svc-files-<commit>.json` file list; undefined when it cannot be read as one. */
+export function readFileList(path: string): string[] | undefined {
+  const head = readHead(path, FILE_LIST_READ_LIMIT + 1);
+  if (!head || head.length > FILE_LIST_READ_LIMIT) return undefined;
+  try {
+    const files = (JSON.parse(head.toString("utf8")) as { files?: unknown }).files;
+    return Array.isArray(files) && files.every((f) => typeof f === "string") ? files : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function scanRepo(root: string, folder: string): ScannedRepo {
   const path = join(root, folder);
-  const repo: ScannedRepo = { folder, path, refs: {}, snapshots: [], partial: [] };
+  const repo: ScannedRepo = { folder, path, refs: {}, snapshots: [], partial: [], fileLists: {} };
   const entries = list(path);
   if (!Array.isArray(entries)) return { ...repo, problem: entries.problem };
   for (const entry of entries) {
     if (entry.name.startsWith(PARTIAL_MARKER_PREFIX)) repo.partial.push(entry.name.slice(PARTIAL_MARKER_PREFIX.length));
+    if (entry.name.startsWith(FILE_LIST_PREFIX) && entry.name.endsWith(FILE_LIST_SUFFIX)) {
+      const files = readFileList(join(path, entry.name));
+      if (files) repo.fileLists[entry.name.slice(FILE_LIST_PREFIX.length, -FILE_LIST_SUFFIX.length)] = files;
+    }
   }
   if (entries.some((e) => e.name === "refs")) repo.refs = readRefs(join(path, "refs"));
   const snapshotsDir = join(path, "snapshots");

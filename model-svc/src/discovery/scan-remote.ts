@@ -137,7 +137,7 @@ function parseTree(text: string, current: { root: ScannedRoot; repos: Map<string
   const repoFor = (folder: string) => {
     let repo = current.repos.get(folder);
     if (!repo) {
-      repo = { folder, path: join(folder), refs: {}, snapshots: [], partial: [] };
+      repo = { folder, path: join(folder), refs: {}, snapshots: [], partial: [], fileLists: {} };
       current.repos.set(folder, repo);
       current.root.repos.push(repo);
     }

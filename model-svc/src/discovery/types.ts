@@ -42,6 +42,8 @@ export interface ScannedRepo {
   snapshots: ScannedSnapshot[];
   /** Commits whose download by svc has not finished (a `.svc-partial-<commit>` marker exists). */
   partial: string[];
+  /** Per commit, every file path the hub listed for it, as svc kept it at download (`.svc-files-<commit>.json`). */
+  fileLists: Record<string, string[]>;
 }
 
 export interface ScannedRoot {
@@ -60,3 +62,19 @@ export const MAGIC_FILE = /\.(gguf|bin)$/i;
 
 /** Marker svc keeps at `<repo folder>/.svc-partial-<commit>` while a download is under way. */
 export const PARTIAL_MARKER_PREFIX = ".svc-partial-";
+
+/**
+ * `<repo folder>/.svc-files-<commit>.json`: `{ files: [every path the hub listed], include, exclude }`,
+ * written by svc at the end of each download, so that a snapshot downloaded with --include/--exclude
+ * is known to be partial (the hub cache itself does not say).
+ */
+export const FILE_LIST_PREFIX = ".svc-files-";
+export const FILE_LIST_SUFFIX = ".json";
+/** Larger file lists are not read (a repo of some 40,000 files). */
+export const FILE_LIST_READ_LIMIT = 4 * 1024 * 1024;
+
+/** Paths of `listed` that the snapshot lacks (a broken link counts as lacking). */
+export function missingFiles(listed: string[], facts: SnapshotFacts): string[] {
+  const present = new Set(facts.files.filter((f) => !f.broken).map((f) => f.path));
+  return listed.filter((path) => !present.has(path));
+}

@@ -107,10 +107,9 @@ export async function fetchBlob({ hub, repo, commit, file, blobPath, onBytes }: 
         try {
           chunk = await reader.read();
         } catch (error) {
-          throw new DownloadError(
-            "download_failed",
-            `The connection to the hub dropped while fetching ${file.path} (${written} of ${file.size} bytes kept): run the same \`svc model add\` again to resume.`,
-          );
+          const resume = `${written} of ${file.size} bytes of ${file.path} are kept: run the same \`svc model add\` again to resume.`;
+          if (error instanceof HubError) throw new DownloadError(hubErrorCode(error), `${error.message} ${resume}`);
+          throw new DownloadError("download_failed", `The connection to the hub dropped while fetching ${file.path}; ${resume}`);
         }
         if (chunk.done) break;
         try {

@@ -1,17 +1,30 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { ApiError, badRequest, notFound, DEFAULT_REVISION, REPO_ID_RULE, REVISION_RULE, isRepoId, isRevision, type DownloadTask, type Model } from "@svc/contracts";
+import {
+  ApiError,
+  badRequest,
+  notFound,
+  DEFAULT_REVISION,
+  describeFilePatterns,
+  REPO_ID_RULE,
+  REVISION_RULE,
+  isRepoId,
+  isRevision,
+  type DownloadTask,
+  type Model,
+} from "@svc/contracts";
 import { classify } from "../discovery/classify";
 import { repoFolderName } from "../discovery/repo-folder";
 import { snapshotFacts } from "../discovery/scan-local";
-import { PARTIAL_MARKER_PREFIX } from "../discovery/types";
+import { FILE_LIST_PREFIX, FILE_LIST_SUFFIX, missingFiles, PARTIAL_MARKER_PREFIX } from "../discovery/types";
 import { HubClient, type HubFile } from "../hub/client";
 import { hubSettings } from "../hub/endpoint";
 import { HubError } from "../hub/errors";
 import type { ModelService } from "../models/service";
 import { profileOrDefault, type ProfileSource } from "../profiles/source";
 import { blobName, DownloadError, fetchBlob } from "./blob-fetch";
+import { selected } from "./file-patterns";
 
 export interface DownloadServiceOptions {
   models: ModelService;
@@ -26,6 +39,16 @@ interface DownloadInput {
   repo: string;
   revision?: string;
   profile?: string;
+  include?: string[];
+  exclude?: string[];
+}
+
+/** What one download fetches: the selected files, out of all the hub lists for the commit. */
+interface DownloadPlan {
+  hub: HubClient;
+  files: HubFile[];
+  allFiles: HubFile[];
+  repoDir: string;
 }
 
 /** A path inside a repo as the hub lists it, safe to join under a snapshot folder. */
@@ -92,22 +115,37 @@ export class DownloadService {
           `then run \`svc model ls --refresh --profile ${profile.name}\`.`,
       );
     }
+    const patterns = { include: input.include ?? [], exclude: input.exclude ?? [] };
     const hub = this.hub();
     let commit: string;
+    let allFiles: HubFile[];
     let files: HubFile[];
     try {
       commit = (await hub.modelInfo(repo, requestedRevision)).sha;
-      files = await hub.listFiles(repo, commit);
+      allFiles = await hub.listFiles(repo, commit);
+      files = allFiles.filter((f) => selected(f.path, patterns));
       if (files[0]) await hub.probe(repo, commit, files[0].path);
     } catch (error) {
       if (error instanceof HubError) throw hubApiError(error);
       throw error;
     }
-    const unsafe = files.find((f) => !isSafeRepoPath(f.path) || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(blobName(f)) || !Number.isSafeInteger(f.size) || f.size < 0);
+    const unsafe = allFiles.find((f) => !isSafeRepoPath(f.path) || !/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(blobName(f)) || !Number.isSafeInteger(f.size) || f.size < 0);
     if (unsafe) throw new ApiError(502, "hub_error", `The hub listed a file svc will not write: ${JSON.stringify(unsafe.path)}.`);
-    if (files.length === 0) throw new ApiError(404, "hub_not_found", `${repo} at ${requestedRevision} has no files on ${hub.endpoint}.`);
+    if (allFiles.length === 0) throw new ApiError(404, "hub_not_found", `${repo} at ${requestedRevision} has no files on ${hub.endpoint}.`);
+    if (files.length === 0) {
+      const sample = allFiles.slice(0, 8).map((f) => f.path).join(", ");
+      throw new ApiError(
+        400,
+        "no_matching_files",
+        `No file of ${repo} at ${requestedRevision} is selected by ${describeFilePatterns(patterns)}: its ${allFiles.length} files are ${sample}${allFiles.length > 8 ? ", …" : ""}. ` +
+          "Patterns match the whole path in the repo, as huggingface-cli's do (e.g. '*.gguf', '*Q4_K_M*', 'onnx/').",
+      );
+    }
 
-    const running = [...this.tasks.values()].find((t) => t.state === "running" && t.profile === profile.name && t.repo === repo && t.revision === commit);
+    const samePatterns = (t: DownloadTask) => JSON.stringify([t.include, t.exclude]) === JSON.stringify([patterns.include, patterns.exclude]);
+    const running = [...this.tasks.values()].find(
+      (t) => t.state === "running" && t.profile === profile.name && t.repo === repo && t.revision === commit && samePatterns(t),
+    );
     if (running) return { ...running };
 
     const modelsDir = join(profile.home_dir, "models");
@@ -135,12 +173,15 @@ export class DownloadService {
       bytesResumed: resumed,
       filesDone: 0,
       filesTotal: files.length,
+      filesSkipped: allFiles.length - files.length,
+      include: patterns.include,
+      exclude: patterns.exclude,
       startedAt: new Date().toISOString(),
     };
     this.tasks.set(task.id, task);
     this.forgetOld();
     const previous = this.repoQueues.get(repoDir) ?? Promise.resolve();
-    const run = previous.then(() => this.run(task, { hub, files, repoDir }));
+    const run = previous.then(() => this.run(task, { hub, files, allFiles, repoDir }));
     this.repoQueues.set(repoDir, run.catch(() => undefined));
     return { ...task };
   }
@@ -156,7 +197,7 @@ export class DownloadService {
     for (const task of finished.slice(0, Math.max(0, finished.length - this.keepFinished))) this.tasks.delete(task.id);
   }
 
-  private async run(task: DownloadTask, { hub, files, repoDir }: { hub: HubClient; files: HubFile[]; repoDir: string }): Promise<void> {
+  private async run(task: DownloadTask, { hub, files, allFiles, repoDir }: DownloadPlan): Promise<void> {
     const marker = join(repoDir, `${PARTIAL_MARKER_PREFIX}${task.revision}`);
     const finish = (patch: Partial<DownloadTask>) => Object.assign(task, { ...patch, finishedAt: new Date().toISOString() });
     try {
@@ -191,18 +232,24 @@ export class DownloadService {
         mkdirSync(dirname(ref), { recursive: true });
         writeFileSync(ref, task.revision);
       }
+      // The hub's whole file list stays beside the snapshot, so a refresh can tell it is partial.
+      const fileList = join(repoDir, `${FILE_LIST_PREFIX}${task.revision}${FILE_LIST_SUFFIX}`);
+      writeFileSync(`${fileList}.tmp`, JSON.stringify({ files: allFiles.map((f) => f.path), include: task.include, exclude: task.exclude }));
+      renameSync(`${fileList}.tmp`, fileList);
       rmSync(marker, { force: true });
       const { facts } = snapshotFacts(snapshotDir);
       const kind = classify(facts);
       if (kind.image === null) {
-        throw new DownloadError("unclassified_model", `${task.repo} was downloaded to ${snapshotDir} but not registered: ${kind.reason}.`);
+        const filtered = task.filesSkipped > 0 ? ` (${describeFilePatterns(task)} left out ${task.filesSkipped} files; config.json or README.md tell a model's kind)` : "";
+        throw new DownloadError("unclassified_model", `${task.repo} was downloaded to ${snapshotDir} but not registered: ${kind.reason}${filtered}.`);
       }
       const model: Model = this.options.models.register(task.profile, {
         repo: task.repo,
         revision: task.revision,
         image: kind.image,
         modelDir: snapshotDir,
-        sizeBytes: task.bytesTotal,
+        sizeBytes: facts.files.reduce((sum, f) => sum + f.size, 0),
+        partial: missingFiles(allFiles.map((f) => f.path), facts).length > 0,
       });
       finish({ state: "completed", bytesDone: task.bytesTotal, model });
     } catch (error) {

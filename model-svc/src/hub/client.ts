@@ -1,5 +1,6 @@
 import { HubError, hubErrorFor } from "./errors";
 import type { HubSettings } from "./endpoint";
+import { timedFetch } from "./timed-fetch";
 
 /** A file of a repo at a commit, as the hub lists it. */
 export interface HubFile {
@@ -48,14 +49,14 @@ export class HubClient {
     return headers;
   }
 
-  private async get(url: string, what: string, init: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
-    let response: Response;
-    try {
-      response = await this.fetchImpl(url, { headers: this.headers(init.headers), signal: init.signal, redirect: "follow" });
-    } catch (error) {
-      if (init.signal?.aborted) throw error;
-      throw new HubError("unreachable", `Cannot reach the hub at ${this.endpoint} (${(error as Error).message}); check the network or HF_ENDPOINT.`);
-    }
+  /** One request with the hub's timeouts (see timedFetch); an error answer becomes a HubError saying what to check. */
+  private async get(url: string, what: string, init: { method?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
+    const { connectTimeoutMs, stallTimeoutMs } = this.settings;
+    const response = await timedFetch(
+      url,
+      { method: init.method ?? "GET", headers: this.headers(init.headers) },
+      { fetchImpl: this.fetchImpl, endpoint: this.endpoint, what, connectTimeoutMs, stallTimeoutMs, signal: init.signal },
+    );
     if (!response.ok && response.status !== 206) {
       await response.body?.cancel().catch(() => {});
       throw hubErrorFor(response, what, this.endpoint);
@@ -63,13 +64,18 @@ export class HubClient {
     return response;
   }
 
-  private async json<T>(url: string, what: string): Promise<T> {
-    const response = await this.get(url, what, { headers: { accept: "application/json" } });
+  /** The answer's JSON; a stalled body stays a HubError, anything else that is not JSON is a bad answer. */
+  private async readJson<T>(response: Response, what: string): Promise<T> {
     try {
       return (await response.json()) as T;
-    } catch {
+    } catch (error) {
+      if (error instanceof HubError) throw error;
       throw new HubError("bad-answer", `${this.endpoint} did not answer JSON for ${what}; is HF_ENDPOINT a Hugging Face hub?`);
     }
+  }
+
+  private async json<T>(url: string, what: string): Promise<T> {
+    return this.readJson<T>(await this.get(url, what, { headers: { accept: "application/json" } }), what);
   }
 
   /** The repo at `revision` (a branch, tag or commit): its id and the commit it resolves to. */
@@ -86,8 +92,9 @@ export class HubClient {
     const files: HubFile[] = [];
     let url: string | undefined = `${this.endpoint}/api/models/${repo}/tree/${enc(commit)}?recursive=true&expand=false`;
     while (url) {
-      const response = await this.get(url, `the file list of ${repo} at ${commit}`, { headers: { accept: "application/json" } });
-      const entries = (await response.json().catch(() => undefined)) as TreeEntry[] | undefined;
+      const what = `the file list of ${repo} at ${commit}`;
+      const response = await this.get(url, what, { headers: { accept: "application/json" } });
+      const entries = await this.readJson<TreeEntry[]>(response, what);
       if (!Array.isArray(entries)) throw new HubError("bad-answer", `${this.endpoint} did not answer a file list for ${repo}.`);
       for (const entry of entries) {
         if (entry.type !== "file") continue;
@@ -100,20 +107,17 @@ export class HubClient {
 
   /** Checks that a file can be downloaded (a gated repo refuses here) without fetching it: a HEAD request. */
   async probe(repo: string, commit: string, path: string): Promise<void> {
-    const url = `${this.endpoint}/${repo}/resolve/${enc(commit)}/${path.split("/").map(enc).join("/")}`;
-    let response: Response;
-    try {
-      response = await this.fetchImpl(url, { method: "HEAD", headers: this.headers(), redirect: "follow" });
-    } catch (error) {
-      throw new HubError("unreachable", `Cannot reach the hub at ${this.endpoint} (${(error as Error).message}); check the network or HF_ENDPOINT.`);
-    }
-    if (!response.ok) throw hubErrorFor(response, `${repo}`, this.endpoint);
+    const response = await this.get(this.fileUrl(repo, commit, path), repo, { method: "HEAD" });
+    await response.body?.cancel().catch(() => {});
   }
 
   /** The file's content from byte `offset` on (206 when the hub honours the range, 200 for the whole file). */
   download(repo: string, commit: string, path: string, offset: number, signal?: AbortSignal): Promise<Response> {
-    const url = `${this.endpoint}/${repo}/resolve/${enc(commit)}/${path.split("/").map(enc).join("/")}`;
-    return this.get(url, `${path} of ${repo}`, { headers: offset > 0 ? { range: `bytes=${offset}-` } : {}, signal });
+    return this.get(this.fileUrl(repo, commit, path), `${path} of ${repo}`, { headers: offset > 0 ? { range: `bytes=${offset}-` } : {}, signal });
+  }
+
+  private fileUrl(repo: string, commit: string, path: string): string {
+    return `${this.endpoint}/${repo}/resolve/${enc(commit)}/${path.split("/").map(enc).join("/")}`;
   }
 }
 

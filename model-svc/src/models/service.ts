@@ -49,7 +49,7 @@ export class ModelService {
   /**
    * Scans the model folders of one profile (or all), then reconciles the registry with what is on
    * disk in ONE transaction: new snapshots are added, vanished ones removed, rows whose image,
-   * folder or size changed are updated; nothing else changes. A profile that cannot be scanned
+   * folder, size or completeness changed are updated; nothing else changes. A profile that cannot be scanned
    * keeps its rows. A full refresh also drops rows of profiles that no longer exist.
    */
   async refresh(profileName?: string): Promise<RefreshReport> {
@@ -96,9 +96,14 @@ export class ModelService {
           if (!row) {
             tx.insert(models).values({ ...snapshot, profile: profile.name, seenAt }).run();
             report.added++;
-          } else if (row.image !== snapshot.image || row.modelDir !== snapshot.modelDir || row.sizeBytes !== snapshot.sizeBytes) {
+          } else if (
+            row.image !== snapshot.image ||
+            row.modelDir !== snapshot.modelDir ||
+            row.sizeBytes !== snapshot.sizeBytes ||
+            row.partial !== snapshot.partial
+          ) {
             tx.update(models)
-              .set({ image: snapshot.image, modelDir: snapshot.modelDir, sizeBytes: snapshot.sizeBytes })
+              .set({ image: snapshot.image, modelDir: snapshot.modelDir, sizeBytes: snapshot.sizeBytes, partial: snapshot.partial })
               .where(and(eq(models.repo, row.repo), eq(models.revision, row.revision), eq(models.profile, row.profile)))
               .run();
             report.updated++;
@@ -127,7 +132,7 @@ export class ModelService {
       .values({ ...snapshot, profile, seenAt })
       .onConflictDoUpdate({
         target: [models.repo, models.revision, models.profile],
-        set: { image: snapshot.image, modelDir: snapshot.modelDir, sizeBytes: snapshot.sizeBytes },
+        set: { image: snapshot.image, modelDir: snapshot.modelDir, sizeBytes: snapshot.sizeBytes, partial: snapshot.partial },
       })
       .returning()
       .get();

@@ -2,6 +2,8 @@ import type { InferenceServer, Task } from "@svc/contracts";
 
 export const VLLM_IMAGE = "vllm/vllm-openai:latest";
 const PROJECT_PREFIX = "svc-";
+const DEFAULT_IMAGES: Record<Task, string> = { "text-generation": "svc-text-generation:latest", "speech-recognition": "svc-speech-recognition:latest" };
+const repositoryOf = (image: string) => image.replace(/[:@].*$/, "");
 
 /**
  * Which container image serves which task: the project's CPU runtimes (built locally, no registry)
@@ -18,8 +20,8 @@ export class ImageCatalog {
   static fromEnv(env: Record<string, string | undefined>): ImageCatalog {
     return new ImageCatalog(
       {
-        "text-generation": env.SVC_RUNTIME_IMAGE_TEXT_GENERATION || "svc-text-generation:latest",
-        "speech-recognition": env.SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION || "svc-speech-recognition:latest",
+        "text-generation": env.SVC_RUNTIME_IMAGE_TEXT_GENERATION || DEFAULT_IMAGES["text-generation"],
+        "speech-recognition": env.SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION || DEFAULT_IMAGES["speech-recognition"],
       },
       env.SVC_TEXT_GENERATION_IMAGE || VLLM_IMAGE,
       env.SVC_TEXT_GENERATION_ENGINE === "vllm" ? "vllm" : "svc",
@@ -36,6 +38,11 @@ export class ImageCatalog {
       ...this.projectImages().map(({ task, image }) => ({ task, engine: "svc" as const, image })),
       { task: "text-generation", engine: "vllm", image: this.vllmImage },
     ];
+  }
+
+  /** Whether `image` is one of the project's runtime images (any tag), not a replacement set by SVC_RUNTIME_IMAGE_*. */
+  isProjectRuntime(image: string): boolean {
+    return Object.values(DEFAULT_IMAGES).some((projectImage) => repositoryOf(projectImage) === repositoryOf(image));
   }
 
   /** The project's own runtime images, with the task each serves. */

@@ -1,4 +1,4 @@
-import type { EngineKind, JobOptions, Task } from "@svc/contracts";
+import type { EngineKind, ImageBuild, JobOptions, Task } from "@svc/contracts";
 
 /** What the orchestrator asks an engine to start: the service and its inference server. The engine decides where (port, work folder). */
 export interface LaunchSpec {
@@ -73,4 +73,6 @@ export interface ImageStore {
   image(image: string): Promise<{ sizeBytes: number; createdAt: string } | undefined>;
   /** Builds the project's image for `task` (unchanged ones are reused). */
   build(task: Task): Promise<void>;
+  /** Recent builds with their output so far, newest first (GET /api/images/builds). */
+  builds(): ImageBuild[];
 }

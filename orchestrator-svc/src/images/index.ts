@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { ErrorBody, ImageBuildRequest, RuntimeImage } from "@svc/contracts";
+import { ErrorBody, ImageBuild, ImageBuildRequest, RuntimeImage } from "@svc/contracts";
 import type { ImagesService } from "./service";
 
 const tags = ["images"];
@@ -10,6 +10,14 @@ export function imagesController(images: ImagesService) {
     .get("/", () => images.list(), {
       response: { 200: t.Array(RuntimeImage), 502: ErrorBody },
       detail: { summary: "Runtime images and whether this machine has them", tags },
+    })
+    .get("/builds", () => images.builds(), {
+      response: { 200: t.Array(ImageBuild) },
+      detail: {
+        summary: "Recent image builds with their output, newest first",
+        description: "A build runs for `svc image build` or for a `svc run` whose runtime image is missing; clients poll this to show its progress.",
+        tags,
+      },
     })
     .post("/build", ({ body }) => images.build(body.task), {
       body: ImageBuildRequest,

@@ -1,4 +1,4 @@
-import type { RuntimeImage, Task } from "@svc/contracts";
+import type { ImageBuild, RuntimeImage, Task } from "@svc/contracts";
 import type { ImageCatalog } from "../catalog/images";
 import type { ImageStore } from "../engines/engine";
 import { engineFailure } from "../services/engine-failure";
@@ -19,6 +19,11 @@ export class ImagesService {
     return Promise.all(entries).catch((error) => {
       throw engineFailure(error, "Docker did not list its images");
     });
+  }
+
+  /** Recent builds of the project's images with their output, newest first. */
+  builds(): ImageBuild[] {
+    return this.store.builds();
   }
 
   /** Builds the project's runtime image for `task` (or all); unchanged ones are reused. */

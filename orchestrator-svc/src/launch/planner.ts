@@ -1,5 +1,7 @@
 import { join } from "node:path";
 import { profileFolders, type InferenceServer, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import { DEFAULT_SLURM_RUNTIME } from "../engines/slurm/runtime-command";
+import { checkCpuEngineArgs } from "./engine-args";
 import { checkInputDir } from "./input-dir";
 import { chooseModel } from "./model-choice";
 import { serverArgs } from "./server-args";
@@ -16,6 +18,8 @@ export interface PlannerDeps {
   cpuTextGeneration: InferenceServer;
   /** Folders input folders may be under besides each profile's home (SVC_INPUT_DIRS). */
   inputRoots: string[];
+  /** Whether an image is one of the project's own runtimes (whose engine options svc knows). */
+  isProjectRuntime(image: string): boolean;
 }
 
 export interface LaunchPlan {
@@ -37,14 +41,19 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   const choice = chooseModel(await deps.models(profile.name, request.model), request.model, request.task, profile.name, request.revision);
   const gpus = request.job?.gres ?? 0;
   const server: InferenceServer = request.task === "text-generation" ? (gpus > 0 ? "vllm" : deps.cpuTextGeneration) : "svc";
+  const image = deps.image(request.task, server);
+  // A bare Slurm job always runs the project's runtime tree, whatever the image is called.
+  const bareSlurm = profile.schema === "slurm" && (profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "bare";
+  const engineWarnings =
+    request.task === "text-generation" && server === "svc" && (bareSlurm || deps.isProjectRuntime(image)) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
   const { args, warnings } = serverArgs(server, request, request.model);
   return {
     profile,
     model: choice.model,
     matched: choice.matched,
-    warnings: [...choice.warnings, ...warnings],
+    warnings: [...choice.warnings, ...warnings, ...engineWarnings],
     server,
-    image: deps.image(request.task, server),
+    image,
     args,
     inputDir:
       request.task === "speech-recognition"

@@ -5,7 +5,7 @@ const { TIME, NAME, PARTITION, CONSTRAINT } = SLURM_VALUE_RULES;
 const PRINTABLE = /^[^\x00-\x1f\x7f]*$/;
 
 /** Options svc gives every server itself (where it listens, what it serves, its key): engine arguments cannot change them. */
-const SET_BY_SVC = ["--model", "--host", "--port", "--api-key", "--api-key-file", "--input-dir"];
+const SET_BY_SVC = ["--model", "--host", "--port", "--api-key", "--api-key-file", "--input-dir", "--input-host-dir"];
 
 /** The option svc sets that `arg` would set, also when abbreviated as Python's argparse (vLLM) allows. */
 function setBySvc(arg: string): string | undefined {

@@ -1,2 +1,3 @@
 export { processAlive } from "./alive";
+export { readProcStat, type ProcStat } from "./proc-stat";
 export { currentUserName } from "./user-name";

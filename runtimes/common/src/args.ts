@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { readApiKey } from "./api-key";
+import { parseEngineArgs, type EngineOption, type EngineOptionValues } from "@svc/contracts/engine-options";
 
 /** Engine-style command-line options shared by the runtimes. */
 export interface RuntimeArgs {
@@ -10,7 +11,11 @@ export interface RuntimeArgs {
   maxInputLength?: number;
   maxTotalTokens?: number;
   inputDir?: string;
+  /** Where the input folder is on the service's host (it may be mounted elsewhere here, e.g. /inputs). */
+  inputHostDir?: string;
   threads?: number;
+  /** The engine options of the runtime's table that were given, by long name. */
+  engine: EngineOptionValues;
 }
 
 export class UsageError extends Error {}
@@ -22,9 +27,15 @@ function positiveInteger(name: string, value: string | undefined, allowZero = fa
   return number;
 }
 
-export function parseRuntimeArgs(argv: string[]): RuntimeArgs {
+/**
+ * Reads the runtime's own options (`--model`, `--port`, …) and, when given its table, the engine
+ * options (`--ctx-size`, …) by the same rules the orchestrator checks them with.
+ */
+export function parseRuntimeArgs(argv: string[], engineOptions: readonly EngineOption[] = []): RuntimeArgs {
+  const engine = parseEngineArgs(argv, engineOptions);
+  if (engine.problems.length > 0) throw new UsageError(engine.problems.join(" "));
   const { values } = parseArgs({
-    args: argv,
+    args: engine.unknown,
     strict: true,
     allowPositionals: false,
     options: {
@@ -36,6 +47,7 @@ export function parseRuntimeArgs(argv: string[]): RuntimeArgs {
       "max-input-length": { type: "string" },
       "max-total-tokens": { type: "string" },
       "input-dir": { type: "string" },
+      "input-host-dir": { type: "string" },
       threads: { type: "string" },
     },
   });
@@ -47,6 +59,8 @@ export function parseRuntimeArgs(argv: string[]): RuntimeArgs {
   if (maxInputLength !== undefined && maxTotalTokens !== undefined && maxInputLength >= maxTotalTokens) {
     throw new UsageError("--max-input-length must be smaller than --max-total-tokens");
   }
+  if (values["input-host-dir"] !== undefined && !values["input-host-dir"].startsWith("/")) throw new UsageError("--input-host-dir must be an absolute path");
+  const threads = engine.values["--threads"];
   return {
     model: values.model,
     host: values.host!,
@@ -55,6 +69,8 @@ export function parseRuntimeArgs(argv: string[]): RuntimeArgs {
     maxInputLength,
     maxTotalTokens,
     inputDir: values["input-dir"],
-    threads: positiveInteger("threads", values.threads),
+    inputHostDir: values["input-host-dir"],
+    threads: typeof threads === "number" ? threads : positiveInteger("threads", values.threads),
+    engine: engine.values,
   };
 }

@@ -5,4 +5,4 @@ export { Counter, Gauge, Histogram, MetricsRegistry } from "./metrics";
 export { findModelFile } from "./model-file";
 export { invalidRequest, OpenAiError } from "./openai-error";
 export { createRuntimeApp, serveRuntime, type ListeningRuntime } from "./runtime-server";
-export { SerialQueue } from "./serial-queue";
+export { RequestQueue } from "./request-queue";

@@ -4,12 +4,12 @@ import type { EngineState } from "./engine-state";
 import { openAiErrorHandler } from "./error-handler";
 import { MetricsRegistry, requestMetrics } from "./metrics";
 import { OpenAiError } from "./openai-error";
-import type { SerialQueue } from "./serial-queue";
+import type { RequestQueue } from "./request-queue";
 
 export interface RuntimeServerOptions {
   apiKey?: string;
   engine: EngineState;
-  queue: SerialQueue;
+  queue: RequestQueue;
   metrics: MetricsRegistry;
   /** Paths that need the API key and a loaded model. */
   isInferencePath: (path: string) => boolean;
@@ -50,7 +50,7 @@ export interface ListeningRuntime {
 export function serveRuntime(
   app: { handle: (request: Request) => Promise<Response> },
   registry: MetricsRegistry,
-  queue: SerialQueue,
+  queue: RequestQueue,
   knownPaths: string[],
   host: string,
   port: number,

@@ -1,4 +1,4 @@
-import { createRuntimeApp, EngineState, MetricsRegistry, SerialQueue } from "@svc/runtime-common";
+import { createRuntimeApp, EngineState, MetricsRegistry, RequestQueue } from "@svc/runtime-common";
 import { openAiTranscriptionsRoute } from "./openai-transcriptions-route";
 import { transcribeRoute } from "./transcribe-route";
 import { transcriptionMetrics } from "./transcription";
@@ -9,12 +9,14 @@ export const SPEECH_RECOGNITION_PATHS = ["/health", "/metrics", "/transcribe", "
 export interface SpeechRecognitionAppOptions {
   apiKey?: string;
   inputDir?: string;
+  /** Where the input folder is on the service's host (defaults to inputDir). */
+  inputHostDir?: string;
 }
 
 /** The speech-recognition HTTP app; call `attachEngine` once the model has loaded. */
 export function createSpeechRecognitionApp(options: SpeechRecognitionAppOptions) {
   const state = new EngineState();
-  const queue = new SerialQueue();
+  const queue = new RequestQueue();
   const registry = new MetricsRegistry();
   let engine: WhisperEngine | undefined;
   const deps = {
@@ -24,7 +26,7 @@ export function createSpeechRecognitionApp(options: SpeechRecognitionAppOptions)
     },
     queue,
     metrics: transcriptionMetrics(registry),
-    inputDir: options.inputDir,
+    input: { dir: options.inputDir, hostDir: options.inputHostDir },
   };
   const app = createRuntimeApp({
     apiKey: options.apiKey,

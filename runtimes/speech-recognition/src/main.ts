@@ -1,6 +1,6 @@
 /**
  * The speech-recognition runtime: `bun runtimes/speech-recognition/src/main.ts --model <snapshot dir>
- * --host H --port N [--api-key K] [--input-dir D] [--threads N]`. Listens at once (GET /health
+ * --host H --port N [--api-key K] [--input-dir D [--input-host-dir H]] [--threads N]`. Listens at once (GET /health
  * answers 503 while the model loads), then serves the whisper.cpp ggml model in the snapshot folder.
  */
 import { existsSync, statSync } from "node:fs";
@@ -17,24 +17,25 @@ function readArgs(): RuntimeArgs {
     if (args.inputDir !== undefined && !(existsSync(args.inputDir) && statSync(args.inputDir).isDirectory())) {
       throw new UsageError(`--input-dir ${args.inputDir} is not a folder`);
     }
+    if (args.inputHostDir !== undefined && args.inputDir === undefined) throw new UsageError("--input-host-dir names where --input-dir is on the host: give both");
     return args;
   } catch (error) {
     if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;
     console.error(`speech-recognition: ${error.message}`);
-    console.error("usage: runtime:speech-recognition --model <snapshot dir> [--host H] [--port N] [--api-key K] [--input-dir D] [--threads N]");
+    console.error("usage: runtime:speech-recognition --model <snapshot dir> [--host H] [--port N] [--api-key K] [--input-dir D [--input-host-dir H]] [--threads N]");
     process.exit(2);
   }
 }
 
 const args = readArgs();
-const { app, queue, registry, attachEngine, state } = createSpeechRecognitionApp({ apiKey: args.apiKey, inputDir: args.inputDir });
+const { app, queue, registry, attachEngine, state } = createSpeechRecognitionApp({ apiKey: args.apiKey, inputDir: args.inputDir, inputHostDir: args.inputHostDir });
 const server = serveRuntime(app, registry, queue, SPEECH_RECOGNITION_PATHS, args.host, args.port);
 console.log(`speech-recognition: listening on ${server.url}, loading ${args.model}`);
 
 try {
   const modelFile = findModelFile(args.model, GGML_MAGIC, "whisper.cpp ggml", ".bin");
   attachEngine(await WhisperEngine.load(modelFile, args.threads));
-  console.log(`speech-recognition: ready on ${server.url} (model ${modelFile}, input folder ${args.inputDir ?? "none"})`);
+  console.log(`speech-recognition: ready on ${server.url} (model ${modelFile}, input folder ${args.inputDir ?? "none"}${args.inputHostDir ? ` = ${args.inputHostDir} on the host` : ""})`);
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   state.markFailed(message);

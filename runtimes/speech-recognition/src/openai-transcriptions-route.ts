@@ -1,15 +1,23 @@
 import { Elysia, t } from "elysia";
 import { decodeAudio } from "./audio-input";
+import { durationUsage, toSrt, toVtt, verboseSegments } from "./openai-formats";
 import { transcribe, type TranscriptionDeps } from "./transcription";
+
 
 const TranscriptionUpload = t.Object({
   file: t.File(),
   model: t.Optional(t.String()),
-  response_format: t.Optional(t.Union([t.Literal("text"), t.Literal("json"), t.Literal("verbose_json")], { error: "response_format: must be json, text or verbose_json" })),
+  response_format: t.Optional(
+    t.Union([t.Literal("json"), t.Literal("text"), t.Literal("srt"), t.Literal("verbose_json"), t.Literal("vtt")], {
+      error: "response_format: must be one of json, text, srt, verbose_json, vtt",
+    }),
+  ),
   language: t.Optional(t.String({ pattern: "^[a-z]{2,3}$" })),
   prompt: t.Optional(t.String()),
   temperature: t.Optional(t.Numeric({ minimum: 0, maximum: 1 })),
 });
+
+const plain = (text: string, type: string) => new Response(text, { headers: { "content-type": `${type}; charset=utf-8` } });
 
 /** OpenAI's `POST /v1/audio/transcriptions` (multipart upload), answered in OpenAI's shapes. */
 export function openAiTranscriptionsRoute(deps: TranscriptionDeps) {
@@ -18,19 +26,25 @@ export function openAiTranscriptionsRoute(deps: TranscriptionDeps) {
     async ({ body }) => {
       const name = body.file.name || "the uploaded file";
       const samples = await decodeAudio(new Uint8Array(await body.file.arrayBuffer()), name);
-      const transcript = await transcribe(deps, samples, { language: body.language, prompt: body.prompt, temperature: body.temperature });
+      const temperature = body.temperature ?? 0;
+      const transcript = await transcribe(deps, samples, { language: body.language, prompt: body.prompt, temperature });
       switch (body.response_format ?? "json") {
         case "text":
-          return new Response(`${transcript.text}\n`, { headers: { "content-type": "text/plain; charset=utf-8" } });
+          return plain(`${transcript.text}\n`, "text/plain");
+        case "srt":
+          return plain(toSrt(transcript), "text/plain");
+        case "vtt":
+          return plain(toVtt(transcript), "text/plain");
         case "json":
-          return { text: transcript.text };
+          return { text: transcript.text, usage: durationUsage(transcript) };
         default:
           return {
             task: "transcribe",
             language: transcript.language,
             duration: transcript.duration,
             text: transcript.text,
-            segments: transcript.segments.map((segment, id) => ({ id, seek: 0, start: segment.start, end: segment.end, text: segment.text, tokens: [], temperature: body.temperature ?? 0 })),
+            segments: verboseSegments(transcript.segments, temperature),
+            usage: durationUsage(transcript),
           };
       }
     },

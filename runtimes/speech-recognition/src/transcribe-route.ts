@@ -13,14 +13,14 @@ const TranscribeRequest = t.Object({
 
 /**
  * `POST /transcribe {audio_path, response_format}` (spec §4.2): transcribes a file from the input
- * folder. `text` gives segments null; `json` segments with start, end, text; `verbose_json` adds
+ * folder, named relative to it or by its absolute path on the service host. `text` gives segments null; `json` segments with start, end, text; `verbose_json` adds
  * segment ids, the language and the duration.
  */
 export function transcribeRoute(deps: TranscriptionDeps) {
   return new Elysia().post(
     "/transcribe",
     async ({ body }) => {
-      const path = resolveInputPath(deps.inputDir, body.audio_path);
+      const path = resolveInputPath(deps.input, body.audio_path);
       const samples = await decodeAudio(new Uint8Array(await Bun.file(path).arrayBuffer()), body.audio_path);
       const transcript = await transcribe(deps, samples, { language: body.language, prompt: body.prompt, temperature: body.temperature });
       const format = body.response_format ?? "json";

@@ -1,11 +1,12 @@
-import { Counter, Histogram, type MetricsRegistry, type SerialQueue } from "@svc/runtime-common";
+import { Counter, Histogram, type MetricsRegistry, type RequestQueue } from "@svc/runtime-common";
+import type { InputFolder } from "./input-path";
 import type { Transcript, TranscribeOptions, WhisperEngine } from "./whisper-engine";
 
 export interface TranscriptionDeps {
   engine: () => WhisperEngine;
-  queue: SerialQueue;
+  queue: RequestQueue;
   metrics: TranscriptionMetrics;
-  inputDir?: string;
+  input: InputFolder;
 }
 
 export interface TranscriptionMetrics {

@@ -3,6 +3,7 @@ import { expect } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI, { toFile } from "openai";
+import { assertShape, OpenAiErrorResponse, srtProblems, TranscriptionJson, TranscriptionVerboseJson, vttProblems } from "@svc/contracts/openai";
 import { API_KEY } from "./speech-fixtures";
 
 export function transcribe(baseURL: string, body: unknown, apiKey = API_KEY): Promise<Response> {
@@ -34,11 +35,15 @@ export async function expectTranscribeFormats(baseURL: string): Promise<void> {
   }
 }
 
-export async function expectTraversalRefused(baseURL: string, paths: string[]): Promise<void> {
+/** Each path gets a 400 whose message names `folder`, the input folder as callers see it. */
+export async function expectTraversalRefused(baseURL: string, paths: string[], folder: string): Promise<void> {
   for (const audio_path of paths) {
     const response = await transcribe(baseURL, { audio_path, response_format: "json" });
     expect({ audio_path, status: response.status }).toEqual({ audio_path, status: 400 });
-    expect((await response.json()).error).toMatchObject({ type: "invalid_request_error", param: "audio_path" });
+    const body = await response.json();
+    assertShape(OpenAiErrorResponse, body, `the refusal of ${audio_path}`);
+    expect(body.error).toMatchObject({ type: "invalid_request_error", param: "audio_path" });
+    expect(body.error.message).toContain(`inside the input folder ${folder}`);
   }
 }
 
@@ -50,22 +55,47 @@ export async function expectNonAudioRefused(baseURL: string): Promise<void> {
   expect(error.message).toContain("notes.txt");
 }
 
+/** Every response_format through the `openai` client, each in OpenAI's shape; subtitles carry the verbose segments. */
 export async function expectOpenAiUpload(baseURL: string, wavPath: string): Promise<void> {
   const openai = new OpenAI({ baseURL: `${baseURL}/v1`, apiKey: API_KEY, maxRetries: 0 });
   const file = () => toFile(readFileSync(wavPath), "hello.wav", { type: "audio/wav" });
   const json = await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1" });
+  assertShape(TranscriptionJson, json, "json transcription");
   expect(json.text.length).toBeGreaterThan(0);
   const verbose = await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "verbose_json" });
+  assertShape(TranscriptionVerboseJson, verbose, "verbose_json transcription");
   expect(verbose.text).toBe(json.text);
   expect(verbose.segments!.length).toBeGreaterThan(0);
+  for (const segment of verbose.segments!) {
+    expect(segment).toMatchObject({ temperature: 0, avg_logprob: null, no_speech_prob: null, tokens: [] } as never);
+    expect(segment.compression_ratio).toBeGreaterThan(0);
+    expect(segment.seek).toBe(Math.round(segment.start * 100));
+  }
   const text = await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "text" });
   expect(String(text).trim()).toBe(json.text);
+  const spoken = verbose.segments!.filter((segment) => segment.text.trim() !== "");
+  const srt = srtProblems(String(await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "srt" })));
+  const vtt = vttProblems(String(await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "vtt" })));
+  for (const subtitles of [srt, vtt]) {
+    expect(subtitles.problems).toEqual([]);
+    expect(subtitles.cues.map((cue) => cue.text)).toEqual(spoken.map((segment) => segment.text.trim()));
+    subtitles.cues.forEach((cue, i) => {
+      expect(cue.start).toBeCloseTo(spoken[i].start, 2);
+      expect(cue.end).toBeCloseTo(spoken[i].end, 2);
+    });
+  }
+  const badFormat = await openai.audio.transcriptions
+    .create({ file: await file(), model: "whisper-1", response_format: "mp3" as never })
+    .catch((caught) => caught);
+  expect(badFormat.status).toBe(400);
+  assertShape(OpenAiErrorResponse, { error: badFormat.error }, "the refusal of response_format mp3");
 
   const notAudio = await openai.audio.transcriptions
     .create({ file: await toFile(Buffer.from("plain text"), "notes.txt"), model: "whisper-1" })
     .catch((caught) => caught);
   expect(notAudio).toBeInstanceOf(OpenAI.APIError);
   expect(notAudio.status).toBe(415);
+  assertShape(OpenAiErrorResponse, { error: notAudio.error }, "the refusal of a text file");
 }
 
 export async function expectKeyRequired(baseURL: string): Promise<void> {

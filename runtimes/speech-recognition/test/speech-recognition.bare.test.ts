@@ -32,8 +32,8 @@ describe("speech-recognition runtime, bare", () => {
     expect(response.status).toBe(200);
   });
 
-  test("paths leaving the input folder get 400", () =>
-    expectTraversalRefused(runtime.url, ["../secret.wav", fixtures.outsideFile, "/etc/passwd", "nested/../../secret.wav", "link-out.wav"]));
+  test("paths leaving the input folder get 400 naming it", () =>
+    expectTraversalRefused(runtime.url, ["../secret.wav", fixtures.outsideFile, "/etc/passwd", "nested/../../secret.wav", "link-out.wav"], fixtures.inputDir));
 
   test("a file that is not audio gets 415 naming it", () => expectNonAudioRefused(runtime.url));
 
@@ -43,7 +43,7 @@ describe("speech-recognition runtime, bare", () => {
     expect((await transcribe(runtime.url, {})).status).toBe(400);
   });
 
-  test("OpenAI's multipart /v1/audio/transcriptions, through the openai client", () => expectOpenAiUpload(runtime.url, wavIn(fixtures.inputDir)));
+  test("OpenAI's multipart /v1/audio/transcriptions in every response_format, through the openai client", () => expectOpenAiUpload(runtime.url, wavIn(fixtures.inputDir)));
   test("the API key is required; health is open", () => expectKeyRequired(runtime.url));
 
   test("metrics count transcriptions and audio seconds", async () => {

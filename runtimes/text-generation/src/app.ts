@@ -1,23 +1,26 @@
-import { createRuntimeApp, EngineState, MetricsRegistry, SerialQueue } from "@svc/runtime-common";
+import { createRuntimeApp, EngineState, MetricsRegistry, RequestQueue } from "@svc/runtime-common";
 import { chatCompletionsRoute } from "./chat-completions";
 import { completionsRoute } from "./completions";
+import { embeddingsRoute } from "./embeddings";
 import { generationMetrics } from "./generation";
 import type { LlamaEngine } from "./llama-engine";
 import { modelsRoute } from "./models";
 
-export const TEXT_GENERATION_PATHS = ["/health", "/metrics", "/v1/models", "/v1/chat/completions", "/v1/completions"];
+export const TEXT_GENERATION_PATHS = ["/health", "/metrics", "/v1/models", "/v1/chat/completions", "/v1/completions", "/v1/embeddings"];
 
 export interface TextGenerationAppOptions {
   modelName: string;
   apiKey?: string;
   maxInputLength?: number;
   maxTotalTokens?: number;
+  /** Requests served at once (--parallel); the engine must hold as many sequences. */
+  parallel?: number;
 }
 
 /** The text-generation HTTP app; call `attachEngine` once the model has loaded. */
 export function createTextGenerationApp(options: TextGenerationAppOptions) {
   const state = new EngineState();
-  const queue = new SerialQueue();
+  const queue = new RequestQueue(options.parallel ?? 1);
   const registry = new MetricsRegistry();
   let engine: LlamaEngine | undefined;
   const currentEngine = () => {
@@ -34,13 +37,15 @@ export function createTextGenerationApp(options: TextGenerationAppOptions) {
   const app = createRuntimeApp({ apiKey: options.apiKey, engine: state, queue, metrics: registry, isInferencePath: (path) => path.startsWith("/v1/") })
     .use(modelsRoute(options.modelName, () => currentEngine().contextSize, Math.floor(Date.now() / 1000)))
     .use(chatCompletionsRoute(deps))
-    .use(completionsRoute(deps));
+    .use(completionsRoute(deps))
+    .use(embeddingsRoute({ ...deps, maxInputLength: options.maxInputLength }));
   return {
     app,
     state,
     queue,
     registry,
     attachEngine(loaded: LlamaEngine) {
+      if (loaded.parallel !== queue.slots) throw new Error(`the engine holds ${loaded.parallel} sequences, the queue ${queue.slots} slots`);
       engine = loaded;
       state.markReady();
     },

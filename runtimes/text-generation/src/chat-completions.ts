@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { invalidRequest } from "@svc/runtime-common";
 import { generate, samplingOptions, type GenerationDeps } from "./generation";
 import type { ChatTurn } from "./llama-engine";
-import { completionId, unixSeconds, usageOf } from "./response-ids";
+import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
 import { ChatCompletionRequest } from "./schemas";
 import { sseResponse } from "./sse";
 import { completionBudget, type TokenLimits } from "./token-limits";
@@ -31,7 +31,7 @@ function toTurns(messages: ChatCompletionRequest["messages"]): ChatTurn[] {
   });
 }
 
-/** `POST /v1/chat/completions`, in the response shape of spec §4.2. */
+/** `POST /v1/chat/completions`, in the response shape of spec §4.2 and OpenAI's `CreateChatCompletionResponse`. */
 export function chatCompletionsRoute(deps: RouteDeps) {
   return new Elysia().post(
     "/v1/chat/completions",
@@ -51,6 +51,7 @@ export function chatCompletionsRoute(deps: RouteDeps) {
           created,
           model: deps.modelName,
           choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason, stop_reason: stopReason }],
+          ...streamUsageField(body.stream_options?.include_usage),
         });
         return sseResponse(async (send, abort) => {
           const signal = AbortSignal.any([abort, request.signal]);
@@ -72,7 +73,7 @@ export function chatCompletionsRoute(deps: RouteDeps) {
         choices: [
           {
             index: 0,
-            message: { role: "assistant", reasoning_content: null, content: result.text, tool_calls: [] },
+            message: { role: "assistant", reasoning_content: null, content: result.text, refusal: null, tool_calls: [] },
             logprobs: null,
             finish_reason: result.finishReason,
             stop_reason: result.stopReason,

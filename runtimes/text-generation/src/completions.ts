@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { RouteDeps } from "./chat-completions";
 import { generate, samplingOptions } from "./generation";
-import { completionId, unixSeconds, usageOf } from "./response-ids";
+import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
 import { CompletionRequest } from "./schemas";
 import { sseResponse } from "./sse";
 import { completionBudget } from "./token-limits";
@@ -35,7 +35,7 @@ export function completionsRoute(deps: RouteDeps) {
       if (body.stream) {
         return sseResponse(async (send, abort) => {
           const signal = AbortSignal.any([abort, request.signal]);
-          const chunk = (choices: object[], extra: object = {}) => ({ id, object: "text_completion", created, model: deps.modelName, choices, ...extra });
+          const chunk = (choices: object[], extra: object = streamUsageField(body.stream_options?.include_usage)) => ({ id, object: "text_completion", created, model: deps.modelName, choices, ...extra });
           const result = await generate(deps, prompt, samplingOptions(body, maxTokens, signal), (piece) => send(chunk([choice(piece, null, null)])));
           send(chunk([choice("", result.finishReason, result.stopReason)]));
           if (body.stream_options?.include_usage) send(chunk([], { usage: usage(result.completionTokens) }));

@@ -1,11 +1,11 @@
-import { Counter, Histogram, type MetricsRegistry, type SerialQueue } from "@svc/runtime-common";
+import { Counter, Histogram, type MetricsRegistry, type RequestQueue } from "@svc/runtime-common";
 import type { Token } from "node-llama-cpp";
 import type { GenerationOptions, GenerationResult, LlamaEngine } from "./llama-engine";
 import type { SamplingRequest } from "./schemas";
 
 export interface GenerationDeps {
   engine: () => LlamaEngine;
-  queue: SerialQueue;
+  queue: RequestQueue;
   metrics: GenerationMetrics;
 }
 
@@ -49,8 +49,9 @@ export async function generate(
 ): Promise<GenerationResult> {
   const release = await deps.queue.acquire();
   const started = performance.now();
+  let generation: AsyncGenerator<string, GenerationResult> | undefined;
   try {
-    const generation = deps.engine().generate(prompt, options);
+    generation = deps.engine().generate(prompt, options);
     let step = await generation.next();
     while (!step.done) {
       onPiece(step.value);
@@ -60,6 +61,8 @@ export async function generate(
     deps.metrics.generatedTokens.inc({}, step.value.completionTokens);
     return step.value;
   } finally {
+    // Leaving early (onPiece threw) still ends the generation, which hands its sequence back.
+    await generation?.return(undefined as never);
     deps.metrics.generationSeconds.observe((performance.now() - started) / 1000);
     release();
   }

@@ -1,5 +1,3 @@
-import { availableParallelism } from "node:os";
-import { statSync } from "node:fs";
 import {
   getLlama,
   resolveChatWrapper,
@@ -11,13 +9,9 @@ import {
   type LlamaModel,
   type Token,
 } from "node-llama-cpp";
+import { EmbeddingEngine } from "./embedding-engine";
+import type { EngineSettings } from "./engine-settings";
 import { StopTextFilter } from "./stop-text-filter";
-
-export interface EngineOptions {
-  modelFile: string;
-  contextSize?: number;
-  threads?: number;
-}
 
 export interface GenerationOptions {
   maxTokens: number;
@@ -43,35 +37,57 @@ export interface ChatTurn {
   content: string;
 }
 
-const DEFAULT_CONTEXT = 4096;
-const SMALL_MODEL_BYTES = 256 * 1024 * 1024;
-
-/** On few cores tiny models run far faster on one thread (less synchronisation than work). */
-function defaultThreads(modelFile: string): number {
-  return statSync(modelFile).size < SMALL_MODEL_BYTES ? 1 : Math.max(1, availableParallelism());
-}
-
-/** llama.cpp on CPU through node-llama-cpp's prebuilt binaries: one model, one sequence. */
+/**
+ * llama.cpp on CPU through node-llama-cpp's prebuilt binaries: one model, `parallel` sequences of
+ * `contextSize` tokens each (the caller lets at most that many generations run at once), and an
+ * embedding context made on first use.
+ */
 export class LlamaEngine {
+  private readonly free: LlamaContextSequence[];
+  private embeddings?: Promise<EmbeddingEngine>;
+
   private constructor(
     private readonly model: LlamaModel,
-    private readonly sequence: LlamaContextSequence,
+    sequences: LlamaContextSequence[],
     private readonly chatWrapper: ChatWrapper,
+    private readonly settings: EngineSettings,
     readonly contextSize: number,
-  ) {}
+  ) {
+    this.free = [...sequences];
+  }
 
-  static async load(options: EngineOptions): Promise<LlamaEngine> {
+  static async load(settings: EngineSettings): Promise<LlamaEngine> {
     const llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.warn });
-    const model = await llama.loadModel({ modelPath: options.modelFile, gpuLayers: 0 });
-    const contextSize = Math.min(model.trainContextSize, options.contextSize ?? DEFAULT_CONTEXT);
+    const model = await llama.loadModel({ modelPath: settings.modelFile, gpuLayers: 0, useMlock: settings.useMlock, useMmap: settings.useMmap });
+    const trained = model.trainContextSize;
+    const contextSize = settings.contextSize === 0 ? trained : Math.min(trained, settings.contextSize);
     const context = await model.createContext({
       contextSize,
-      sequences: 1,
-      threads: options.threads ?? defaultThreads(options.modelFile),
+      sequences: settings.parallel,
+      threads: settings.threads,
+      batchSize: settings.batchSize,
+      flashAttention: settings.flashAttention,
     });
+    const sequences = Array.from({ length: settings.parallel }, () => context.getSequence());
     // resolveChatWrapper reads tokenizer.chat_template from the GGUF metadata.
     const chatWrapper = resolveChatWrapper(model) ?? new GeneralChatWrapper();
-    return new LlamaEngine(model, context.getSequence(), chatWrapper, contextSize);
+    return new LlamaEngine(model, sequences, chatWrapper, settings, contextSize);
+  }
+
+  /** What the log line and `/v1/models` tell about the running setup. */
+  get description(): string {
+    const { parallel, threads } = this.settings;
+    return `chat template ${this.chatTemplate}, context ${this.contextSize}, parallel ${parallel}, threads ${threads}, batch ${this.settings.batchSize ?? "default"}`;
+  }
+
+  get parallel(): number {
+    return this.settings.parallel;
+  }
+
+  /** The embedding context (one sequence of the same size), created by the first call. */
+  embedder(): Promise<EmbeddingEngine> {
+    this.embeddings ??= EmbeddingEngine.create(this.model, this.settings, this.contextSize);
+    return this.embeddings;
   }
 
   get chatTemplate(): string {
@@ -93,19 +109,29 @@ export class LlamaEngine {
     return bos !== null && this.model.tokens.shouldPrependBosToken ? [bos, ...tokens] : tokens;
   }
 
-  /** Yields text pieces as they are generated; returns the totals. Call one at a time. */
+  /** Yields text pieces as they are generated; returns the totals. At most `parallel` at once. */
   async *generate(tokens: Token[], options: GenerationOptions): AsyncGenerator<string, GenerationResult> {
-    await this.sequence.clearHistory();
+    const sequence = this.free.pop();
+    if (!sequence) throw new Error(`more than ${this.settings.parallel} generations at once`);
+    try {
+      return yield* this.generateOn(sequence, tokens, options);
+    } finally {
+      this.free.push(sequence);
+    }
+  }
+
+  private async *generateOn(sequence: LlamaContextSequence, tokens: Token[], options: GenerationOptions): AsyncGenerator<string, GenerationResult> {
+    await sequence.clearHistory();
     const filter = new StopTextFilter(options.stop);
     const generated: Token[] = [];
     let text = "";
     let stopReason: string | null = null;
     let hitLimit = false;
 
-    const evaluation = this.sequence.evaluate(tokens, {
+    const evaluation = sequence.evaluate(tokens, {
       temperature: options.temperature,
       topP: options.topP,
-      seed: options.seed,
+      seed: options.seed ?? this.settings.seed,
     });
     for await (const token of evaluation) {
       generated.push(token);

@@ -3,10 +3,16 @@ import { randomBytes } from "node:crypto";
 export const completionId = (prefix: "chatcmpl" | "cmpl") => `${prefix}-${randomBytes(12).toString("hex")}`;
 export const unixSeconds = () => Math.floor(Date.now() / 1000);
 
-/** The OpenAI `usage` object for a prompt of `promptTokens` and an answer of `completionTokens`. */
+/**
+ * The OpenAI `usage` object for a prompt of `promptTokens` and an answer of `completionTokens`.
+ * Every request starts from an empty context (no prompt cache), so no prompt token is cached.
+ */
 export const usageOf = (promptTokens: number, completionTokens: number) => ({
   prompt_tokens: promptTokens,
   total_tokens: promptTokens + completionTokens,
   completion_tokens: completionTokens,
-  prompt_tokens_details: null,
+  prompt_tokens_details: { cached_tokens: 0 },
 });
+
+/** With `stream_options.include_usage`, every chunk but the last carries `usage: null` (OpenAI's stream). */
+export const streamUsageField = (includeUsage: boolean | null | undefined) => (includeUsage ? { usage: null } : {});

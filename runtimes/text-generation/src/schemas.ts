@@ -42,3 +42,16 @@ export const CompletionRequest = t.Object({
 export type CompletionRequest = typeof CompletionRequest.static;
 
 export type SamplingRequest = Pick<ChatCompletionRequest, "temperature" | "top_p" | "stop" | "seed">;
+
+const tokenIds = t.Array(t.Integer({ minimum: 0 }), { minItems: 1 });
+
+export const EmbeddingRequest = t.Object({
+  model: nullable(t.String(), "model: must be a string"),
+  input: t.Union([t.String(), t.Array(t.String(), { minItems: 1, maxItems: 2048 }), tokenIds, t.Array(tokenIds, { minItems: 1, maxItems: 2048 })], {
+    error: "input: must be a string, an array of up to 2048 strings, an array of token ids, or an array of such arrays",
+  }),
+  encoding_format: t.Optional(t.Union([t.Literal("float"), t.Literal("base64")], { error: "encoding_format: must be float or base64" })),
+  dimensions: t.Optional(t.Integer({ minimum: 1, error: "dimensions: must be an integer of at least 1" })),
+  user: t.Optional(t.String()),
+});
+export type EmbeddingRequest = typeof EmbeddingRequest.static;

@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getLlama, type LlamaModel } from "node-llama-cpp";
 import { makeTinyModels } from "@svc/runtime-tiny-models";
+import { engineSettings } from "../src/engine-settings";
 import { LlamaEngine } from "../src/llama-engine";
+import { parseRuntimeArgs } from "@svc/runtime-common";
 
 let cacheDir: string;
 let modelFile: string;
@@ -15,7 +17,7 @@ let model: LlamaModel;
 beforeAll(async () => {
   cacheDir = mkdtempSync(join(tmpdir(), "svc-tg-template-"));
   modelFile = join(makeTinyModels(cacheDir).textGeneration, "tiny-llama-f32.gguf");
-  engine = await LlamaEngine.load({ modelFile, contextSize: 256 });
+  engine = await LlamaEngine.load(engineSettings(parseRuntimeArgs(["--model", modelFile, "--max-total-tokens", "256"]), modelFile).settings);
   model = await (await getLlama({ gpu: false, build: "never" })).loadModel({ modelPath: modelFile });
 });
 

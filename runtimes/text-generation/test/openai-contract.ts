@@ -4,6 +4,7 @@
  */
 import { expect } from "bun:test";
 import OpenAI from "openai";
+import { assertShape, ChatCompletion, ChatCompletionChunk, EmbeddingList, ModelList, OpenAiErrorResponse, TextCompletion, TextCompletionChunk } from "@svc/contracts/openai";
 
 export const API_KEY = "test-key-0123456789";
 
@@ -21,6 +22,7 @@ export async function expectChatCompletion(openai: OpenAI, modelPath: string): P
     max_completion_tokens: 8,
     temperature: 0,
   });
+  assertShape(ChatCompletion, completion, "chat completion");
   expect(Object.keys(completion).sort()).toEqual(["choices", "created", "id", "model", "object", "prompt_logprobs", "usage"]);
   expect(completion.id).toMatch(/^chatcmpl-\w+$/);
   expect(completion.object).toBe("chat.completion");
@@ -29,11 +31,11 @@ export async function expectChatCompletion(openai: OpenAI, modelPath: string): P
   const [choice] = completion.choices;
   expect(Object.keys(choice).sort()).toEqual(["finish_reason", "index", "logprobs", "message", "stop_reason"]);
   expect(choice.index).toBe(0);
-  expect(choice.message).toEqual({ role: "assistant", reasoning_content: null, content: expect.any(String), tool_calls: [] } as never);
+  expect(choice.message).toEqual({ role: "assistant", reasoning_content: null, content: expect.any(String), refusal: null, tool_calls: [] } as never);
   expect(choice.message.content!.length).toBeGreaterThan(0);
   expect(choice.finish_reason).toBe("length");
   expect(choice.logprobs).toBeNull();
-  expect(completion.usage).toEqual({ prompt_tokens: expect.any(Number), completion_tokens: 8, total_tokens: expect.any(Number), prompt_tokens_details: null } as never);
+  expect(completion.usage).toEqual({ prompt_tokens: expect.any(Number), completion_tokens: 8, total_tokens: expect.any(Number), prompt_tokens_details: { cached_tokens: 0 } });
   expect(completion.usage!.total_tokens).toBe(completion.usage!.prompt_tokens + 8);
   expect(completion.usage!.prompt_tokens).toBeGreaterThan(10); // the ChatML template wraps both messages
 }
@@ -60,24 +62,40 @@ export async function expectStreamedChat(openai: OpenAI, modelPath: string): Pro
   expect(usage?.completion_tokens).toBe(6);
 }
 
-/** The raw stream: SSE `data:` events ending with `data: [DONE]`. */
-export async function expectSseFraming(baseURL: string): Promise<void> {
-  const response = await fetch(`${baseURL}/v1/chat/completions`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-    // Greedy decoding, so the tiny model cannot end the answer early by sampling its end token.
-    body: JSON.stringify({ messages: [{ role: "user", content: "hi" }], max_tokens: 3, temperature: 0, stream: true }),
-  });
+export const post = (baseURL: string, path: string, body: unknown) =>
+  fetch(`${baseURL}${path}`, { method: "POST", headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+
+/** The JSON events of an SSE answer, after checking its framing: `data:` events ending with `data: [DONE]`. */
+export async function sseEvents(response: Response): Promise<Array<Record<string, any>>> {
   expect(response.headers.get("content-type")).toStartWith("text/event-stream");
   const events = (await response.text()).split("\n\n").filter(Boolean);
   expect(events.every((event) => event.startsWith("data: "))).toBe(true);
   expect(events.at(-1)).toBe("data: [DONE]");
-  const last = JSON.parse(events.at(-2)!.slice(6));
-  expect(last.choices[0]).toMatchObject({ finish_reason: "length", delta: {} });
+  return events.slice(0, -1).map((event) => JSON.parse(event.slice(6)));
+}
+
+/** The raw streams of both endpoints, with and without usage: every chunk has OpenAI's chunk shape. */
+export async function expectSseFraming(baseURL: string): Promise<void> {
+  // Greedy decoding, so the tiny model cannot end the answer early by sampling its end token.
+  const request = { max_tokens: 3, temperature: 0, stream: true };
+  const plain = await sseEvents(await post(baseURL, "/v1/chat/completions", { ...request, messages: [{ role: "user", content: "hi" }] }));
+  plain.forEach((chunk, i) => assertShape(ChatCompletionChunk, chunk, `chat chunk ${i}`));
+  expect(plain.every((chunk) => !("usage" in chunk))).toBe(true);
+  expect(plain.at(-1)!.choices[0]).toMatchObject({ finish_reason: "length", delta: {} });
+
+  const counted = await sseEvents(await post(baseURL, "/v1/chat/completions", { ...request, messages: [{ role: "user", content: "hi" }], stream_options: { include_usage: true } }));
+  counted.forEach((chunk, i) => assertShape(ChatCompletionChunk, chunk, `chat chunk ${i} with include_usage`));
+  expect(counted.slice(0, -1).every((chunk) => chunk.usage === null)).toBe(true);
+  expect(counted.at(-1)).toMatchObject({ choices: [], usage: { completion_tokens: 3, prompt_tokens_details: { cached_tokens: 0 } } });
+
+  const text = await sseEvents(await post(baseURL, "/v1/completions", { ...request, prompt: "hello", stream_options: { include_usage: true } }));
+  text.forEach((chunk, i) => assertShape(TextCompletionChunk, chunk, `completion chunk ${i}`));
+  expect(text.at(-1)).toMatchObject({ choices: [], usage: { completion_tokens: 3, prompt_tokens_details: { cached_tokens: 0 } } });
 }
 
 export async function expectCompletion(openai: OpenAI, modelPath: string): Promise<void> {
   const completion = await openai.completions.create({ model: modelPath, prompt: "hello world", max_tokens: 5, temperature: 0 });
+  assertShape(TextCompletion, completion, "text completion");
   expect(completion.object).toBe("text_completion");
   expect(completion.choices[0].text.length).toBeGreaterThan(0);
   expect(completion.choices[0].finish_reason).toBe("length");
@@ -91,6 +109,8 @@ export async function expectCompletion(openai: OpenAI, modelPath: string): Promi
 
 export async function expectModels(openai: OpenAI, modelPath: string): Promise<void> {
   const models = await openai.models.list();
+  const raw = await (await fetch(`${openai.baseURL}/models`, { headers: { authorization: `Bearer ${openai.apiKey}` } })).json();
+  assertShape(ModelList, raw, "model list");
   expect(models.data.map((model) => model.id)).toEqual([modelPath]);
   expect(models.data[0].object).toBe("model");
 }
@@ -106,7 +126,9 @@ export async function expectAuthErrors(baseURL: string, modelPath: string): Prom
   }
   const bare = await fetch(`${baseURL}/v1/models`);
   expect(bare.status).toBe(401);
-  expect((await bare.json()).error.message).toContain("Authorization: Bearer");
+  const body = await bare.json();
+  assertShape(OpenAiErrorResponse, body, "401 answer");
+  expect(body.error.message).toContain("Authorization: Bearer");
 }
 
 /** The runtime must have been started with --max-input-length 64 --max-total-tokens 128. */
@@ -115,6 +137,7 @@ export async function expectLimitErrors(openai: OpenAI, modelPath: string): Prom
     .create({ model: modelPath, messages: [{ role: "user", content: "hello world ".repeat(60) }], max_tokens: 2 })
     .catch((caught) => caught);
   expect(longInput).toBeInstanceOf(OpenAI.BadRequestError);
+  assertShape(OpenAiErrorResponse, { error: longInput.error }, "400 answer");
   expect(longInput.error).toMatchObject({ type: "invalid_request_error", code: "context_length_exceeded", param: "messages" });
   expect(longInput.error.message).toContain("--max-input-length");
 
@@ -141,4 +164,52 @@ export async function expectConcurrentRequests(openai: OpenAI, modelPath: string
     expect(answer.usage?.completion_tokens).toBe(12);
   }
   expect(new Set(answers.map((answer) => answer.id)).size).toBe(5);
+}
+
+const decodeBase64Floats = (text: string) => [...new Float32Array(Buffer.from(text, "base64").buffer.slice(0))];
+const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
+
+/** `/v1/embeddings`: the client's default (base64), floats, batches, token ids, and clear refusals. */
+export async function expectEmbeddings(openai: OpenAI, baseURL: string, modelPath: string): Promise<void> {
+  const one = await openai.embeddings.create({ model: modelPath, input: "hello world" });
+  expect(one.model).toBe(modelPath);
+  const [vector] = one.data.map((entry) => entry.embedding);
+  expect(vector.length).toBeGreaterThan(0);
+  expect(Math.hypot(...vector)).toBeCloseTo(1, 4);
+  expect(one.usage.prompt_tokens).toBeGreaterThan(0);
+  expect(one.usage.total_tokens).toBe(one.usage.prompt_tokens);
+
+  const floats = await (await post(baseURL, "/v1/embeddings", { model: modelPath, input: ["hello world", "something else entirely"], encoding_format: "float" })).json();
+  assertShape(EmbeddingList, floats, "float embeddings");
+  expect(floats.data.map((entry: { index: number }) => entry.index)).toEqual([0, 1]);
+  const [first, second] = floats.data.map((entry) => entry.embedding as number[]);
+  first.forEach((value, i) => expect(value).toBeCloseTo(vector[i], 5));
+  expect(cosine(first, second)).toBeLessThan(0.99);
+
+  const base64 = await (await post(baseURL, "/v1/embeddings", { model: modelPath, input: "hello world", encoding_format: "base64" })).json();
+  assertShape(EmbeddingList, base64, "base64 embeddings");
+  expect(typeof base64.data[0].embedding).toBe("string");
+  decodeBase64Floats(base64.data[0].embedding as string).forEach((value, i) => expect(value).toBeCloseTo(vector[i], 5));
+
+  const tokens = await (await post(baseURL, "/v1/embeddings", { model: modelPath, input: [[10, 11, 12], [13, 14]], encoding_format: "float" })).json();
+  assertShape(EmbeddingList, tokens, "embeddings of token ids");
+  expect(tokens.data).toHaveLength(2);
+  const sameSize = await openai.embeddings.create({ model: modelPath, input: [20, 21], dimensions: vector.length });
+  expect(sameSize.data[0].embedding).toHaveLength(vector.length);
+
+  const refusals: Array<[Record<string, unknown>, string, string]> = [
+    [{ input: "hello", dimensions: 8 }, "dimensions", `${vector.length} dimensions`],
+    [{ input: "" }, "input", "empty"],
+    [{ input: ["fine", ""] }, "input.1", "empty"],
+    [{ input: [[1, 2], [99999999]] }, "input.1", "vocabulary"],
+    [{ input: "hello ".repeat(2000) }, "input", "tokens"],
+  ];
+  for (const [body, param, text] of refusals) {
+    const response = await post(baseURL, "/v1/embeddings", { model: modelPath, ...body });
+    expect({ param, status: response.status }).toEqual({ param, status: 400 });
+    const error = await response.json();
+    assertShape(OpenAiErrorResponse, error, `refusal of ${param}`);
+    expect(error.error.param).toBe(param);
+    expect(error.error.message).toContain(text);
+  }
 }

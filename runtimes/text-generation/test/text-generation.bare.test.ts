@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startRuntime, type RuntimeProcess } from "@svc/runtime-common/testing";
 import { makeTinyModels } from "@svc/runtime-tiny-models";
+import { assertShape, ModelList, OpenAiErrorResponse } from "@svc/contracts/openai";
 import {
   API_KEY,
   client,
@@ -12,6 +13,7 @@ import {
   expectChatCompletion,
   expectCompletion,
   expectConcurrentRequests,
+  expectEmbeddings,
   expectLimitErrors,
   expectModels,
   expectSseFraming,
@@ -34,14 +36,15 @@ afterAll(async () => {
 });
 
 describe("text-generation runtime, bare", () => {
-  test("chat completion has exactly the fields of spec §4.2", () => expectChatCompletion(client(runtime.url), modelPath));
+  test("chat completion has the fields of spec §4.2 and OpenAI's schema", () => expectChatCompletion(client(runtime.url), modelPath));
   test("streamed chat carries the same text as the single response, then [DONE]", () => expectStreamedChat(client(runtime.url), modelPath));
-  test("the raw stream is SSE ending with data: [DONE]", () => expectSseFraming(runtime.url));
+  test("every raw stream chunk has OpenAI's chunk shape, then data: [DONE]", () => expectSseFraming(runtime.url));
   test("completions, single and streamed", () => expectCompletion(client(runtime.url), modelPath));
   test("models lists the snapshot path", () => expectModels(client(runtime.url), modelPath));
   test("a wrong or missing key gets 401 with an OpenAI error body", () => expectAuthErrors(runtime.url, modelPath));
   test("requests over --max-input-length or --max-total-tokens get 400", () => expectLimitErrors(client(runtime.url), modelPath));
   test("five concurrent requests are all answered", () => expectConcurrentRequests(client(runtime.url), modelPath));
+  test("embeddings: the client's base64, floats, batches, token ids and clear refusals", () => expectEmbeddings(client(runtime.url), runtime.url, modelPath));
 
   test("a stop string ends the text before it, with finish_reason stop", async () => {
     const openai = client(runtime.url);
@@ -68,7 +71,9 @@ describe("text-generation runtime, bare", () => {
     for (const body of ["{", JSON.stringify({ messages: [] }), JSON.stringify({ messages: [{ role: "wizard", content: "x" }] }), JSON.stringify({ messages: [{ role: "user", content: "x" }], temperature: 9 })]) {
       const response = await post(body);
       expect(response.status).toBe(400);
-      expect((await response.json()).error).toMatchObject({ type: "invalid_request_error", message: expect.any(String) });
+      const error = await response.json();
+      assertShape(OpenAiErrorResponse, error, `the answer to ${body}`);
+      expect(error.error).toMatchObject({ type: "invalid_request_error", message: expect.any(String) });
     }
   });
 
@@ -80,5 +85,49 @@ describe("text-generation runtime, bare", () => {
     expect(Number(metrics.match(/^svc_generated_tokens_total (\d+)$/m)?.[1])).toBeGreaterThan(0);
     expect(Number(metrics.match(/^svc_prompt_tokens_total (\d+)$/m)?.[1])).toBeGreaterThan(0);
     expect(metrics).toMatch(/^svc_request_duration_seconds_count \d+$/m);
+  });
+});
+
+describe("text-generation runtime, bare, with llama.cpp server options", () => {
+  let tuned: RuntimeProcess;
+  beforeAll(async () => {
+    tuned = await startRuntime("text-generation", ["--model", modelPath, "--api-key", API_KEY, "--ctx-size", "512", "-np", "2", "--batch-size", "64", "--seed", "7", "-t", "1", "--n-gpu-layers", "99"]);
+  });
+  afterAll(async () => {
+    await tuned?.stop();
+  });
+
+  test("the options reach llama.cpp: the log line and /v1/models show them, -ngl gets a notice", async () => {
+    expect(tuned.output()).toContain("notice: --n-gpu-layers 99 is ignored");
+    expect(tuned.output()).toMatch(/ready on .*context 512, parallel 2, threads 1, batch 64\)/);
+    const models = await (await fetch(`${tuned.url}/v1/models`, { headers: { authorization: `Bearer ${API_KEY}` } })).json();
+    assertShape(ModelList, models, "model list");
+    expect((models.data[0] as { max_model_len?: number }).max_model_len).toBe(512);
+  });
+
+  test("a prompt longer than --ctx-size is refused naming the context", async () => {
+    const refused = await client(tuned.url)
+      .chat.completions.create({ model: modelPath, messages: [{ role: "user", content: "hello world ".repeat(300) }], max_tokens: 2 })
+      .catch((caught) => caught);
+    expect(refused.status).toBe(400);
+    expect(refused.error).toMatchObject({ code: "context_length_exceeded", param: "messages" });
+    expect(refused.error.message).toContain("512 total tokens (the model's context)");
+  });
+
+  test("--seed makes requests without a seed sample the same text; two sequences serve concurrent callers", async () => {
+    const openai = client(tuned.url);
+    const request = { model: modelPath, messages: [{ role: "user" as const, content: "tell me" }], max_tokens: 12, temperature: 1 };
+    const answers = await Promise.all([openai.chat.completions.create(request), openai.chat.completions.create(request), openai.chat.completions.create(request)]);
+    expect(new Set(answers.map((answer) => answer.choices[0].message.content)).size).toBe(1);
+    expect(answers.every((answer) => answer.usage?.completion_tokens === 12)).toBe(true);
+  });
+
+  test("an unknown or malformed engine option stops the runtime with exit code 2 and the list", async () => {
+    for (const bad of [["--bogus-flag", "1"], ["--ctx-size", "big"]]) {
+      const child = Bun.spawnSync([process.execPath, "run", "runtime:text-generation", "--", "--model", modelPath, ...bad], { cwd: new URL("../../..", import.meta.url).pathname, stderr: "pipe" });
+      expect(child.exitCode).toBe(2);
+      expect(child.stderr.toString()).toContain(bad[0]);
+      expect(child.stderr.toString()).toContain("--ctx-size, -c N");
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
   expectChatCompletion,
   expectCompletion,
   expectConcurrentRequests,
+  expectEmbeddings,
   expectLimitErrors,
   expectModels,
   expectSseFraming,
@@ -39,12 +40,13 @@ afterAll(async () => {
 });
 
 describe("text-generation runtime, in its container", () => {
-  test("chat completion has exactly the fields of spec §4.2", () => expectChatCompletion(client(runtime.url), modelPath));
+  test("chat completion has the fields of spec §4.2 and OpenAI's schema", () => expectChatCompletion(client(runtime.url), modelPath));
   test("streamed chat carries the same text as the single response", () => expectStreamedChat(client(runtime.url), modelPath));
-  test("the raw stream is SSE ending with data: [DONE]", () => expectSseFraming(runtime.url));
+  test("every raw stream chunk has OpenAI's chunk shape, then data: [DONE]", () => expectSseFraming(runtime.url));
   test("completions, single and streamed", () => expectCompletion(client(runtime.url), modelPath));
   test("models lists the snapshot path", () => expectModels(client(runtime.url), modelPath));
   test("a wrong or missing key gets 401", () => expectAuthErrors(runtime.url, modelPath));
   test("requests over the limits get 400", () => expectLimitErrors(client(runtime.url), modelPath));
   test("five concurrent requests are all answered", () => expectConcurrentRequests(client(runtime.url), modelPath));
+  test("embeddings: the client's base64, floats, batches, token ids and clear refusals", () => expectEmbeddings(client(runtime.url), runtime.url, modelPath));
 });

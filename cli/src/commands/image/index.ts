@@ -6,6 +6,7 @@ import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
 import { formatBytes } from "@svc/contracts/format-bytes";
+import { showingImageBuilds } from "./follow-builds";
 
 const size = (bytes: number | null) => (bytes === null ? null : formatBytes(bytes));
 
@@ -32,7 +33,8 @@ function registerImageBuild(cli: CAC, ctx: CliContext) {
     .action(async (task?: string) => {
       if (task !== undefined && !isTask(task)) throw new UsageError(`unknown task '${task}': choose ${TASKS.join(" or ")}.`);
       ctx.io.err(`Building ${task ?? "all"} runtime image${task ? "" : "s"} (the first build takes a minute)…`);
-      const images = await ctx.client().images.build(task);
+      const client = ctx.client();
+      const images = await showingImageBuilds(client, ctx.io.err, client.images.build(task));
       ctx.io.out(table(images));
     });
 }

@@ -5,8 +5,9 @@ import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
 
+/** The spec's columns, then FILES: `partial` for a snapshot downloaded with --include/--exclude, else `all`. */
 export function modelTable(models: Model[]): string {
-  return formatTable(["repo", "revision", "profile", "image"], models.map((m) => [m.repo, m.revision, m.profile, m.image]));
+  return formatTable(["repo", "revision", "profile", "image", "files"], models.map((m) => [m.repo, m.revision, m.profile, m.image, m.partial ? "partial" : "all"]));
 }
 
 function describeRefresh(report: RefreshReport): string[] {
@@ -22,7 +23,7 @@ function describeRefresh(report: RefreshReport): string[] {
 
 export function registerModelLs(cli: CAC, ctx: CliContext) {
   cli
-    .command("ls", "List models: REPO, REVISION, PROFILE, IMAGE")
+    .command("ls", "List models: REPO, REVISION, PROFILE, IMAGE, FILES (partial: downloaded with --include/--exclude)")
     .alias("list")
     .option("--refresh", "Scan the profiles' model folders first and update the model database")
     .option("-p, --profile <profile>", "Only this profile's models (and only its folders with --refresh)")

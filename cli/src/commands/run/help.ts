@@ -1,4 +1,4 @@
-import type { Task } from "@svc/contracts";
+import { CPU_TEXT_GENERATION_OPTIONS, type Task } from "@svc/contracts";
 import { CONTAINER_OPTIONS, JOB_OPTIONS, TASK_OPTIONS } from "./parse-run-args";
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -20,11 +20,23 @@ const DESCRIPTIONS: Record<string, string> = {
   "--input-dir": "Folder on the service host that audio_path is resolved in (default <home>/inputs)",
 };
 
-function section(title: string, options: { names: string[]; kind: unknown }[]): string {
-  const rows = options.map((o) => [`${o.names.join(", ")}${o.kind === "flag" ? "" : " <value>"}`, DESCRIPTIONS[o.names[0]] ?? ""]);
+function table(title: string, rows: string[][]): string {
   const width = Math.max(...rows.map(([left]) => left.length));
   return `${title}:\n${rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join("\n")}`;
 }
+
+const section = (title: string, options: { names: string[]; kind: unknown }[]) =>
+  table(title, options.map((o) => [`${o.names.join(", ")}${o.kind === "flag" ? "" : " <value>"}`, DESCRIPTIONS[o.names[0]] ?? ""]));
+
+/** The CPU runtime's engine options, from the table the orchestrator checks them with. */
+const engineOptions = () =>
+  table(
+    "Engine options of the CPU text-generation runtime (llama.cpp server names; others are refused)",
+    CPU_TEXT_GENERATION_OPTIONS.map((option) => {
+      const value = option.value.type === "flag" ? "" : option.value.type === "choice" ? ` ${option.value.choices.join("|")}` : " <n>";
+      return [`${[option.name, ...option.aliases].join(", ")}${value}`, option.description];
+    }),
+  );
 
 export function runHelp(task?: Task): string {
   const tasks: Task[] = task ? [task] : ["text-generation", "speech-recognition"];
@@ -37,6 +49,14 @@ export function runHelp(task?: Task): string {
     "",
     section("Container options", [...CONTAINER_OPTIONS, { names: ["--json"], kind: "flag" }]),
     ...tasks.flatMap((t) => ["", section(`${t} options`, TASK_OPTIONS[t])]),
-    ...(task !== "speech-recognition" ? ["", "Any other arguments after MODEL go to the text-generation engine unchanged, each as one argument ('--' ends svc's own options)."] : []),
+    ...(task !== "speech-recognition"
+      ? [
+          "",
+          engineOptions(),
+          "",
+          "Other arguments after MODEL go to the text-generation engine unchanged, each as one argument ('--' ends svc's own options):",
+          "the CPU runtime refuses any not listed above at 'svc run'; vLLM (--gres 1 or more) takes its own.",
+        ]
+      : []),
   ].join("\n");
 }

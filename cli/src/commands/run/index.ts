@@ -2,6 +2,7 @@ import type { CAC } from "cac";
 import type { CliContext } from "../../io";
 import { parseRunArgs } from "./parse-run-args";
 import { runHelp } from "./help";
+import { showingImageBuilds } from "../image/follow-builds";
 
 /**
  * `svc run`: parsed by hand (see parse-run-args) because job options, container options and
@@ -21,7 +22,9 @@ export const runCommand = {
       return;
     }
     const { request, json } = parsed;
-    const result = await ctx.client().services.run(request);
+    const client = ctx.client();
+    // A missing runtime image is built first: show that build's progress while waiting.
+    const result = request.dryRun ? await client.services.run(request) : await showingImageBuilds(client, ctx.io.err, client.services.run(request));
     if (json) {
       ctx.io.out(JSON.stringify(result, null, 2));
       return;

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
-from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceDetails, ServiceRecord, ServiceStatus, Task
 from .run_options import RunOptions, run_request
 
@@ -77,9 +77,11 @@ def refresh_models(profile: str | None = None) -> Call[RefreshReport]:
     return Call("POST", "/api/models/refresh", RefreshReport, body={"profile": profile} if profile else {})
 
 
-def start_download(repo: str, revision: str | None = None, profile: str | None = None) -> Call[DownloadTask]:
-    body = {key: value for key, value in {"repo": repo, "revision": revision, "profile": profile}.items() if value is not None}
-    return Call("POST", "/api/models/downloads", DownloadTask, body=body)
+def start_download(
+    repo: str, revision: str | None = None, profile: str | None = None, include: list[str] | None = None, exclude: list[str] | None = None
+) -> Call[DownloadTask]:
+    fields = {"repo": repo, "revision": revision, "profile": profile, "include": include, "exclude": exclude}
+    return Call("POST", "/api/models/downloads", DownloadTask, body={key: value for key, value in fields.items() if value is not None})
 
 
 def get_download(id: str) -> Call[DownloadTask]:
@@ -126,10 +128,14 @@ def build_images(task: Task | None = None) -> Call[list[RuntimeImage]]:
     return Call("POST", "/api/images/build", list[RuntimeImage], body={"task": task} if task else {})
 
 
+def list_image_builds() -> Call[list[ImageBuild]]:
+    return Call("GET", "/api/images/builds", list[ImageBuild])
+
+
 CALLS: tuple[Callable[..., Call[Any]], ...] = (
     info, health,
     list_profiles, get_profile, create_profile, update_profile, remove_profile,
     list_models, refresh_models, start_download, get_download, list_downloads,
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs,
-    list_images, build_images,
+    list_images, build_images, list_image_builds,
 )  # fmt: skip

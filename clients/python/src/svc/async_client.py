@@ -12,7 +12,7 @@ from . import _api as api
 from ._client_base import ClientBase
 from ._http import AsyncHttp
 from .async_service import AsyncService
-from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceStatus, Task
 from .run_options import RunOptions
 
@@ -74,8 +74,10 @@ class AsyncSvc(ClientBase[AsyncHttp]):
     async def refresh_models(self, profile: str | None = None) -> RefreshReport:
         return await self._http.call(api.refresh_models(profile))
 
-    async def download_model(self, repo: str, *, revision: str | None = None, profile: str | None = None) -> DownloadTask:
-        return await self._http.call(api.start_download(repo, revision, profile))
+    async def download_model(
+        self, repo: str, *, revision: str | None = None, profile: str | None = None, include: list[str] | None = None, exclude: list[str] | None = None
+    ) -> DownloadTask:
+        return await self._http.call(api.start_download(repo, revision, profile, include, exclude))
 
     async def download(self, id: str) -> DownloadTask:
         return await self._http.call(api.get_download(id))
@@ -103,6 +105,9 @@ class AsyncSvc(ClientBase[AsyncHttp]):
 
     async def build_images(self, task: Task | None = None) -> list[RuntimeImage]:
         return await self._http.call(api.build_images(task))
+
+    async def image_builds(self) -> list[ImageBuild]:
+        return await self._http.call(api.list_image_builds())
 
     async def info(self) -> AppInfo:
         return await self._http.call(api.info())

@@ -10,7 +10,7 @@ import httpx
 from . import _api as api
 from ._client_base import ClientBase
 from ._http import SyncHttp
-from .contracts import AppInfo, DownloadTask, HealthReport, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, ServiceStatus, Task
 from .run_options import RunOptions
 from .service import Service
@@ -65,9 +65,12 @@ class Svc(ClientBase[SyncHttp]):
         """Rescans the model folders of `profile` (default: all) and reports what was found and not registered."""
         return self._http.call(api.refresh_models(profile))
 
-    def download_model(self, repo: str, *, revision: str | None = None, profile: str | None = None) -> DownloadTask:
-        """Starts downloading a model (`svc model add`); `download(task.id)` tells its progress."""
-        return self._http.call(api.start_download(repo, revision, profile))
+    def download_model(
+        self, repo: str, *, revision: str | None = None, profile: str | None = None, include: list[str] | None = None, exclude: list[str] | None = None
+    ) -> DownloadTask:
+        """Starts downloading a model (`svc model add`), only the files `include`/`exclude` select
+        (huggingface-cli's glob patterns); `download(task.id)` tells its progress."""
+        return self._http.call(api.start_download(repo, revision, profile, include, exclude))
 
     def download(self, id: str) -> DownloadTask:
         return self._http.call(api.get_download(id))
@@ -103,6 +106,10 @@ class Svc(ClientBase[SyncHttp]):
 
     def build_images(self, task: Task | None = None) -> list[RuntimeImage]:
         return self._http.call(api.build_images(task))
+
+    def image_builds(self) -> list[ImageBuild]:
+        """Recent image builds with their output, newest first (to follow one's progress)."""
+        return self._http.call(api.list_image_builds())
 
     def info(self) -> AppInfo:
         return self._http.call(api.info())

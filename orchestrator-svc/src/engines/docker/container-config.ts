@@ -74,7 +74,8 @@ export function containerConfig(spec: LaunchSpec, port: number, options: DockerO
   const cmd = ["--model", spec.modelDir, "--host", hostNetwork ? "127.0.0.1" : "0.0.0.0", "--port", String(listenPort)];
   if (spec.inputDir) {
     mounts.push({ Type: "bind", Source: spec.inputDir, Target: INPUT_MOUNT, ReadOnly: true });
-    cmd.push("--input-dir", INPUT_MOUNT);
+    // The runtime maps absolute host paths in audio_path to the mount, so callers use the path they know.
+    cmd.push("--input-dir", INPUT_MOUNT, "--input-host-dir", spec.inputDir);
   }
   const vllmKey = apiKeyFile !== undefined && serverOf(spec.image) === "vllm";
   if (apiKeyFile !== undefined) {

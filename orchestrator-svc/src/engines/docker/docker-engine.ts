@@ -37,6 +37,8 @@ export interface DockerEngineOptions {
   freePort(): Promise<number>;
   /** The task whose project image an image is, if it is one svc can build. */
   projectTask(image: string): Task | undefined;
+  /** The project image that serves a task (what `svc image build` builds). */
+  projectImage(task: Task): string;
 }
 
 /** The input folder a speech service reads `audio_path` from: an absolute path, created when missing. */
@@ -65,7 +67,7 @@ export class DockerEngine implements Engine, ImageStore {
     private readonly api: DockerApi,
     private readonly options: DockerEngineOptions,
   ) {
-    this.images = new DockerImages(api, options.projectTask);
+    this.images = new DockerImages(api, options.projectTask, options.projectImage);
     this.user = options.user ?? runtimeContainerUser(process.getuid?.() ?? 0, process.getgid?.() ?? 0);
     this.keys = new ApiKeyFiles(options.keysDir, this.user);
     this.network = new NetworkMode(api, options.network);
@@ -87,6 +89,10 @@ export class DockerEngine implements Engine, ImageStore {
 
   build(task: Task) {
     return this.images.build(task);
+  }
+
+  builds() {
+    return this.images.builds();
   }
 
   async submit(spec: LaunchSpec): Promise<Submitted> {

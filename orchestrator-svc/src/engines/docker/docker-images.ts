@@ -1,10 +1,8 @@
-import type { Task } from "@svc/contracts";
+import type { ImageBuild, Task } from "@svc/contracts";
 import type { ImageStore } from "../engine";
 import { EngineError } from "../engine-error";
 import { DockerApi, DockerError } from "./docker-api";
-
-/** images/build.ts; looked up when a build is asked for (an application image without images/ still runs prebuilt images). */
-const buildScript = () => Bun.resolveSync("@svc/images/build", import.meta.dir);
+import { ImageBuilder } from "./image-builder";
 
 /**
  * The container images on this machine's Docker Engine, and the project's own ones built here
@@ -15,6 +13,9 @@ export class DockerImages implements ImageStore {
     private readonly api: DockerApi,
     /** The task whose project image an image is, if it is one svc can build. */
     private readonly projectTask: (image: string) => Task | undefined,
+    /** The project image that serves a task. */
+    private readonly projectImage: (task: Task) => string,
+    private readonly builder = new ImageBuilder(),
   ) {}
 
   async image(image: string): Promise<{ sizeBytes: number; createdAt: string } | undefined> {
@@ -34,19 +35,16 @@ export class DockerImages implements ImageStore {
     if (!task) {
       throw new EngineError("invalid", "image_missing", `The image ${image} is not on this machine: pull it (docker pull ${image}) or point SVC_TEXT_GENERATION_IMAGE at a local image.`);
     }
-    await this.build(task);
+    await this.builder.build(task, image);
     return [`The runtime image ${image} was missing, so it was built first.`];
   }
 
   async build(task: Task): Promise<void> {
-    let script: string;
-    try {
-      script = buildScript();
-    } catch {
-      throw new EngineError("failed", "image_build_failed", `Building the ${task} runtime image needs the images/ folder of svc, which this installation does not have.`);
-    }
-    const proc = Bun.spawn([process.execPath, script, task], { stdout: "pipe", stderr: "pipe" });
-    const [, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    if (code !== 0) throw new EngineError("failed", "image_build_failed", `Building the ${task} runtime image failed:\n${err.trim().split("\n").slice(-10).join("\n")}`);
+    await this.builder.build(task, this.projectImage(task));
+  }
+
+  /** Recent builds with their output, newest first. */
+  builds(): ImageBuild[] {
+    return this.builder.list();
   }
 }

@@ -94,7 +94,7 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   }
   const runtime = runtimeCommand(spec.image, spec.task, spec.modelDir, gpus, target);
   const command = [...runtime, "--model", shellQuote(spec.modelDir), "--host", '"$addr"', "--port", '"$port"'];
-  if (spec.inputDir) command.push("--input-dir", shellQuote(spec.inputDir));
+  if (spec.inputDir) command.push("--input-dir", shellQuote(spec.inputDir), "--input-host-dir", shellQuote(spec.inputDir));
   command.push(...spec.args.map(shellQuote));
   lines.push(`exec ${command.join(" ")}`);
   return `${lines.join("\n")}\n`;

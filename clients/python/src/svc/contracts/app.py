@@ -50,6 +50,22 @@ class RuntimeImage:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ImageBuild:
+    """A build of a project runtime image and its output so far (`svc image build`, or a `svc run` that needs it)."""
+
+    id: str
+    task: Task
+    image: str
+    state: Literal["running", "completed", "failed"]
+    #: The latest lines of the build's output; `lines[i]` is line `dropped_lines + i`.
+    lines: list[str]
+    dropped_lines: int
+    started_at: str
+    finished_at: str | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class ErrorBody:
     """The body of every 4xx/5xx answer of the API; SvcApiError carries its fields."""
 

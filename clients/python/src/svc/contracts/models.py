@@ -20,6 +20,8 @@ class Model:
     #: The snapshot folder on the profile's host.
     model_dir: str
     size_bytes: int
+    #: Files of the repo are missing from the snapshot (it was downloaded with include/exclude patterns).
+    partial: bool
     #: When the snapshot was first registered.
     seen_at: datetime
 
@@ -79,6 +81,10 @@ class DownloadTask:
     bytes_resumed: int
     files_done: int
     files_total: int
+    #: Files of the repo left out by the include/exclude patterns.
+    files_skipped: int
+    include: list[str]
+    exclude: list[str]
     started_at: datetime
     finished_at: datetime | None = None
     error: DownloadFailure | None = None

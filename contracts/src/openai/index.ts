@@ -1,0 +1,9 @@
+/** OpenAI-compatible response shapes of the inference runtimes, and a checker for tests. */
+export { CompletionUsage, OpenAiErrorResponse } from "./common";
+export { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from "./chat";
+export { TextCompletion, TextCompletionChunk } from "./completions";
+export { EmbeddingList } from "./embeddings";
+export { ModelList, ModelObject } from "./models";
+export { TranscriptionJson, TranscriptionSegment, TranscriptionVerboseJson } from "./transcriptions";
+export { srtProblems, vttProblems, type Cue } from "./subtitles";
+export { assertShape, shapeMismatches } from "./check";

@@ -1,0 +1,12 @@
+import { Type } from "@sinclair/typebox";
+
+/** `Model`: id, object, created, owned_by. */
+export const ModelObject = Type.Object({
+  id: Type.String(),
+  object: Type.Literal("model"),
+  created: Type.Integer(),
+  owned_by: Type.String(),
+});
+
+/** `ListModelsResponse` (`GET /v1/models`). */
+export const ModelList = Type.Object({ object: Type.Literal("list"), data: Type.Array(ModelObject) });

@@ -1,0 +1,1 @@
+ALTER TABLE `models` ADD `partial` integer DEFAULT false NOT NULL;

@@ -1,0 +1,86 @@
+/**
+ * An svc app for end-to-end tests of services: a fresh home, the runtime images built from this
+ * tree and pinned by their content tags (`:latest` may be retagged by another checkout sharing the
+ * Docker Engine), a local default profile and the tiny models registered. Removes its services and
+ * home when cleaned up.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { SvcClient } from "@svc/client";
+import type { ServiceStatus } from "@svc/contracts";
+import { TINY_SPEECH_REPO, TINY_TEXT_REPO } from "@svc/runtime-tiny-models";
+import { ensureDocker } from "./docker";
+import { eventually, REPO_ROOT, startSvc, type RunningSvc } from "./svc-app";
+
+export const TEXT_MODEL = TINY_TEXT_REPO;
+export const SPEECH_MODEL = TINY_SPEECH_REPO;
+
+/** Runs a command from the repository root; its stdout, or an error with its stderr. */
+export function sh(command: string[], cwd = REPO_ROOT): string {
+  const result = Bun.spawnSync(command, { cwd, stdout: "pipe", stderr: "pipe", env: process.env });
+  if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed:\n${result.stderr.toString()}`);
+  return result.stdout.toString();
+}
+
+export type RuntimeImages = Record<"text-generation" | "speech-recognition", string>;
+
+/**
+ * Builds the runtime images from this tree; their content tags, and the environment that makes an
+ * app run exactly them.
+ */
+export function buildRuntimeImages(): { images: RuntimeImages; env: Record<string, string> } {
+  const [textImage, speechImage] = sh([process.execPath, "images/build.ts", "text-generation", "speech-recognition"]).trim().split("\n");
+  return {
+    images: { "text-generation": textImage, "speech-recognition": speechImage },
+    env: { SVC_RUNTIME_IMAGE_TEXT_GENERATION: textImage, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: speechImage },
+  };
+}
+
+export interface TinyApp {
+  app: RunningSvc;
+  /** The runtime images this app runs, by task (content tags). */
+  images: RuntimeImages;
+  client: SvcClient;
+  /** The environment the CLI needs to reach this app. */
+  env: Record<string, string>;
+  /** The default profile's home_dir (models under models/). */
+  modelsHome: string;
+  /** Resolves when the service has `wanted` status. */
+  reaches(id: string, wanted: ServiceStatus, ms?: number): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Gives a running app the default local profile, its home under `home`, with the tiny models
+ * generated in its model folder and registered. Returns the profile's home_dir.
+ */
+export async function registerTinyModels(client: SvcClient, home: string): Promise<string> {
+  const modelsHome = join(home, "profile-home");
+  mkdirSync(join(home, "shared-cache"), { recursive: true });
+  await client.profiles.create({ name: "default", schema: "local", home_dir: modelsHome, cache_dir: join(home, "shared-cache") });
+  sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(modelsHome, "models")]);
+  await client.models.refresh("default");
+  const registered = (await client.models.list({ profile: "default" })).map((model) => model.repo).sort();
+  if (registered.join() !== [TEXT_MODEL, SPEECH_MODEL].sort().join()) throw new Error(`the tiny models were not registered: ${registered.join(", ")}`);
+  return modelsHome;
+}
+
+export async function startAppWithTinyModels(): Promise<TinyApp> {
+  ensureDocker();
+  const runtimes = buildRuntimeImages();
+  const app = await startSvc({ env: runtimes.env });
+  const client = new SvcClient({ baseUrl: app.url });
+  const modelsHome = await registerTinyModels(client, app.home);
+  return {
+    app,
+    images: runtimes.images,
+    client,
+    env: { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) },
+    modelsHome,
+    reaches: (id, wanted, ms = 60_000) => eventually(async () => (await client.services.get(id)).status === wanted, ms, `${id} to be ${wanted}`),
+    async cleanup() {
+      for (const service of await client.services.list({ all: true })) await client.services.remove(service.id, { force: true }).catch(() => {});
+      await app.cleanup();
+    },
+  };
+}
