@@ -143,7 +143,10 @@ describe("svc start with debug on beyond this machine", () => {
   test("refuses without --yes, saying why and what to do instead", async () => {
     const home = tempHome("svc-open-debug-");
     mkdirSync(home, { recursive: true });
-    const start = await runSvc(["start", "--host", "0.0.0.0", "--port", "1"], { SVC_HOME_DIR: home, SVC_DEBUG: "true" });
+    // The port is taken on loopback, so even a start that did not refuse could never serve there.
+    const taken = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const start = await runSvc(["start", "--host", "0.0.0.0", "--port", String(taken.port)], { SVC_HOME_DIR: home, SVC_DEBUG: "true" });
+    taken.stop(true);
     expect(start.code).not.toBe(0);
     expect(start.stderr).toContain("Refusing to start: debug mode is on (no authentication) and --host 0.0.0.0 serves svc beyond this machine");
     expect(start.stderr).toContain("--debug false");
