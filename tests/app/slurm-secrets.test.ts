@@ -4,41 +4,25 @@
  * and in no command line on the node, and the runtime still takes requests with the key only.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { SvcClient } from "@svc/client";
-import { ensureDocker, eventually, runSvc, startSlurmCluster, startSvc, tempHome, writeKeyPair, type RunningSvc, type SshTestHost } from "@svc/testing";
+import type { SvcClient } from "@svc/client";
+import { eventually, runSvc, startAppWithCluster, type ClusterApp, type SshTestHost } from "@svc/testing";
 
 const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
 const KEY = "sk-slurm-secret-7c2e91";
 
+let started: ClusterApp;
 let cluster: SshTestHost;
-let app: RunningSvc;
+let app: ClusterApp["app"];
 let client: SvcClient;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  ensureDocker();
-  const localHome = tempHome("svc-slurm-secrets-");
-  const key = writeKeyPair(join(localHome, ".ssh"));
-  cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey] });
-  app = await startSvc({ env: { HOME: localHome } });
-  env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), HOME: localHome };
-  client = new SvcClient({ baseUrl: app.url });
-  mkdirSync(join(app.home, "cache"), { recursive: true });
-  await client.profiles.create({ name: "default", schema: "local", home_dir: join(app.home, "local-home"), cache_dir: join(app.home, "cache") });
-  const add = await runSvc(
-    ["profile", "add", "--name", "cluster", "--schema", "slurm", "--host", "127.0.0.1", "--port", String(cluster.port), "--user", "svc", "--home", "~/svc", "--cache", "/shared/cache", "--identity-file", key.privateKeyFile, "--yes"],
-    env,
-  );
-  expect(add.code).toBe(0);
-  await client.models.refresh("cluster");
+  started = await startAppWithCluster();
+  ({ cluster, app, client, env } = started);
 }, 600_000);
 
 afterAll(async () => {
-  for (const service of (await client?.services.list({ all: true }).catch(() => [])) ?? []) await client.services.remove(service.id, { force: true }).catch(() => {});
-  await app?.cleanup();
-  await cluster?.stop();
+  await started?.cleanup();
 });
 
 test("the dry run's job script has no key", async () => {

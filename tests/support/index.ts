@@ -9,3 +9,4 @@ export * from "./ssh-test-host";
 export * from "./fake-engine";
 export * from "./tiny-app";
 export * from "./zombie";
+export * from "./cluster-app";
