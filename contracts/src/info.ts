@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { literalUnion } from "./services";
 
-export const DockerNetwork = Type.Union([Type.Literal("publish"), Type.Literal("host"), Type.Null()], {
+export const DockerNetwork = Type.Union([literalUnion(["publish", "host"]), Type.Null()], {
   description:
     "How Docker services are reached: `publish` (their own network, the port published on 127.0.0.1), `host` (host networking, the Engine has no bridge network), null while the Docker Engine does not answer.",
 });
