@@ -7,4 +7,5 @@ export * from "./services";
 export * from "./models";
 export * from "./images";
 export * from "./runtimes";
+export * from "./runtime-container";
 export * from "./engine-options";

@@ -1,4 +1,10 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { literalUnion } from "./services";
+
+export const DockerNetwork = Type.Union([literalUnion(["publish", "host"]), Type.Null()], {
+  description:
+    "How Docker services are reached: `publish` (their own network, the port published on 127.0.0.1), `host` (host networking, the Engine has no bridge network), null while the Docker Engine does not answer.",
+});
 
 export const AppInfo = Type.Object({
   name: Type.Literal("svc"),
@@ -7,8 +13,19 @@ export const AppInfo = Type.Object({
   port: Type.Integer(),
   homeDir: Type.String(),
   debug: Type.Boolean({ description: "Debug mode: when on, no authentication is required." }),
+  dockerNetwork: DockerNetwork,
 }, { $id: "AppInfo" });
 export type AppInfo = Static<typeof AppInfo>;
+
+/** How Docker services are reached, in words (the UI's overview and `svc info`). */
+export function dockerNetworkWords(network: AppInfo["dockerNetwork"]): string {
+  if (network === "publish") return "own network, ports published on 127.0.0.1";
+  if (network === "host") return "host networking, servers bound to 127.0.0.1 (the Docker Engine has no bridge network)";
+  return "unknown (the Docker Engine does not answer)";
+}
+
+/** What orchestrator-svc tells the gateway for /api/info. */
+export type ServiceFacts = Pick<AppInfo, "dockerNetwork">;
 
 export const ComponentState = Type.Union([Type.Literal("up"), Type.Literal("down")]);
 

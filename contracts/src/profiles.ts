@@ -74,6 +74,14 @@ const attributes = {
   port: SlurmProfile.properties.port,
   identity_file: Type.Optional(text(IDENTITY_FILE)),
   runtime: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: RUNTIME })),
+  host_key_fingerprint: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description:
+        "slurm: the SHA256 fingerprint of the host's key that the user checked and accepts, needed when the host is not in known_hosts yet (422 ssh_host_key_unknown gives it). Not stored in the profile.",
+    }),
+  ),
 };
 
 /** Body of POST /api/profiles: name, schema and that schema's attributes. */
@@ -130,6 +138,7 @@ export const PROFILE_ERROR_CODES = [
   "ssh_unreachable",
   "ssh_auth_failed",
   "ssh_host_key_changed",
+  "ssh_host_key_unknown",
   "ssh_failed",
   "remote_check_failed",
 ] as const;

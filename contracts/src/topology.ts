@@ -16,6 +16,9 @@ export const INTERNAL_SECRET_HEADER = "x-svc-internal-secret";
 /** Route every internal service answers for liveness (behind the internal secret). */
 export const SERVICE_HEALTH_PATH = "/health";
 
+/** Route orchestrator-svc answers with what /api/info reports of it (see ServiceFacts). */
+export const SERVICE_FACTS_PATH = "/facts";
+
 /** Route every internal service serves its part of the OpenAPI document on. */
 export const SERVICE_OPENAPI_PATH = "/openapi.json";
 

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { Elysia, type AnyElysia } from "elysia";
 import { errorHandler, homeLayout, internalClient, openApiPart } from "@svc/platform";
 import type { GatewayEnv } from "./gateway-env";
@@ -8,19 +9,39 @@ import { ServiceProxy } from "./proxy/service";
 import { statusController } from "./status";
 import { docsController } from "./docs";
 import { pagesController } from "./pages";
+import { requestGuard } from "./guard";
+import { holdOpen, IDLE_TIMEOUT_SECONDS } from "./guard/hold-open";
+import { PROXY_BODY_LIMIT } from "./guard/service";
 
-/** The gateway: auth first, then forwarding to the services, then its own routes and the UI. */
+/**
+ * The gateway: the request guard (host, origin, body size) first, then auth, forwarding to the
+ * services, and its own routes and the UI. A connection idle for IDLE_TIMEOUT_SECONDS is dropped,
+ * except while an authorised request's answer is on its way (see holdOpen).
+ */
 export function createGateway({ settings, internalSecret, upstreams, authToken }: GatewayEnv) {
   const client = internalClient(upstreams, internalSecret);
   const proxy = new ServiceProxy(client, authToken);
-  const app: AnyElysia = new Elysia({ name: "gateway", serve: { idleTimeout: 0 } })
+  const layout = homeLayout(settings.homeDir);
+  const app: AnyElysia = new Elysia({ name: "gateway", serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT } })
     .use(errorHandler)
+    .use(requestGuard(settings))
     .onAfterHandle(({ set }) => {
       set.headers["x-content-type-options"] = "nosniff";
       set.headers["referrer-policy"] = "same-origin";
       set.headers["x-frame-options"] = "DENY";
     })
-    .use(authController({ token: authToken, tokenFile: homeLayout(settings.homeDir).tokenFile }))
+    .use(
+      authController({
+        token: authToken,
+        tokenFile: layout.tokenFile,
+        revokedSessionsFile: join(layout.dataDir("gateway"), "revoked-sessions"),
+        allowedHosts: settings.allowedHosts,
+      }),
+    )
+    // Writes through the UI (a launch may build an image, a refresh scan a cluster) may take long: their body is parsed by now.
+    .onBeforeHandle(({ request, server, set }) => {
+      if (request.method !== "GET" && request.method !== "HEAD" && new URL(request.url).pathname !== "/login") Object.assign(set.headers, holdOpen(request, server));
+    })
     .use(forwardController(upstreams, internalSecret))
     .use(proxyController(proxy))
     .use(statusController(settings, client))

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { checkAccess } from "../src/auth/service";
+import { bearerToken, checkAccess, safeNext } from "../src/auth/service";
 import { issueSession, sessionValid, SESSION_TTL_SECONDS } from "../src/auth/session";
 
 const TOKEN = "the-auth-token-0123456789";
@@ -33,25 +33,25 @@ describe("checkAccess", () => {
   const cookie = `svc_session=${issueSession(TOKEN)}`;
 
   test("debug mode lets everything through", () => {
-    expect(checkAccess(request("/api/info"), undefined)).toEqual({ kind: "allow", via: "debug" });
+    expect(checkAccess(request("/api/info"), { token: undefined })).toEqual({ kind: "allow", via: "debug" });
   });
 
   test("public paths need nothing", () => {
     for (const path of ["/login", "/api/health", "/assets/htmx.min.js", "/api/docs/assets/init.js"]) {
-      expect(checkAccess(request(path), TOKEN).kind).toBe("allow");
+      expect(checkAccess(request(path), { token: TOKEN }).kind).toBe("allow");
     }
   });
 
   test("bearer tokens are checked exactly", () => {
-    expect(checkAccess(request("/api/info", { headers: { authorization: `Bearer ${TOKEN}` } }), TOKEN)).toEqual({ kind: "allow", via: "bearer" });
-    expect(checkAccess(request("/api/info", { headers: { authorization: `Bearer ${TOKEN}x` } }), TOKEN).kind).toBe("unauthenticated");
-    expect(checkAccess(request("/api/info", { headers: { authorization: `Basic ${TOKEN}` } }), TOKEN).kind).toBe("unauthenticated");
-    expect(checkAccess(request("/api/info"), TOKEN).kind).toBe("unauthenticated");
+    expect(checkAccess(request("/api/info", { headers: { authorization: `Bearer ${TOKEN}` } }), { token: TOKEN })).toEqual({ kind: "allow", via: "bearer" });
+    expect(checkAccess(request("/api/info", { headers: { authorization: `Bearer ${TOKEN}x` } }), { token: TOKEN }).kind).toBe("unauthenticated");
+    expect(checkAccess(request("/api/info", { headers: { authorization: `Basic ${TOKEN}` } }), { token: TOKEN }).kind).toBe("unauthenticated");
+    expect(checkAccess(request("/api/info"), { token: TOKEN }).kind).toBe("unauthenticated");
   });
 
   test("a session cookie allows reads, and writes only from this origin", () => {
-    expect(checkAccess(request("/api/info", { headers: { cookie } }), TOKEN)).toEqual({ kind: "allow", via: "session" });
-    const post = (headers: Record<string, string>) => checkAccess(request("/api/profiles", { method: "POST", headers: { cookie, ...headers } }), TOKEN);
+    expect(checkAccess(request("/api/info", { headers: { cookie } }), { token: TOKEN })).toEqual({ kind: "allow", via: "session" });
+    const post = (headers: Record<string, string>) => checkAccess(request("/api/profiles", { method: "POST", headers: { cookie, ...headers } }), { token: TOKEN });
     expect(post({ origin: ORIGIN }).kind).toBe("allow");
     expect(post({ origin: "http://evil.example" }).kind).toBe("cross-origin");
     expect(post({ referer: `${ORIGIN}/profiles` }).kind).toBe("allow");
@@ -62,11 +62,33 @@ describe("checkAccess", () => {
   });
 
   test("through /proxy/ the token may come as X-Svc-Token, leaving Authorization to the service's API key", () => {
-    const proxied = (headers: Record<string, string>) => checkAccess(request("/proxy/abc/v1/models", { headers }), TOKEN).kind;
+    const proxied = (headers: Record<string, string>) => checkAccess(request("/proxy/abc/v1/models", { headers }), { token: TOKEN }).kind;
     expect(proxied({ "x-svc-token": TOKEN, authorization: "Bearer service-api-key" })).toBe("allow");
     expect(proxied({ authorization: `Bearer ${TOKEN}` })).toBe("allow");
     expect(proxied({ authorization: "Bearer service-api-key" })).toBe("unauthenticated");
     expect(proxied({ "x-svc-token": "wrong", authorization: "Bearer service-api-key" })).toBe("unauthenticated");
-    expect(checkAccess(request("/api/info", { headers: { "x-svc-token": TOKEN } }), TOKEN).kind).toBe("unauthenticated");
+    expect(checkAccess(request("/api/info", { headers: { "x-svc-token": TOKEN } }), { token: TOKEN }).kind).toBe("unauthenticated");
+  });
+});
+
+describe("what a session cookie, a bearer header and a next path are worth", () => {
+  test("a session revoked by logging out is refused, the same as no session", () => {
+    const session = issueSession(TOKEN);
+    const rules = { token: TOKEN, revoked: (value: string) => value === session };
+    expect(checkAccess(request("/api/info", { headers: { cookie: `svc_session=${session}` } }), rules).kind).toBe("unauthenticated");
+    expect(checkAccess(request("/api/info", { headers: { cookie: `svc_session=${issueSession(TOKEN)}` } }), rules).kind).toBe("allow");
+  });
+
+  test("the bearer scheme is read however it is written", () => {
+    for (const header of [`Bearer ${TOKEN}`, `bearer ${TOKEN}`, `BEARER  ${TOKEN} `, ` Bearer\t${TOKEN}`]) expect(bearerToken(header)).toBe(TOKEN);
+    for (const header of [`Basic ${TOKEN}`, `Bearer`, `Bearer a b`, "", null]) expect(bearerToken(header)).toBeUndefined();
+  });
+
+  test("after log-in only paths of this site are followed", () => {
+    expect(safeNext("/services/abc?tab=logs#end")).toBe("/services/abc?tab=logs#end");
+    expect(safeNext(undefined)).toBe("/");
+    for (const next of ["//evil.example/", "/\\evil.example", "/\t/evil.example", "/\n/evil.example", "/ /evil.example", "https://evil.example/", "evil.example", "/\x00x"]) {
+      expect(safeNext(next), JSON.stringify(next)).toBe("/");
+    }
   });
 });

@@ -116,3 +116,50 @@ describe("profiles pages", () => {
     expect(page.html).toContain("line 2");
   });
 });
+
+describe("a slurm profile's new host in the profile form", () => {
+  test("the form shows the host key's fingerprint to accept; ticked, the fingerprint goes to the API", async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const fingerprint = `SHA256:${"k".repeat(43)}`;
+    const stub = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(request) {
+        const body = (await request.json()) as Record<string, unknown>;
+        bodies.push(body);
+        if (body.host_key_fingerprint !== fingerprint) {
+          return Response.json(
+            { error: "ssh_host_key_unknown", message: "The authenticity of host 'cluster.example' can't be established", details: { field: "host", name: "cluster.example", type: "ssh-ed25519", fingerprint } },
+            { status: 422 },
+          );
+        }
+        const { host_key_fingerprint: _, ...profile } = body;
+        return Response.json({ profile, notices: ["Permanently added 'cluster.example'"] }, { status: 201 });
+      },
+    });
+    const withStub = createGateway({
+      settings: loadSettings({ SVC_HOME_DIR: join(home, "svc-stub"), HOME: home }),
+      internalSecret: SECRET,
+      upstreams: { "profile-svc": `http://127.0.0.1:${stub.port}`, "model-svc": "http://127.0.0.1:9", "orchestrator-svc": "http://127.0.0.1:9" },
+      authToken: undefined,
+    });
+    const send = async (form: Record<string, string>) => {
+      const response = await withStub.handle(
+        new Request(`${ORIGIN}/profiles`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: ORIGIN }, body: new URLSearchParams(form).toString() }),
+      );
+      return { status: response.status, html: await response.text() };
+    };
+    const form = { name: "cluster", schema: "slurm", host: "cluster.example", user: "me", home: "~/svc", cache: "/c" };
+    try {
+      const asked = await send(form);
+      expect(asked.status).toBe(422);
+      expect(asked.html).toContain(`name="host_key_fingerprint" value="${fingerprint}"`);
+      expect(bodies[0].host_key_fingerprint).toBeUndefined();
+      const accepted = await send({ ...form, host_key_fingerprint: fingerprint });
+      expect(accepted.status).toBe(303);
+      expect(bodies[1].host_key_fingerprint).toBe(fingerprint);
+    } finally {
+      stub.stop(true);
+    }
+  });
+});

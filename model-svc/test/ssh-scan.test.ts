@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { SlurmProfile } from "@svc/contracts";
-import { startSshTestHost, writeKeyPair, type SshTestHost, makeTrickyCache } from "@svc/testing";
+import { makeLoopingCache, makeTrickyCache, startSshTestHost, writeKeyPair, type SshTestHost } from "@svc/testing";
 import { scanProfile } from "../src/discovery/scan-profile";
 import { interpretScan } from "../src/discovery/interpret";
 import { makeServices } from "./helpers";
@@ -83,4 +83,16 @@ test("svc model ls --refresh for a slurm profile registers the remote snapshots;
   expect(down.models.list({ profile: "cluster" })).toHaveLength(cache.expected.length);
   s.close();
   down.close();
+});
+
+test("a snapshot with symlink loops on the cluster is scanned over SSH to its end, and its model registered", async () => {
+  const tree = join(local, "looping");
+  const looping = makeLoopingCache(join(tree, "models"));
+  const tar = Bun.spawnSync(["tar", "-C", tree, "-cf", "-", "models"], { stdout: "pipe" });
+  await host.container.exec(["install", "-d", "-o", "svc", "-g", "svc", `${REMOTE}/looping`]);
+  await host.container.copyArchiveToContainer(Readable.from(tar.stdout), `${REMOTE}/looping`);
+  await host.container.exec(["sh", "-c", `chown -R svc:svc ${REMOTE}/looping`]);
+  const scan = await scanProfile({ ...profile, home: `${REMOTE}/looping`, cache: `${REMOTE}/no-cache` }, ssh);
+  const { found } = interpretScan("cluster", scan.roots);
+  expect(found.map(({ repo, revision }) => ({ repo, revision }))).toEqual([{ repo: looping.repo, revision: looping.commit }]);
 });

@@ -8,8 +8,11 @@ import { ImageCatalog } from "./catalog/images";
 import { ServiceStore } from "./db/service-store";
 import { DockerApi } from "./engines/docker/docker-api";
 import { DockerEngine } from "./engines/docker/docker-engine";
+import { NetworkMode } from "./engines/docker/network-mode";
+import { engineFactsController } from "./engines/facts";
 import { Engines } from "./engines/registry";
 import { SlurmEngine } from "./engines/slurm/slurm-engine";
+import { inputRootsFromEnv } from "./launch/input-dir";
 import { Reconciler } from "./reconciler/reconciler";
 import { ServicesService } from "./services/service";
 import { servicesController } from "./services";
@@ -27,8 +30,9 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   const client = internalClient(ctx.upstreams, ctx.internalSecret);
   const catalog = ImageCatalog.fromEnv(env);
   const docker = new DockerEngine(DockerApi.fromEnv(env), {
-    network: env.SVC_DOCKER_NETWORK === "publish" ? "publish" : "host",
+    network: NetworkMode.fromSetting(env.SVC_DOCKER_NETWORK),
     homeLabel: createHash("sha256").update(ctx.settings.homeDir).digest("hex").slice(0, 16),
+    keysDir: join(ctx.dataDir, "api-keys"),
     freePort: () => freePort(),
     projectTask: (image) => catalog.projectTask(image),
     projectImage: (task) => catalog.image(task, "svc"),
@@ -48,6 +52,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
       models: (profile, repo) => client.models.list({ profile, repo }),
       image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: catalog.cpuTextGeneration,
+      inputRoots: inputRootsFromEnv(env),
       isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     },
     engineFor: (profile) => engines.forProfile(profile),
@@ -62,5 +67,5 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     installs: slurmDeps.installs,
     liveJobs: (profile) => new Map(store.live().flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : []))),
   });
-  return [servicesController(services), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes)];
+  return [servicesController(services), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker)];
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Task } from "@svc/contracts";
@@ -15,7 +15,8 @@ const handles: string[] = [];
 const modelDir = mkdtempSync(join(tmpdir(), "svc-model-"));
 /** The port the engine gives the next service (it picks its ports; the test names them to check them). */
 let nextPort = 0;
-const options = (homeLabel: string) => ({ network: "host" as const, homeLabel, freePort: async () => nextPort, projectTask: () => undefined, projectImage: (task: Task) => `svc-${task}:latest` });
+const keysDir = join(mkdtempSync(join(tmpdir(), "svc-keys-")), "api-keys");
+const options = (homeLabel: string) => ({ network: "host" as const, homeLabel, keysDir, freePort: async () => nextPort, projectTask: () => undefined, projectImage: (task: Task) => `svc-${task}:latest` });
 
 beforeAll(() => {
   ensureDocker();
@@ -26,9 +27,14 @@ afterAll(async () => {
   for (const handle of handles) await engine.release(handle);
 });
 
-async function spec(args: string[] = []): Promise<LaunchSpec & { port: number }> {
+async function spec(args: string[] = [], apiKey?: string): Promise<LaunchSpec & { port: number }> {
   nextPort = await freePort();
-  return { serviceId: crypto.randomUUID(), name: "svc-test", task: "text-generation", image, args, modelDir, job: {}, port: nextPort };
+  return { serviceId: crypto.randomUUID(), name: "svc-test", task: "text-generation", image, args, apiKey, modelDir, job: {}, port: nextPort };
+}
+
+interface Inspected {
+  Config: { Cmd: string[]; User: string; Env: string[] };
+  HostConfig: { CapDrop: string[]; SecurityOpt: string[]; PidsLimit: number; ReadonlyRootfs: boolean; NetworkMode: string };
 }
 
 describe("model mounts", () => {
@@ -39,8 +45,8 @@ describe("model mounts", () => {
 });
 
 describe("Docker engine", () => {
-  test("a submitted container runs with host networking on loopback and answers on its port", async () => {
-    const launch = await spec(["--api-key", "k e y"]);
+  test("a submitted container runs with host networking on loopback and answers on its port; its key is a file, not an argument", async () => {
+    const launch = await spec([], "k e y");
     const submitted = await engine.submit(launch);
     handles.push(submitted.handle);
     expect(submitted).toMatchObject({ host: "127.0.0.1", port: launch.port });
@@ -48,7 +54,31 @@ describe("Docker engine", () => {
     const observed = await engine.inspect([submitted.handle]);
     expect(observed.get(submitted.handle)).toEqual({ phase: "running", host: "127.0.0.1", port: launch.port });
     const args = await (await fetch(`http://127.0.0.1:${launch.port}/args`)).json();
-    expect(args).toEqual(["--model", modelDir, "--host", "127.0.0.1", "--port", String(launch.port), "--api-key", "k e y"]);
+    expect(args).toEqual(["--model", modelDir, "--host", "127.0.0.1", "--port", String(launch.port), "--api-key-file", "/run/secrets/svc-api-key"]);
+    const answer = await (await fetch(`http://127.0.0.1:${launch.port}/v1/models`, { headers: { authorization: "Bearer k e y" } })).json();
+    expect(answer.authorized).toBe(true);
+    const inspected = await DockerApi.fromEnv().json<Inspected>("GET", `/containers/${submitted.handle}/json`);
+    expect(JSON.stringify(inspected)).not.toContain("k e y");
+    const keyFile = join(keysDir, launch.serviceId);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(statSync(keysDir).mode & 0o777).toBe(0o700);
+    await engine.stop(submitted.handle);
+    await engine.release(submitted.handle);
+    expect(existsSync(keyFile)).toBe(false);
+  });
+
+  test("the container holds no power it does not need: not root, no capabilities, no privilege gain, read-only but /tmp, bounded processes", async () => {
+    const launch = await spec();
+    const submitted = await engine.submit(launch);
+    handles.push(submitted.handle);
+    await eventually(async () => (await fetch(`http://127.0.0.1:${launch.port}/health`)).ok, 15_000, "the container to answer");
+    const inspected = await DockerApi.fromEnv().json<Inspected>("GET", `/containers/${submitted.handle}/json`);
+    expect(inspected.Config.User).toMatch(/^[1-9][0-9]*:[0-9]+$/);
+    expect(inspected.HostConfig).toMatchObject({ CapDrop: ["ALL"], SecurityOpt: ["no-new-privileges"], ReadonlyRootfs: true });
+    expect(inspected.HostConfig.PidsLimit).toBeGreaterThan(0);
+    const sandbox = await (await fetch(`http://127.0.0.1:${launch.port}/sandbox`)).json();
+    expect(sandbox).toMatchObject({ capEff: "0000000000000000", noNewPrivs: "1", rootWritable: false, tmpWritable: true });
+    expect(sandbox.uid).not.toBe(0);
   });
 
   test("the dry-run line is the command that created the container", async () => {

@@ -21,6 +21,7 @@ function deps(env: Record<string, string> = {}, profile: Profile = local): Plann
     image: (task, server) => catalog.image(task, server),
     cpuTextGeneration: catalog.cpuTextGeneration,
     isProjectRuntime: (image) => catalog.isProjectRuntime(image),
+    inputRoots: [],
   };
 }
 const plan = (engineArgs: string[], extra: Partial<RunRequest> = {}, planner = deps()) =>

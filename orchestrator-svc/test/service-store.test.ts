@@ -46,3 +46,14 @@ test("records survive reopening, and rm removes the events too", () => {
   expect(second.get(row.id)).toBeUndefined();
   expect(second.events(row.id)).toEqual([]);
 });
+
+test("a key that older records also kept in their launch arguments is kept once, in api_key, after reopening", () => {
+  const dir = mkdtempSync(join(tmpdir(), "svc-store-"));
+  const launch = { image: "img", args: ["--max-total-tokens", "64", "--api-key", "sk-secret", "--api-key=sk-secret", "--threads", "1"], modelDir: "/m" };
+  new ServiceStore(join(dir, "o.db")).insert({ ...row, apiKey: "sk-secret", spec: JSON.stringify({ job: {}, engineArgs: [], launch }) }, null);
+  const reopened = new ServiceStore(join(dir, "o.db"));
+  const stored = reopened.get(row.id)!;
+  expect(stored.apiKey).toBe("sk-secret");
+  expect(stored.spec).not.toContain("sk-secret");
+  expect(JSON.parse(stored.spec).launch.args).toEqual(["--max-total-tokens", "64", "--threads", "1"]);
+});

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError, type Model, type Profile, type RunRequest, type ServiceStatus } from "@svc/contracts";
@@ -13,6 +13,8 @@ import { ImageCatalog } from "../src/catalog/images";
 import { ServicesService } from "../src/services/service";
 
 const home = mkdtempSync(join(tmpdir(), "svc-orch-"));
+/** A folder outside the profile's home that is allowed for input folders, as SVC_INPUT_DIRS would allow it. */
+const inputRoot = mkdtempSync(join(tmpdir(), "svc-orch-inputs-"));
 const profile: Profile = { name: "default", schema: "local", home_dir: home, cache_dir: home };
 const REV_OLD = "a".repeat(40);
 const REV_NEW = "b".repeat(40);
@@ -42,6 +44,7 @@ function build(dbFile: string) {
       models: async (p, repo) => models.filter((m) => m.profile === p && m.repo === repo),
       image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: "svc",
+      inputRoots: [inputRoot],
       isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     },
     engineFor: () => docker,
@@ -55,7 +58,14 @@ beforeAll(() => {
   ensureDocker();
   const image = fakeRuntimeImage();
   catalog = ImageCatalog.fromEnv({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: image, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: image });
-  docker = new DockerEngine(DockerApi.fromEnv(), { network: "host", homeLabel, freePort: () => freePort(), projectTask: (image) => catalog.projectTask(image), projectImage: (task) => catalog.image(task, "svc") });
+  docker = new DockerEngine(DockerApi.fromEnv(), {
+    network: "host",
+    homeLabel,
+    keysDir: join(home, "api-keys"),
+    freePort: () => freePort(),
+    projectTask: (image) => catalog.projectTask(image),
+    projectImage: (task) => catalog.image(task, "svc"),
+  });
   ({ store, reconciler, services } = build(join(home, "orchestrator.db")));
   reconciler.start();
 });
@@ -84,8 +94,25 @@ describe("svc run on Docker", () => {
     expect(result.revision).toBe(REV_NEW);
     expect(result.warnings[0]).toContain(`No --revision given: using ${REV_NEW}`);
     expect(result.script).toMatch(/^docker run --detach --init --name svc-[0-9a-f-]{36} /);
-    expect(result.script).toContain("--api-key secret-key");
+    expect(result.script).toContain("--api-key-file /run/secrets/svc-api-key");
+    expect(result.script).not.toContain("secret-key");
     expect(store.count()).toBe(before);
+  });
+
+  test("the API key is kept once (never in the stored launch) and handed over again on restart", async () => {
+    const service = (await run({ name: "keyed", apiKey: "sk-kept-once" })).service!;
+    await reaches(service.id, "HEALTHY");
+    const row = store.get(service.id)!;
+    expect(row.apiKey).toBe("sk-kept-once");
+    expect(row.spec).not.toContain("sk-kept-once");
+    const authorized = async () => (await (await fetch(`${services.details(service.id).url}/v1/models`, { headers: { authorization: "Bearer sk-kept-once" } })).json()).authorized;
+    expect(await authorized()).toBe(true);
+    await services.stop(service.id);
+    await reaches(service.id, "STOPPED");
+    await services.restart(service.id);
+    await reaches(service.id, "HEALTHY");
+    expect(await authorized()).toBe(true);
+    await services.remove(service.id, true);
   });
 
   test("run → HEALTHY with a port, stop → STOPPED, restart → HEALTHY with the same id, rm", async () => {
@@ -151,6 +178,25 @@ describe("svc run on Docker", () => {
     await expectApiError(run({ textGeneration: { sharded: "true" }, job: { gres: 1 } }), 400, "--sharded true needs 2 or more GPUs");
     await expectApiError(run({ profile: "elsewhere" }), 404, "no profile elsewhere");
     await expectApiError(run({ engineArgs: ["line\nbreak"] }), 400, "control characters");
+  });
+
+  test("engine arguments cannot change where the server listens, what it serves or its key, however they are written", async () => {
+    for (const arg of ["--host", "--host=0.0.0.0", "--hos", "--port=1", "--model", "--api-key", "--api-key-file=/x", "--input-dir"]) {
+      await expectApiError(run({ engineArgs: ["--max-total-tokens", "64", arg, "0.0.0.0"] }), 400, "svc sets --");
+    }
+  });
+
+  test("a speech service's input folder must be under its profile's home or an allowed folder, links resolved", async () => {
+    const speech = (inputDir: string) => run({ task: "speech-recognition", model: "acme/ears", dryRun: true, speechRecognition: { inputDir } });
+    for (const outside of ["/", "/etc", join(home, ".."), `${home}-other`, join(home, "in", "..", "..", "x")]) {
+      await expectApiError(speech(outside), 400, "give a folder under the profile's home");
+    }
+    symlinkSync("/", join(home, "link-to-root"));
+    await expectApiError(speech(join(home, "link-to-root", "etc")), 400, "give a folder under the profile's home");
+    expect(existsSync("/etc/svc-never-made")).toBe(false);
+    expect((await speech(join(home, "audio", "in"))).script).toContain(`source=${join(home, "audio", "in")},target=/inputs,readonly`);
+    expect(existsSync(join(home, "audio", "in"))).toBe(true);
+    expect((await speech(join(inputRoot, "shared"))).script).toContain(`source=${join(inputRoot, "shared")},target=/inputs`);
   });
 
   test("ids resolve by unique prefix or name; an ambiguous prefix lists the candidates", async () => {

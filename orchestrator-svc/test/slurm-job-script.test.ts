@@ -131,4 +131,25 @@ describe("renderJobScript", () => {
     ];
     for (const overrides of refused) expect(() => renderJobScript(spec(overrides), bare)).toThrow(JobScriptError);
   });
+
+  test("the key is never in the script: the server gets it in its environment, read from the 0600 file; files made by the job are private", () => {
+    const script = renderJobScript(spec({ apiKey: "sk-not-in-the-script" }), bare);
+    expect(script).not.toContain("sk-not-in-the-script");
+    expect(script).toContain("\numask 077\n");
+    expect(script).toContain("SVC_API_KEY=$(cat api_key) || {");
+    expect(script).toContain("\nexport SVC_API_KEY\n");
+    const vllm = renderJobScript(spec({ apiKey: "k", image: "vllm/vllm-openai:latest" }), bare);
+    expect(vllm).toContain("VLLM_API_KEY=$(cat api_key)");
+    expect(renderJobScript(spec(), bare)).not.toContain("api_key");
+  });
+
+  test("a job whose key file is gone stops instead of serving without a key", () => {
+    const body = renderJobScript(spec({ apiKey: "k" }), bare).replace(/^exec /m, "echo started ");
+    const dir = Bun.spawnSync(["mktemp", "-d"]).stdout.toString().trim();
+    const proc = Bun.spawnSync(["bash", "-c", body], { cwd: dir, env: { PATH: process.env.PATH!, HOME: "/home/u", SLURMD_NODENAME: "localhost", SLURM_JOB_ID: "7" } });
+    expect(proc.exitCode).toBe(1);
+    expect(proc.stderr.toString()).toContain("svc: cannot read api_key");
+    expect(proc.stdout.toString()).not.toContain("started");
+    Bun.spawnSync(["rm", "-rf", dir]);
+  });
 });

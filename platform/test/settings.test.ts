@@ -5,12 +5,12 @@ const HOME = { HOME: "/home/ada" };
 
 describe("loadSettings", () => {
   test("defaults follow the spec", () => {
-    expect(loadSettings(HOME)).toEqual({ host: "localhost", port: 8000, homeDir: "/home/ada/.svc", debug: true, authToken: undefined });
+    expect(loadSettings(HOME)).toEqual({ host: "localhost", port: 8000, homeDir: "/home/ada/.svc", debug: true, authToken: undefined, allowedHosts: [] });
   });
 
   test("reads the current variable names", () => {
     const settings = loadSettings({ ...HOME, SVC_HOST: "127.0.0.1", SVC_PORT: "9001", SVC_HOME_DIR: "~/data/svc", SVC_DEBUG: "no", SVC_AUTH_TOKEN: "0123456789abcdef0123" });
-    expect(settings).toEqual({ host: "127.0.0.1", port: 9001, homeDir: "/home/ada/data/svc", debug: false, authToken: "0123456789abcdef0123" });
+    expect(settings).toEqual({ host: "127.0.0.1", port: 9001, homeDir: "/home/ada/data/svc", debug: false, authToken: "0123456789abcdef0123", allowedHosts: [] });
   });
 
   test("reads the older names SVC_DEV_MODE and SVC_TOKEN; the current names win", () => {
@@ -53,6 +53,12 @@ describe("loadSettings", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain(variable);
     expect((error as Error).message).toContain(accepted);
+  });
+
+  test("SVC_ALLOWED_HOSTS (or --allowed-hosts) lists extra host names, lower case, brackets and blanks dropped", () => {
+    expect(loadSettings({ ...HOME, SVC_ALLOWED_HOSTS: " SVC.example.org, gpu-box ,[::1],," }).allowedHosts).toEqual(["svc.example.org", "gpu-box", "::1"]);
+    expect(loadSettings({ ...HOME, SVC_ALLOWED_HOSTS: "a.example" }, { allowedHosts: "b.example" }).allowedHosts).toEqual(["b.example"]);
+    expect(() => loadSettings({ ...HOME, SVC_ALLOWED_HOSTS: "ok.example,https://bad.example" })).toThrow("SVC_ALLOWED_HOSTS");
   });
 
   test("a bad option is reported under the option's name", () => {

@@ -20,6 +20,7 @@ let aliasKey: KeyPair;
 let wrongKey: KeyPair;
 let host: SshTestHost;
 let service: ProfileService;
+let confirmedFingerprint = "";
 const env = { HOME: home, PATH: "/usr/local/bin:/usr/bin:/bin" }; // no SSH_AUTH_SOCK: only the keys made here
 
 async function apiError(promise: Promise<unknown>): Promise<ApiError> {
@@ -59,8 +60,26 @@ afterAll(async () => {
 });
 
 describe("slurm profiles over SSH (real sshd)", () => {
-  test("success: connects with the key from ~/.ssh, records the new host key, creates home, checks cache and commands", async () => {
-    const change = await service.create(slurm("cluster") as never);
+  test("a new host is refused with its key's fingerprint, nothing recorded or created, until that fingerprint is confirmed", async () => {
+    const unconfirmed = await apiError(service.create(slurm("cluster") as never));
+    expect(unconfirmed.status).toBe(422);
+    expect(unconfirmed.code).toBe("ssh_host_key_unknown");
+    expect(unconfirmed.message).toContain(`The authenticity of host '[127.0.0.1]:${host.port}' can't be established`);
+    const details = unconfirmed.details as { field: string; name: string; type: string; fingerprint: string };
+    expect(details).toMatchObject({ field: "host", name: `[127.0.0.1]:${host.port}`, type: "ssh-ed25519" });
+    expect(details.fingerprint).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    expect(unconfirmed.message).toContain(details.fingerprint);
+    const wrong = await apiError(service.create(slurm("cluster", { host_key_fingerprint: `SHA256:${"A".repeat(43)}` }) as never));
+    expect(wrong.code).toBe("ssh_host_key_unknown");
+    expect(wrong.message).toContain("the one confirmed");
+    expect(existsSync(knownHosts)).toBe(false);
+    expect((await host.execAsUser("test -e /home/svc/svc-home")).exitCode).not.toBe(0);
+    expect(readFileSync(file, "utf8")).not.toContain("[cluster]");
+    confirmedFingerprint = details.fingerprint;
+  });
+
+  test("success: connects with the key from ~/.ssh, records the confirmed host key, creates home, checks cache and commands", async () => {
+    const change = await service.create(slurm("cluster", { host_key_fingerprint: confirmedFingerprint }) as never);
     expect(change.profile).toEqual({ name: "cluster", schema: "slurm", host: "127.0.0.1", port: host.port, user: "svc", home: "~/svc-home", cache: "/shared/cache" });
     expect(change.hostKey).toMatchObject({ status: "added", type: "ssh-ed25519", name: `[127.0.0.1]:${host.port}`, file: knownHosts });
     expect(change.notices[0]).toContain(`Permanently added '[127.0.0.1]:${host.port}' (ED25519, SHA256:`);

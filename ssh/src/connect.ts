@@ -43,8 +43,13 @@ export interface HostKeyInfo {
 export interface ConnectOptions {
   /** The local user's home (holds .ssh/); default $HOME. */
   userHome?: string;
-  /** `accept-new` (default): record an unknown host's key. `strict`: refuse unknown hosts. A changed key is always refused. */
+  /**
+   * `accept-new` (default): record an unknown host's key. `strict`: refuse an unknown host unless
+   * its key has `confirmedFingerprint`, which is then recorded. A changed key is always refused.
+   */
   hostKeyPolicy?: "accept-new" | "strict";
+  /** The SHA256 fingerprint (as ssh prints it) the user checked and accepted for a host not in known_hosts yet. */
+  confirmedFingerprint?: string;
   /** Handshake and authentication time limit; default ConnectTimeout from the config, else 15 s. */
   timeoutMs?: number;
   /** Keep-alive interval for long-lived connections (0: off). */
@@ -139,8 +144,14 @@ export async function connectSsh(target: SshTarget, options: ConnectOptions = {}
         hostKey = { ...info, status: "known", file: verdict.entry!.file };
         return true;
       case "unknown":
-        if (policy === "strict") {
-          refusal = new SshError("host-key-unknown", `${name} is not in ${resolved.knownHostsFiles[0]}; its ${keyTypeLabel(info.type)} key fingerprint is ${info.fingerprint}.`, info);
+        if (policy === "strict" && options.confirmedFingerprint !== info.fingerprint) {
+          const confirmed = options.confirmedFingerprint ? ` (not ${options.confirmedFingerprint}, the one confirmed)` : "";
+          refusal = new SshError(
+            "host-key-unknown",
+            `The authenticity of host '${name}' can't be established: it is not in ${resolved.knownHostsFiles[0]}, and its ${keyTypeLabel(info.type)} key fingerprint is ${info.fingerprint}${confirmed}. ` +
+              "Check that fingerprint with the cluster's administrators before accepting it; svc recorded nothing.",
+            info,
+          );
           return false;
         }
         pendingRecord = blob;

@@ -5,7 +5,7 @@ export type SshErrorKind =
   | "auth" // the server refused every key offered
   | "host-key-changed" // the server's key differs from the one recorded in known_hosts
   | "host-key-revoked" // the server's key is marked @revoked in known_hosts
-  | "host-key-unknown" // strict mode only: no key recorded for the host
+  | "host-key-unknown" // strict mode only: no key recorded for the host, and not the one the user confirmed
   | "protocol"; // anything else in the SSH handshake
 
 export class SshError extends Error {

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { SERVICES, upstreamVariable } from "@svc/contracts/topology";
-import { appUrl, homeLayout, type Settings } from "@svc/platform/config";
+import { appUrl, homeLayout, isLoopbackHost, type Settings } from "@svc/platform/config";
 import { randomSecret } from "@svc/platform/security";
 import { acquireLock, processStartTicks, releaseLock, updateLock, type RunRecord } from "./lock";
 import { freePort, portInUse } from "@svc/platform/net";
@@ -33,14 +33,35 @@ function settingsEnv(settings: Settings, token: string | undefined): Record<stri
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && key !== "SVC_DEV_MODE" && key !== "SVC_TOKEN" && key !== "SVC_AUTH_TOKEN") env[key] = value;
   }
-  Object.assign(env, { SVC_HOST: settings.host, SVC_PORT: String(settings.port), SVC_HOME_DIR: settings.homeDir, SVC_DEBUG: String(settings.debug) });
+  Object.assign(env, {
+    SVC_HOST: settings.host,
+    SVC_PORT: String(settings.port),
+    SVC_HOME_DIR: settings.homeDir,
+    SVC_DEBUG: String(settings.debug),
+    SVC_ALLOWED_HOSTS: settings.allowedHosts.join(","),
+  });
   if (token) env.SVC_AUTH_TOKEN = token;
   return env;
 }
 
 export interface StartOptions {
+  /** The user confirmed (`--yes`) serving without authentication beyond this machine. */
+  openDebugConfirmed?: boolean;
   /** Stop every live inference service before exiting, instead of leaving them running. */
   stopServicesOnExit?: boolean;
+}
+
+/**
+ * Debug mode has no authentication, which is safe only while nothing but this machine can reach
+ * the application: serving it on another address needs the user's explicit yes.
+ */
+export function checkExposure(settings: Settings, options: StartOptions, out: Output) {
+  if (!settings.debug || isLoopbackHost(settings.host)) return;
+  const risk = `debug mode is on (no authentication) and --host ${settings.host} serves svc beyond this machine: anyone who reaches port ${settings.port} could start containers and read files as you.`;
+  if (!options.openDebugConfirmed) {
+    throw new StartError(`Refusing to start: ${risk} Turn debug off (--debug false; svc start then prints an auth token), serve on localhost, or pass --yes if every machine on this network is trusted.`);
+  }
+  out.error(`WARNING: ${risk}`);
 }
 
 /**
@@ -49,6 +70,7 @@ export interface StartOptions {
  * says which inference services keep running (or stops them), then stops the processes.
  */
 export async function startApp(settings: Settings, out: Output, signal?: AbortSignal, options: StartOptions = {}) {
+  checkExposure(settings, options, out);
   const layout = homeLayout(settings.homeDir);
   mkdirSync(layout.logsDir, { recursive: true, mode: 0o700 });
   const url = appUrl(settings);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SvcClient } from "@svc/client";
+import { ApiError, SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
 import { APPTAINER_STAND_IN, ensureDocker, eventually, runSvc, startSlurmCluster, startSvc, tempHome, writeKeyPair, type RunningSvc, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
@@ -35,7 +35,13 @@ async function appWithImage(image: string) {
   const client = new SvcClient({ baseUrl: app.url });
   mkdirSync(join(app.home, "cache"), { recursive: true });
   await client.profiles.create({ name: "default", schema: "local", home_dir: join(app.home, "h"), cache_dir: join(app.home, "cache") });
-  await client.profiles.create({ name: PROFILE, schema: "slurm", host: "127.0.0.1", port: cluster.port, user: "svc", home: "~/svc", cache: "/shared/cache", identity_file: key.privateKeyFile, runtime: "apptainer" });
+  const slurm = { name: PROFILE, schema: "slurm", host: "127.0.0.1", port: cluster.port, user: "svc", home: "~/svc", cache: "/shared/cache", identity_file: key.privateKeyFile, runtime: "apptainer" };
+  // A new host's key is recorded only with its fingerprint confirmed (as the CLI's prompt or --yes does).
+  const first = await client.profiles.create(slurm).catch((error: unknown) => error);
+  if (first instanceof ApiError) {
+    expect(first.code).toBe("ssh_host_key_unknown");
+    await client.profiles.create({ ...slurm, host_key_fingerprint: (first.details as { fingerprint: string }).fingerprint });
+  }
   await client.models.refresh(PROFILE);
   const reaches = (id: string, wanted: ServiceStatus) => eventually(async () => (await client.services.get(id)).status === wanted, 60_000, `${id} to be ${wanted}`);
   return { app, env, client, reaches, run: (args: string[]) => runSvc(args, env) };
@@ -76,8 +82,8 @@ describe("runtime = apptainer, with a stand-in apptainer on the test cluster", (
     const sif = `"$HOME"/svc/images/svc-test-apptainer-tiny_${imageId}.sif`;
     const prepare = dry.stdout.split("\n").filter((line) => line.startsWith("#   ")).map((line) => line.slice(4));
     expect(prepare).toEqual([
-      `mkdir -p "$HOME"/svc/images && cat > ${sif}.docker.tar.$$.part && mv -f ${sif}.docker.tar.$$.part ${sif}.docker.tar`,
-      `apptainer build ${sif}.$$.part docker-archive://${sif}.docker.tar && mv -f ${sif}.$$.part ${sif} && rm -f ${sif}.docker.tar`,
+      `umask 077 && mkdir -p "$HOME"/svc/images && cat > ${sif}.docker.tar.$$.part && mv -f ${sif}.docker.tar.$$.part ${sif}.docker.tar`,
+      `umask 077 && apptainer build ${sif}.$$.part docker-archive://${sif}.docker.tar && mv -f ${sif}.$$.part ${sif} && rm -f ${sif}.docker.tar`,
     ]);
     const exec = dry.stdout.split("\n").find((line) => line.startsWith("exec "))!;
     expect(exec).toStartWith(`exec apptainer run --bind /shared/cache/models/models--svc-tiny--tiny-llama-gguf:/shared/cache/models/models--svc-tiny--tiny-llama-gguf:ro ${sif} --model /shared/cache/models/`);
@@ -89,7 +95,7 @@ describe("runtime = apptainer, with a stand-in apptainer on the test cluster", (
     await reaches(id, "HEALTHY");
     const log = await calls();
     expect(log).toHaveLength(2);
-    expect(log[0]).toMatch(recorded(prepare[1].split(" && ")[0].replace(/^apptainer /, "")));
+    expect(log[0]).toMatch(recorded(prepare[1].split(" && ")[1].replace(/^apptainer /, "")));
     expect(log[1]).toMatch(recorded(exec.replace(/^exec apptainer /, "")));
     await client.services.stop(id);
     await reaches(id, "STOPPED");
@@ -106,7 +112,7 @@ describe("runtime = apptainer, with a stand-in apptainer on the test cluster", (
     const { client, run, reaches } = await appWithImage(REMOTE_IMAGE);
     const dry = await run(["run", "-p", PROFILE, "text-generation", TEXT_MODEL, "--dry-run"]);
     const sif = '"$HOME"/svc/images/text-generation_1.sif';
-    const pull = `mkdir -p "$HOME"/svc/images && apptainer pull ${sif}.$$.part ${REMOTE_IMAGE} && mv -f ${sif}.$$.part ${sif}`;
+    const pull = `umask 077 && mkdir -p "$HOME"/svc/images && apptainer pull ${sif}.$$.part ${REMOTE_IMAGE} && mv -f ${sif}.$$.part ${sif}`;
     expect(dry.stdout.split("\n").filter((line) => line.startsWith("#   "))).toEqual([`#   ${pull}`]);
     const before = (await calls()).length;
     const started = await run(["run", "-p", PROFILE, "text-generation", TEXT_MODEL]);

@@ -143,7 +143,7 @@ describe("a speech service through /proxy", () => {
   let id: string;
   let inputs: string;
   beforeAll(async () => {
-    inputs = join(tiny.app.home, "audio-host");
+    inputs = join(tiny.modelsHome, "audio-host");
     mkdirSync(join(inputs, "day1"), { recursive: true });
     sh(["espeak-ng", "-w", join(inputs, "day1", "hello.wav"), "hello world"]);
     writeFileSync(join(tiny.app.home, "elsewhere.wav"), "not in the input folder");

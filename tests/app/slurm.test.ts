@@ -4,23 +4,22 @@
  * models) in a container with host networking, reached over SSH on 127.0.0.1 only.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
 import OpenAI from "openai";
-import { SvcClient } from "@svc/client";
+import type { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { ensureDocker, startSlurmCluster, writeKeyPair, type SshTestHost, eventually, runSvc, startSvc, SVC, tempHome, type RunningSvc, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
+import { eventually, runSvc, startAppWithCluster, SVC, type ClusterApp, type RunningSvc, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
 const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
 const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
 const PROFILE = "cluster";
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
+let started: ClusterApp;
 let cluster: SshTestHost;
 let app: RunningSvc;
 let client: SvcClient;
 let env: Record<string, string>;
-let localHome: string;
 /** Submitted with --time 00:01:00 before the restart test: checked last, once Slurm has ended it. */
 let timeoutId: string;
 
@@ -34,25 +33,12 @@ const run = (args: string[]) => runSvc(args, env);
 const runOnCluster = (args: string[]) => run(["run", "-p", PROFILE, ...args]);
 
 beforeAll(async () => {
-  ensureDocker();
-  localHome = tempHome("svc-slurm-user-");
-  const key = writeKeyPair(join(localHome, ".ssh"));
-  cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey] });
-  // The application's user home: known_hosts gets the cluster's key there (accept-new).
-  app = await startSvc({ env: { HOME: localHome } });
-  env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), HOME: localHome };
-  client = new SvcClient({ baseUrl: app.url });
-  mkdirSync(join(app.home, "cache"), { recursive: true });
-  await client.profiles.create({ name: "default", schema: "local", home_dir: join(app.home, "local-home"), cache_dir: join(app.home, "cache") });
-  const add = await run(["profile", "add", "--name", PROFILE, "--schema", "slurm", "--host", "127.0.0.1", "--port", String(cluster.port), "--user", "svc", "--home", "~/svc", "--cache", "/shared/cache", "--identity-file", key.privateKeyFile, "--yes"]);
-  expect(add.code).toBe(0);
-  await client.models.refresh(PROFILE);
+  started = await startAppWithCluster(PROFILE);
+  ({ cluster, app, client, env } = started);
 }, 600_000);
 
 afterAll(async () => {
-  for (const service of (await client?.services.list({ all: true }).catch(() => [])) ?? []) await client.services.remove(service.id, { force: true }).catch(() => {});
-  await app?.cleanup();
-  await cluster?.stop();
+  await started?.cleanup();
 });
 
 describe("services on Slurm, end to end", () => {
@@ -175,7 +161,7 @@ describe("services on Slurm, end to end", () => {
     for (const word of hostile) expect(vllm.stdout).toContain(quoted(word));
     expect(Bun.spawnSync(["bash", "-n", "-c", vllm.stdout]).exitCode).toBe(0);
 
-    // Text that reaches a running job's script (here the API key) stays one inert word.
+    // A hostile API key stays inert in a running job: it is in its 0600 api_key file, never in the script.
     const hostileKey = `$(touch\${IFS}${marker}-key)\`touch\${IFS}${marker}-8\`;'`;
     const started = await runOnCluster(["text-generation", TEXT_MODEL, "--api-key", hostileKey]);
     expect(started.code).toBe(0);
@@ -185,7 +171,8 @@ describe("services on Slurm, end to end", () => {
     expect((await keyed.models.list()).data).toHaveLength(1);
     await client.services.stop(id);
     const script = await onCluster(`cat ~/svc/jobs/${id}/job.sh`);
-    expect(script).toContain(quoted(hostileKey));
+    expect(script).not.toContain(hostileKey);
+    expect(await onCluster(`cat ~/svc/jobs/${id}/api_key`)).toBe(hostileKey);
     expect(await onCluster(`ls /tmp ~ ~/svc/jobs/${id} | grep -c pwned || true`)).toBe("0\n");
     expect(readdirSync("/tmp").filter((name) => name.startsWith("pwned"))).toEqual([]);
     expect(existsSync(marker)).toBe(false);

@@ -12,3 +12,4 @@ export * from "./api-document";
 export { assertDocumented, checkedFetch, checkedHandle, servedDocument, watchApp } from "./contract-check";
 export { documentRuleProblems } from "./document-rules";
 export * from "./zombie";
+export * from "./cluster-app";

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commitOf, files, repoDir, writeCachedSnapshot } from "./hf-cache";
 
@@ -79,4 +79,21 @@ export function makeTrickyCache(base: string) {
   /** Rows only root finds (the folders above are unreadable to others). */
   const rootOnly = [row("acme/locked", "locked", "text-generation", home), row("acme/locked-snap", "ls2", "speech-recognition", home)];
   return { home, cache, roots: [home, cache], expected, rootOnly, commit: c };
+}
+
+/**
+ * A model folder whose snapshot holds symlink loops (links to itself, to its parent, and a deeper
+ * one back up) and whose refs/ links back to refs/: a walk that follows them blindly never ends.
+ * The snapshot is otherwise a complete GGUF model, so a scan must still register it.
+ */
+export function makeLoopingCache(modelsDir: string) {
+  const repo = "acme/looping";
+  const commit = commitOf("looping");
+  const snapshot = writeCachedSnapshot(modelsDir, repo, commit, files.gguf(), ["main"]);
+  for (const name of ["self", "again", "and-again"]) symlinkSync(".", join(snapshot, name));
+  symlinkSync("..", join(snapshot, "parent"));
+  mkdirSync(join(snapshot, "deeper"));
+  symlinkSync("../..", join(snapshot, "deeper", "back-up"));
+  symlinkSync(".", join(repoDir(modelsDir, repo), "refs", "loop"));
+  return { repo, commit, snapshot };
 }

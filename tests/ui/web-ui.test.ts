@@ -35,7 +35,7 @@ beforeAll(async () => {
   app = await startSvc({ env: { SVC_DEBUG: "false", SVC_AUTH_TOKEN: TOKEN, HF_ENDPOINT: hub.url, ...runtimes.env } });
   client = new SvcClient({ baseUrl: app.url, token: TOKEN });
   const home = join(app.home, "profile-home");
-  inputs = join(app.home, "audio-in");
+  inputs = join(home, "audio-in");
   mkdirSync(join(app.home, "shared-cache"), { recursive: true });
   mkdirSync(inputs, { recursive: true });
   await client.profiles.create({ name: "default", schema: "local", home_dir: home, cache_dir: join(app.home, "shared-cache") });

@@ -1,4 +1,5 @@
 import type { CAC } from "cac";
+import { dockerNetworkWords } from "@svc/contracts";
 import type { CliContext } from "../io";
 import { formatTable } from "../output/table";
 
@@ -14,6 +15,7 @@ export function registerInfo(cli: CAC, ctx: CliContext) {
           `svc ${info.version} at http://${info.host}:${info.port}`,
           `home folder: ${info.homeDir}`,
           `debug mode:  ${info.debug ? "on (no authentication)" : "off (auth token required)"}`,
+          `docker:      ${dockerNetworkWords(info.dockerNetwork)}`,
           `status:      ${health.status}`,
           "",
           formatTable(

@@ -9,6 +9,8 @@ interface StartOptions {
   homeDir?: string;
   debug?: string | boolean;
   authToken?: string;
+  allowedHosts?: string;
+  yes?: boolean;
   stopServicesOnExit?: boolean;
 }
 
@@ -32,6 +34,8 @@ export function registerStart(cli: CAC, ctx: CliContext) {
     .option("--home-dir <dir>", "Where application data is kept (SVC_HOME_DIR, default ~/.svc)")
     .option("--debug <bool>", "Debug mode, no authentication: true/false (SVC_DEBUG, default true)")
     .option("--auth-token <token>", "Auth token when debug is off (SVC_AUTH_TOKEN; the variable keeps it out of `ps`)")
+    .option("--allowed-hosts <names>", "Extra host names to answer to, comma-separated, e.g. a reverse proxy's (SVC_ALLOWED_HOSTS)")
+    .option("--yes", "Start even with debug on (no authentication) on a --host other machines can reach")
     .option("--stop-services-on-exit", "On Ctrl-C or SIGTERM, stop every running inference service too (by default they keep running and the next svc start adopts them)")
     .action(async (options: StartOptions) => {
       const settings = loadSettings(ctx.env, {
@@ -40,11 +44,13 @@ export function registerStart(cli: CAC, ctx: CliContext) {
         homeDir: options.homeDir,
         debug: options.debug,
         authToken: options.authToken,
+        allowedHosts: options.allowedHosts,
       });
       const controller = new AbortController();
       const signalled = untilSignal(controller);
       const app = await startApp(settings, { info: ctx.io.out, error: ctx.io.err }, controller.signal, {
         stopServicesOnExit: Boolean(options.stopServicesOnExit),
+        openDebugConfirmed: Boolean(options.yes),
       });
       const signal = await signalled;
       ctx.io.out(`Received ${signal}; stopping svc…`);

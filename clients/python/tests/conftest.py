@@ -112,10 +112,11 @@ def app() -> Iterator[App]:
     os.environ.update(SVC_HOME_DIR=str(home), SVC_HOST="127.0.0.1", SVC_PORT=str(port))
     try:
         token = (home / "auth_token").read_text().strip()
-        inputs = home / "audio-in"
-        inputs.mkdir()
-        run(["espeak-ng", "-v", "en", "-w", inputs / SPOKEN_WAV, "hello world"])
         models_home = home / "profile-home"
+        # Input folders must be under the profile's home.
+        inputs = models_home / "audio-in"
+        inputs.mkdir(parents=True)
+        run(["espeak-ng", "-v", "en", "-w", inputs / SPOKEN_WAV, "hello world"])
         (home / "shared-cache").mkdir()
         with svc.Svc() as client:
             client.create_profile("default", "local", home_dir=str(models_home), cache_dir=str(home / "shared-cache"))

@@ -1,26 +1,26 @@
 import { Elysia } from "elysia";
 import { loginPage } from "@svc/ui";
 import { jsonError, secretsEqual } from "@svc/platform";
-import { checkAccess, isApiPath, sameOrigin, TOKEN_HEADER } from "./service";
+import { checkAccess, isApiPath, safeNext, sameOrigin, TOKEN_HEADER } from "./service";
 import { isProxyPath, proxyError } from "../proxy/proxy-error";
-import { clearedSessionCookie, issueSession, sessionCookie } from "./session";
+import { clearedSessionCookie, issueSession, readCookie, SESSION_COOKIE, sessionCookie, sessionValid } from "./session";
+import { RevokedSessions } from "./revoked-sessions";
 import { LoginForm } from "./model";
 
 export interface AuthOptions {
   /** undefined: debug mode, no authentication. */
   token: string | undefined;
   tokenFile: string;
+  /** Where sessions ended by logging out are kept. */
+  revokedSessionsFile: string;
+  allowedHosts: readonly string[];
 }
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
-/** Only local paths are followed after log-in, so the form cannot redirect elsewhere. */
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
-}
-
 /** The auth guard (in front of every route) and the log-in / log-out routes. */
-export function authController({ token, tokenFile }: AuthOptions) {
+export function authController({ token, tokenFile, revokedSessionsFile, allowedHosts }: AuthOptions) {
+  const revoked = new RevokedSessions(revokedSessionsFile);
   const unauthorizedMessage =
     `Missing or wrong auth token: send the header 'Authorization: Bearer <token>'. ` +
     `The token is SVC_AUTH_TOKEN, or the one svc start wrote to ${tokenFile}.`;
@@ -30,7 +30,7 @@ export function authController({ token, tokenFile }: AuthOptions) {
 
   return new Elysia({ name: "gateway/auth" })
     .onRequest(({ request }) => {
-      const access = checkAccess(request, token);
+      const access = checkAccess(request, { token, allowedHosts, revoked: (session) => revoked.has(session) });
       if (access.kind === "allow") return;
       const url = new URL(request.url);
       // Clients of /proxy/<service>/… speak OpenAI's API: they get its error shape.
@@ -54,7 +54,7 @@ export function authController({ token, tokenFile }: AuthOptions) {
       ({ body, request }) => {
         const next = safeNext(body.next);
         if (token === undefined) return new Response(null, { status: 303, headers: { location: next } });
-        if (!sameOrigin(request)) {
+        if (!sameOrigin(request, allowedHosts)) {
           return jsonError(403, "cross_origin", "The log-in form was posted from another origin and was refused.");
         }
         if (!secretsEqual(body.token.trim(), token)) {
@@ -67,7 +67,13 @@ export function authController({ token, tokenFile }: AuthOptions) {
       },
       { body: LoginForm, detail: { hide: true } },
     )
-    .post("/logout", () => new Response(null, { status: 303, headers: { location: "/login", "set-cookie": clearedSessionCookie } }), {
-      detail: { hide: true },
-    });
+    .post(
+      "/logout",
+      ({ request }) => {
+        const session = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+        if (token !== undefined && session !== undefined && sessionValid(token, session)) revoked.add(session);
+        return new Response(null, { status: 303, headers: { location: "/login", "set-cookie": clearedSessionCookie } });
+      },
+      { detail: { hide: true } },
+    );
 }

@@ -1,5 +1,6 @@
 import { secretsEqual } from "@svc/platform";
 import { ASSET_PREFIX } from "@svc/ui";
+import { isSafeMethod, originVerdict } from "../guard/service";
 import { readCookie, SESSION_COOKIE, sessionValid } from "./session";
 
 export type Access =
@@ -9,7 +10,6 @@ export type Access =
 
 const PUBLIC_PATHS = new Set(["/login", "/api/health", "/favicon.ico"]);
 const PUBLIC_PREFIXES = [`${ASSET_PREFIX}/`, "/api/docs/assets/"];
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function isPublicPath(path: string): boolean {
   return PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
@@ -20,39 +20,56 @@ export function isApiPath(path: string): boolean {
   return path === "/api" || path.startsWith("/api/") || path.startsWith("/proxy/");
 }
 
-/** A browser write is same-origin when its Origin (or, lacking it, Referer) is this server's own origin. */
-export function sameOrigin(request: Request): boolean {
-  const own = new URL(request.url).origin;
-  const origin = request.headers.get("origin");
-  if (origin) return origin === own;
-  const referer = request.headers.get("referer");
-  if (referer && URL.canParse(referer)) return new URL(referer).origin === own;
-  return request.headers.get("sec-fetch-site") === "same-origin";
+/** A cookie-authenticated write must show that it comes from this origin (Origin, Sec-Fetch-Site or Referer). */
+export function sameOrigin(request: Request, allowedHosts: readonly string[] = []): boolean {
+  return originVerdict(request, allowedHosts) === "same";
 }
 
-export function bearerToken(request: Request): string | undefined {
-  const header = request.headers.get("authorization");
-  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-  return match?.[1];
+/** The token of an `Authorization: Bearer <token>` header, however the scheme is written. */
+export function bearerToken(header: string | null): string | undefined {
+  return header?.match(/^\s*Bearer\s+(\S+)\s*$/i)?.[1];
+}
+
+const OWN = "http://svc.invalid";
+
+/**
+ * Only paths of this site are followed after log-in, so the form cannot redirect elsewhere. The
+ * path is read as a browser reads it (which drops tabs and newlines, and takes `\\` for `/`), and
+ * anything with white space, control characters or backslashes is refused outright.
+ */
+export function safeNext(next: string | undefined): string {
+  if (!next || !next.startsWith("/") || /[\s\x00-\x1f\x7f\\]/.test(next) || !URL.canParse(next, OWN)) return "/";
+  const url = new URL(next, OWN);
+  return url.origin === OWN ? `${url.pathname}${url.search}${url.hash}` : "/";
 }
 
 /** Header for the gateway token on /proxy/ paths, where Authorization carries the service's own API key. */
 export const TOKEN_HEADER = "x-svc-token";
 
-/** Decides whether a request may pass. `token` undefined means debug mode: everything passes. */
-export function checkAccess(request: Request, token: string | undefined): Access {
+export interface AccessRules {
+  /** undefined: debug mode, everything passes. */
+  token: string | undefined;
+  /** Extra host names (SVC_ALLOWED_HOSTS) a same-origin page may be served under. */
+  allowedHosts?: readonly string[];
+  /** Whether a session ended by logging out. */
+  revoked?: (session: string) => boolean;
+}
+
+/** Decides whether a request may pass. */
+export function checkAccess(request: Request, { token, allowedHosts = [], revoked = () => false }: AccessRules): Access {
   if (token === undefined) return { kind: "allow", via: "debug" };
   const path = new URL(request.url).pathname;
   if (isPublicPath(path)) return { kind: "allow", via: "public" };
   const proxied = path.startsWith("/proxy/");
   if (proxied && secretsEqual(request.headers.get(TOKEN_HEADER), token)) return { kind: "allow", via: "bearer" };
-  const bearer = bearerToken(request);
+  const bearer = bearerToken(request.headers.get("authorization"));
   if (bearer !== undefined && secretsEqual(bearer, token)) return { kind: "allow", via: "bearer" };
   if (bearer !== undefined && !proxied) {
     return { kind: "unauthenticated", reason: "The bearer token is not this application's auth token." };
   }
-  if (sessionValid(token, readCookie(request.headers.get("cookie"), SESSION_COOKIE))) {
-    if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) return { kind: "cross-origin" };
+  const session = readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+  if (session !== undefined && sessionValid(token, session) && !revoked(session)) {
+    if (!isSafeMethod(request.method) && !sameOrigin(request, allowedHosts)) return { kind: "cross-origin" };
     return { kind: "allow", via: "session" };
   }
   return { kind: "unauthenticated", reason: "This request needs the auth token." };

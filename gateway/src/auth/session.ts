@@ -29,6 +29,12 @@ export function sessionValid(token: string, value: string | undefined, now = Dat
   return secretsEqual(given, mac(token, `${issued}.${nonce}`));
 }
 
+/** The part of a session value that names it (`<issued>.<nonce>`), without its MAC. */
+export function sessionId(value: string): string | undefined {
+  const parts = value.split(".");
+  return parts.length === 3 ? `${parts[0]}.${parts[1]}` : undefined;
+}
+
 export function sessionCookie(value: string): string {
   return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_TTL_SECONDS}`;
 }

@@ -8,6 +8,12 @@ export interface RelayOptions {
   drop?: string[];
   /** Request headers to set. */
   set?: Record<string, string>;
+  /** The request body when it was read already (else the request's own body streams through). */
+  body?: ArrayBuffer;
+  /** Response headers that stay there. */
+  dropFromResponse?: string[];
+  /** Response headers to set. */
+  setOnResponse?: Record<string, string>;
 }
 
 /**
@@ -22,13 +28,14 @@ export async function relay(request: Request, target: string, options: RelayOpti
   const upstream = await fetch(target, {
     method: request.method,
     headers,
-    body: hasBody ? request.body : undefined,
+    body: hasBody ? (options.body ?? request.body) : undefined,
     redirect: "manual",
     signal: request.signal,
     // @ts-expect-error Bun and undici need this to stream a request body
     duplex: "half",
   });
   const responseHeaders = new Headers(upstream.headers);
-  for (const name of DROPPED_RESPONSE_HEADERS) responseHeaders.delete(name);
+  for (const name of [...DROPPED_RESPONSE_HEADERS, ...(options.dropFromResponse ?? [])]) responseHeaders.delete(name);
+  for (const [name, value] of Object.entries(options.setOnResponse ?? {})) responseHeaders.set(name, value);
   return new Response(upstream.body, { status: upstream.status, headers: responseHeaders });
 }

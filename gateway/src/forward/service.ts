@@ -1,15 +1,27 @@
 import { INTERNAL_SECRET_HEADER, type ServiceName } from "@svc/contracts";
 import { jsonError } from "@svc/platform";
+import { holdOpen, type TimeoutControl } from "../guard/hold-open";
 import { relay } from "./relay";
 
 /** The caller's credentials are for the gateway; the services get the internal secret instead. */
 const GATEWAY_CREDENTIALS = ["authorization", "cookie", "x-svc-token", INTERNAL_SECRET_HEADER];
 
-/** Sends the request on to the internal service that owns its path, streaming both ways. */
-export async function forward(request: Request, service: ServiceName, baseUrl: string, internalSecret: string): Promise<Response> {
+/**
+ * Sends the request on to the internal service that owns its path and streams the answer back.
+ * The body (within the API's limit, which the guard checked) is read first; only then may the
+ * answer take longer than the idle timeout (a launch that builds an image, followed logs).
+ */
+export async function forward(request: Request, service: ServiceName, baseUrl: string, internalSecret: string, server?: TimeoutControl): Promise<Response> {
   const url = new URL(request.url);
+  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  const closing = holdOpen(request, server);
   try {
-    return await relay(request, `${baseUrl}${url.pathname}${url.search}`, { drop: GATEWAY_CREDENTIALS, set: { [INTERNAL_SECRET_HEADER]: internalSecret } });
+    return await relay(request, `${baseUrl}${url.pathname}${url.search}`, {
+      drop: GATEWAY_CREDENTIALS,
+      set: { [INTERNAL_SECRET_HEADER]: internalSecret },
+      body,
+      setOnResponse: closing,
+    });
   } catch {
     if (request.signal.aborted) return new Response(null, { status: 499 });
     return jsonError(503, "service_unavailable", `${service} is not answering (it may be restarting); try again in a few seconds. Logs: $SVC_HOME_DIR/logs/${service}.log`);

@@ -24,7 +24,7 @@ export function pagesController(settings: Settings, client: InternalClient, prox
     .use(playgroundPages(client, loggedIn, proxy))
     .get(
       "/",
-      async () => new Response(overviewPage(appInfo(settings), await healthReport(client), loggedIn), { headers: htmlHeaders }),
+      async () => new Response(overviewPage(await appInfo(settings, client), await healthReport(client), loggedIn), { headers: htmlHeaders }),
       { detail: { hide: true } },
     )
     .get(

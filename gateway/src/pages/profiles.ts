@@ -31,7 +31,7 @@ const FormBody = t.Object(
 const NameParams = t.Object({ name: t.String({ maxLength: 256 }) });
 
 const LOCAL_KEYS = ["home_dir", "cache_dir"] as const;
-const SLURM_KEYS = ["host", "user", "home", "cache", "identity_file"] as const;
+const SLURM_KEYS = ["host", "user", "home", "cache", "identity_file", "host_key_fingerprint"] as const;
 
 /** Form values → API attributes of the chosen schema; blank fields are left out. */
 function attributes(values: ProfileFormValues, schema: string): { attributes: Record<string, string | number>; error?: FormError } {
@@ -53,8 +53,13 @@ function attributes(values: ProfileFormValues, schema: string): { attributes: Re
 
 function formError(error: unknown): FormError {
   if (error instanceof ApiError) {
-    const field = (error.details as { field?: unknown } | undefined)?.field;
-    return { message: error.message, field: typeof field === "string" ? field : undefined };
+    const details = (error.details ?? {}) as { field?: unknown; name?: unknown; fingerprint?: unknown };
+    const field = typeof details.field === "string" ? details.field : undefined;
+    const newHostKey =
+      error.code === "ssh_host_key_unknown" && typeof details.name === "string" && typeof details.fingerprint === "string"
+        ? { name: details.name, fingerprint: details.fingerprint }
+        : undefined;
+    return { message: error.message, field, newHostKey };
   }
   throw error;
 }

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { ServiceDetails } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
 import { LOG_TAIL_LINES as TAIL_LINES, serviceActionPage, serviceDetailsPage, serviceErrorPage, serviceStatusPanel, type ServiceAction } from "@svc/ui";
+import { holdOpen } from "../guard/hold-open";
 import { fingerprint, orchestratorDown } from "./services";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
@@ -51,8 +52,8 @@ function untilClosed(source: ReadableStream<Uint8Array>, signal: AbortSignal): R
  * confirmation page with a plain POST form.
  */
 /** A service's output as plain text, or the API's error (in words) with its status. */
-async function logsResponse(open: () => Promise<ReadableStream<Uint8Array>>): Promise<Response> {
-  const headers = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" };
+async function logsResponse(open: () => Promise<ReadableStream<Uint8Array>>, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const headers = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff", ...extraHeaders };
   try {
     return new Response(await open(), { headers });
   } catch (error) {
@@ -134,8 +135,8 @@ export function serviceDetailPages(client: SvcClient, session: boolean) {
     )
     .get(
       "/services/:id/logs/stream",
-      ({ request, params }) =>
-        logsResponse(async () => untilClosed(await client.services.logs(params.id, { follow: true, tail: TAIL_LINES }), request.signal)),
+      ({ request, params, server }) =>
+        logsResponse(async () => untilClosed(await client.services.logs(params.id, { follow: true, tail: TAIL_LINES }), request.signal), holdOpen(request, server)),
       { params: IdParams, detail: { hide: true } },
     )
     .get(

@@ -4,7 +4,7 @@ import type { ServiceProxy } from "./service";
 
 /** /proxy/<service id>/…: forwards to the service, streaming, with the caller's Authorization for its API key. */
 export function proxyController(proxy: ServiceProxy) {
-  return new Elysia({ name: "gateway/proxy" }).onRequest(({ request }) => {
-    if (new URL(request.url).pathname.startsWith(PROXY_PREFIX)) return proxy.handle(request);
+  return new Elysia({ name: "gateway/proxy" }).onRequest(({ request, server }) => {
+    if (new URL(request.url).pathname.startsWith(PROXY_PREFIX)) return proxy.handle(request, server);
   });
 }

@@ -1,6 +1,9 @@
 import { ApiError, type SvcClient } from "@svc/client";
 import { INTERNAL_SECRET_HEADER, type ServiceRecord } from "@svc/contracts";
+import { secretsEqual } from "@svc/platform";
+import { bearerToken } from "../auth/service";
 import { relay } from "../forward/relay";
+import { holdOpen, type TimeoutControl } from "../guard/hold-open";
 import { splitProxyPath } from "./paths";
 import { proxyError } from "./proxy-error";
 
@@ -8,6 +11,11 @@ import { proxyError } from "./proxy-error";
 const LOOKUP_TTL_MS = 1000;
 /** Headers that carry the gateway's own credentials; the caller's Authorization (the service's API key) goes through. */
 const GATEWAY_CREDENTIALS = ["cookie", "x-svc-token", INTERNAL_SECRET_HEADER];
+/**
+ * A service's answers are served on the UI's origin: as a sandboxed document (no scripts, an
+ * opaque origin) and without cookies, so a service cannot act as the UI or set its cookies.
+ */
+const CONFINED_RESPONSE = { "content-security-policy": "sandbox", "x-content-type-options": "nosniff" };
 
 /** One stable URL for every service: /proxy/<id>/… reaches the service wherever it runs. */
 export class ServiceProxy {
@@ -27,16 +35,16 @@ export class ServiceProxy {
     return record;
   }
 
-  async handle(request: Request): Promise<Response> {
+  async handle(request: Request, server?: TimeoutControl): Promise<Response> {
     const parts = splitProxyPath(new URL(request.url));
     if (!parts) return proxyError(404, "not_found", "Give the service: /proxy/<service id>/<path>, e.g. /proxy/<id>/v1/chat/completions.");
     const found = await this.ready(parts.ref);
     if (found instanceof Response) return found;
     const drop = [...GATEWAY_CREDENTIALS];
-    const bearer = request.headers.get("authorization");
-    if (this.gatewayToken && bearer === `Bearer ${this.gatewayToken}`) drop.push("authorization");
+    if (this.gatewayToken && secretsEqual(bearerToken(request.headers.get("authorization")), this.gatewayToken)) drop.push("authorization");
+    const closing = holdOpen(request, server);
     try {
-      return await relay(request, `${found.url}${parts.rest}`, { drop });
+      return await relay(request, `${found.url}${parts.rest}`, { drop, dropFromResponse: ["set-cookie"], setOnResponse: { ...CONFINED_RESPONSE, ...closing } });
     } catch {
       if (request.signal.aborted) return new Response(null, { status: 499 });
       // The cached address may be stale (the service stopped meanwhile): say what it is now.

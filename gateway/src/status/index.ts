@@ -8,7 +8,7 @@ const tags = ["app"];
 /** /api/info and /api/health: what this application is, and whether its parts answer. */
 export function statusController(settings: Settings, client: InternalClient) {
   return new Elysia({ name: "gateway/status" })
-    .get("/api/info", () => appInfo(settings), {
+    .get("/api/info", () => appInfo(settings, client), {
       ...operation("getInfo", { summary: "Application version and settings", tags, ok: { 200: AppInfo } }),
     })
     .get(

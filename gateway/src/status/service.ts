@@ -1,11 +1,23 @@
-import { SERVICE_HEALTH_PATH, SERVICES, VERSION, type AppInfo, type ComponentHealth, type HealthReport, type ServiceName } from "@svc/contracts";
+import { SERVICE_FACTS_PATH, SERVICE_HEALTH_PATH, SERVICES, VERSION, type AppInfo, type ComponentHealth, type HealthReport, type ServiceFacts, type ServiceName } from "@svc/contracts";
 import type { InternalClient, Settings } from "@svc/platform";
 
-export function appInfo(settings: Settings): AppInfo {
-  return { name: "svc", version: VERSION, host: settings.host, port: settings.port, homeDir: settings.homeDir, debug: settings.debug };
+const PROBE_TIMEOUT_MS = 2000;
+
+/** What orchestrator-svc says of its engines; nothing known while it does not answer. */
+async function orchestratorFacts(client: InternalClient): Promise<ServiceFacts> {
+  try {
+    const response = await client.serviceRoute("orchestrator-svc", SERVICE_FACTS_PATH, PROBE_TIMEOUT_MS);
+    if (response.ok) return (await response.json()) as ServiceFacts;
+  } catch {
+    // not answering: say nothing
+  }
+  return { dockerNetwork: null };
 }
 
-const PROBE_TIMEOUT_MS = 2000;
+export async function appInfo(settings: Settings, client: InternalClient): Promise<AppInfo> {
+  const { dockerNetwork } = await orchestratorFacts(client);
+  return { name: "svc", version: VERSION, host: settings.host, port: settings.port, homeDir: settings.homeDir, debug: settings.debug, dockerNetwork };
+}
 
 async function probe(client: InternalClient, name: ServiceName): Promise<ComponentHealth> {
   const started = performance.now();

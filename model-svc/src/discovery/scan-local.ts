@@ -50,6 +50,28 @@ export function readHead(path: string, limit: number): Buffer | undefined {
   }
 }
 
+/**
+ * Folders already walked, by device and inode: a link back to one of them (a symlink loop) or a
+ * second link to the same folder is not walked again, so no tree of links can make a scan endless.
+ */
+class WalkedFolders {
+  private readonly seen = new Set<string>();
+  /** True the first time a folder is met. */
+  first(stat: { dev: number; ino: number }): boolean {
+    const key = `${stat.dev}:${stat.ino}`;
+    if (this.seen.has(key)) return false;
+    this.seen.add(key);
+    return true;
+  }
+  firstPath(path: string): boolean {
+    try {
+      return this.first(statSync(path));
+    } catch {
+      return false;
+    }
+  }
+}
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -62,6 +84,8 @@ function isDirectory(path: string): boolean {
 export function snapshotFacts(dir: string): { facts: SnapshotFacts; problem?: string } {
   const facts: SnapshotFacts = { files: [], magics: {} };
   let problem: string | undefined;
+  const walked = new WalkedFolders();
+  walked.firstPath(dir);
   const walk = (folder: string, prefix: string) => {
     const entries = list(folder);
     if (!Array.isArray(entries)) {
@@ -83,7 +107,7 @@ export function snapshotFacts(dir: string): { facts: SnapshotFacts; problem?: st
         continue;
       }
       if (stat.isDirectory()) {
-        walk(path, rel);
+        if (walked.first(stat)) walk(path, rel);
         continue;
       }
       facts.files.push({ path: rel, size: stat.size });
@@ -99,14 +123,14 @@ export function snapshotFacts(dir: string): { facts: SnapshotFacts; problem?: st
   return { facts, problem };
 }
 
-function readRefs(dir: string, prefix = ""): Record<string, string> {
+function readRefs(dir: string, prefix = "", walked = new WalkedFolders()): Record<string, string> {
   const refs: Record<string, string> = {};
   const entries = list(dir);
-  if (!Array.isArray(entries)) return refs;
+  if (!Array.isArray(entries) || !walked.firstPath(dir)) return refs;
   for (const entry of entries) {
     const path = join(dir, entry.name);
     const name = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (isDirectory(path)) Object.assign(refs, readRefs(path, name));
+    if (isDirectory(path)) Object.assign(refs, readRefs(path, name, walked));
     else refs[name] = readHead(path, 256)?.toString("utf8").trim() ?? "";
   }
   return refs;

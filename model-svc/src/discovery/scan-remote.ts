@@ -11,6 +11,8 @@ import { MAGIC_FILE, PARTIAL_MARKER_PREFIX, READ_LIMITS, type ScannedRepo, type 
  * header after the first. Contents are raw bytes (head -c), so nothing needs escaping. NAME is
  * `<root>`, `<status>`, `<tree>`, `<files>`, `<end>`, `<error>`, or a file path `./models--…`.
  * Needs GNU find (-printf, -readable); without it the script says so and the scan fails clearly.
+ * GNU find -L recognises a symlink loop (a link to a folder it is already inside) and does not
+ * follow it, so a looping snapshot ends the walk like any other (model-svc/test/symlink-loop.test.ts).
  */
 
 /** The find expression that prunes everything discovery does not look at (blobs, .no_exist, datasets--…). */

@@ -4,6 +4,16 @@ import { openDatabase } from "@svc/platform/db";
 import { join } from "node:path";
 import * as schema from "./schema";
 
+/** Launch arguments without `--api-key <key>` (or `--api-key=<key>`). */
+export function withoutApiKey(args: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--api-key") i++;
+    else if (!args[i].startsWith("--api-key=")) kept.push(args[i]);
+  }
+  return kept;
+}
+
 export type ServiceRow = typeof schema.services.$inferSelect;
 export type NewServiceRow = typeof schema.services.$inferInsert;
 /** Fields a transition may change besides the status. */
@@ -24,6 +34,21 @@ export class ServiceStore {
 
   constructor(file: string) {
     this.db = openDatabase(file, schema, MIGRATIONS);
+    this.keepKeysOnce();
+  }
+
+  /**
+   * A service's API key is kept once, in `api_key`. Records written before that also carried it as
+   * `--api-key <key>` in their stored launch arguments: those copies are removed.
+   */
+  private keepKeysOnce() {
+    const carrying = this.db.select().from(schema.services).where(like(schema.services.spec, "%--api-key%")).all();
+    for (const row of carrying) {
+      const spec = JSON.parse(row.spec) as { launch?: { args?: string[] } };
+      if (!spec.launch?.args) continue;
+      spec.launch.args = withoutApiKey(spec.launch.args);
+      this.db.update(schema.services).set({ spec: JSON.stringify(spec) }).where(eq(schema.services.id, row.id)).run();
+    }
   }
 
   insert(row: NewServiceRow, reason: string | null) {

@@ -7,8 +7,10 @@ export interface LaunchSpec {
   task: Task;
   /** The inference server's container image (a bare Slurm job runs the program it stands for). */
   image: string;
-  /** Arguments to the server after the model, host and port ones (limits, API key, engine args). */
+  /** Arguments to the server after the model, host and port ones (limits, engine args); never the API key. */
   args: string[];
+  /** The key callers must present; the engine hands it to the server without putting it on a command line (see api-key.ts). */
+  apiKey?: string;
   /** The model snapshot folder on the host that runs the service. */
   modelDir: string;
   /** Speech recognition: the folder `audio_path` is resolved in (on the host that runs the service). */

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { profileFolders, type InferenceServer, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import { DEFAULT_SLURM_RUNTIME } from "../engines/slurm/runtime-command";
 import { checkCpuEngineArgs } from "./engine-args";
+import { checkInputDir } from "./input-dir";
 import { chooseModel } from "./model-choice";
 import { serverArgs } from "./server-args";
 import { validateRunRequest } from "./validate-request";
@@ -15,6 +16,8 @@ export interface PlannerDeps {
   image(task: Task, server: InferenceServer): string;
   /** Which text-generation server to use without GPUs (`svc`, or `vllm` when configured). */
   cpuTextGeneration: InferenceServer;
+  /** Folders input folders may be under besides each profile's home (SVC_INPUT_DIRS). */
+  inputRoots: string[];
   /** Whether an image is one of the project's own runtimes (whose engine options svc knows). */
   isProjectRuntime(image: string): boolean;
 }
@@ -52,6 +55,9 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     server,
     image,
     args,
-    inputDir: request.task === "speech-recognition" ? (request.speechRecognition?.inputDir ?? join(profileFolders(profile).home, "inputs")) : undefined,
+    inputDir:
+      request.task === "speech-recognition"
+        ? checkInputDir(profile, request.speechRecognition?.inputDir ?? join(profileFolders(profile).home, "inputs"), deps.inputRoots)
+        : undefined,
   };
 }

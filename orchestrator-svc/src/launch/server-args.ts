@@ -3,7 +3,7 @@ import type { InferenceServer, RunRequest } from "@svc/contracts";
 /**
  * The inference server's arguments after --model/--host/--port. The project's CPU runtimes take the svc
  * option names as they are; vLLM's OpenAI server gets the mapped ones. Engine args come last, each
- * one argument.
+ * one argument. The API key is not among them: engines hand it over apart (see engines/api-key.ts).
  */
 export function serverArgs(kind: InferenceServer, request: RunRequest, modelName: string): { args: string[]; warnings: string[] } {
   const args: string[] = [];
@@ -26,7 +26,6 @@ export function serverArgs(kind: InferenceServer, request: RunRequest, modelName
       warnings.push("--sharded and --disable-custom-kernels apply to GPU engines; the CPU runtime ignores them.");
     }
   }
-  if (request.apiKey) args.push("--api-key", request.apiKey);
   args.push(...(request.engineArgs ?? []));
   return { args, warnings };
 }

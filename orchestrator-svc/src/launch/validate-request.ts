@@ -4,6 +4,16 @@ const { TIME, NAME, PARTITION, CONSTRAINT } = SLURM_VALUE_RULES;
 
 const PRINTABLE = /^[^\x00-\x1f\x7f]*$/;
 
+/** Options svc gives every server itself (where it listens, what it serves, its key): engine arguments cannot change them. */
+const SET_BY_SVC = ["--model", "--host", "--port", "--api-key", "--api-key-file", "--input-dir", "--input-host-dir"];
+
+/** The option svc sets that `arg` would set, also when abbreviated as Python's argparse (vLLM) allows. */
+function setBySvc(arg: string): string | undefined {
+  const name = arg.split("=")[0];
+  if (!name.startsWith("--") || name.length < 4) return undefined;
+  return SET_BY_SVC.find((option) => option.startsWith(name));
+}
+
 /**
  * Checks what the schema cannot: each rule says what to fix. Values that later reach a job script
  * are held to the characters Slurm itself accepts, so nothing in them can act as shell syntax.
@@ -27,6 +37,12 @@ export function validateRunRequest(request: RunRequest): void {
   }
   for (const arg of request.engineArgs ?? []) {
     if (!PRINTABLE.test(arg)) throw badRequest(`engine argument ${JSON.stringify(arg)}: control characters (such as newlines) are not allowed.`);
+    const option = setBySvc(arg);
+    if (option) {
+      throw badRequest(
+        `engine argument ${JSON.stringify(arg)}: svc sets ${option} itself (the server listens on loopback, on the port and with the model and key svc gives it). Use svc run's own options instead.`,
+      );
+    }
   }
   if (request.task === "speech-recognition") {
     if (request.textGeneration) throw badRequest("text-generation options (--max-total-tokens, --sharded, …) do not apply to speech-recognition.");

@@ -14,10 +14,17 @@ export interface StoredSpec {
 
 export const readSpec = (row: ServiceRow) => JSON.parse(row.spec) as StoredSpec;
 
-/** What to launch again on restart: the same image, arguments, model and job options. */
+/** What to launch again on restart: the same image, arguments, key, model and job options. */
 export function launchOf(row: ServiceRow): Omit<LaunchSpec, "serviceId" | "name" | "task"> {
   const { job, launch } = readSpec(row);
-  return { image: launch.image ?? launch.runtime ?? row.runtime, args: launch.args, modelDir: launch.modelDir, inputDir: launch.inputDir, job };
+  return {
+    image: launch.image ?? launch.runtime ?? row.runtime,
+    args: launch.args,
+    apiKey: row.apiKey ?? undefined,
+    modelDir: launch.modelDir,
+    inputDir: launch.inputDir,
+    job,
+  };
 }
 
 /** A record as the API shows it: never the API key. */

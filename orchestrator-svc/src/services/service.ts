@@ -33,7 +33,17 @@ export class ServicesService {
     const engine = this.deps.engineFor(plan.profile);
     const id = randomUUID();
     const name = request.name ?? this.defaultName();
-    const spec: LaunchSpec = { serviceId: id, name, task: request.task, image: plan.image, args: plan.args, modelDir: plan.model.modelDir, inputDir: plan.inputDir, job: request.job ?? {} };
+    const spec: LaunchSpec = {
+      serviceId: id,
+      name,
+      task: request.task,
+      image: plan.image,
+      args: plan.args,
+      apiKey: request.apiKey,
+      modelDir: plan.model.modelDir,
+      inputDir: plan.inputDir,
+      job: request.job ?? {},
+    };
     const script = await engine.render(spec).catch((error) => {
       throw engineFailure(error, `${engine.kind} cannot run this service`);
     });

@@ -43,6 +43,12 @@ export function parseHost(raw: string, source: string): string {
   );
 }
 
+/** A comma-separated list of host names or addresses (e.g. `svc.example.org,gpu-box`), lower case, without brackets. */
+export function parseHostList(raw: string, source: string): string[] {
+  const names = raw.split(",").map((name) => name.trim()).filter(Boolean);
+  return [...new Set(names.map((name) => parseHost(name, source).toLowerCase()))];
+}
+
 export const MIN_TOKEN_LENGTH = 16;
 
 export function parseToken(raw: string, source: string): string {

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { ConfigError, parseBoolean, parseDirectory, parseHost, parsePort, parseToken } from "./parse";
+import { ConfigError, parseBoolean, parseDirectory, parseHost, parseHostList, parsePort, parseToken } from "./parse";
 
 /** The application's settings, shared by `svc start`, the services and the CLI. */
 export interface Settings {
@@ -9,6 +9,8 @@ export interface Settings {
   debug: boolean;
   /** User-defined auth token (SVC_AUTH_TOKEN or SVC_TOKEN); unused while debug is on. */
   authToken: string | undefined;
+  /** Host names the gateway answers to besides `host` and loopback (e.g. a reverse proxy's name), lower case. */
+  allowedHosts: string[];
 }
 
 /** Values given as `svc start` options; they win over the environment. */
@@ -18,6 +20,7 @@ export interface SettingsOverrides {
   homeDir?: string;
   debug?: string | boolean;
   authToken?: string;
+  allowedHosts?: string;
 }
 
 export const DEFAULTS = { host: "localhost", port: 8000, homeDir: "~/.svc", debug: true } as const;
@@ -29,6 +32,7 @@ export const SETTING_SOURCES = {
   homeDir: { option: "--home-dir", variables: ["SVC_HOME_DIR"] },
   debug: { option: "--debug", variables: ["SVC_DEBUG", "SVC_DEV_MODE"] },
   authToken: { option: "--auth-token", variables: ["SVC_AUTH_TOKEN", "SVC_TOKEN"] },
+  allowedHosts: { option: "--allowed-hosts", variables: ["SVC_ALLOWED_HOSTS"] },
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -56,12 +60,14 @@ export function loadSettings(env: Env = process.env, overrides: SettingsOverride
   const homeDir = pick("homeDir", env, overrides);
   const debug = pick("debug", env, overrides);
   const token = pick("authToken", env, overrides);
+  const allowedHosts = pick("allowedHosts", env, overrides);
   return {
     host: host ? parseHost(String(host.raw), host.source) : DEFAULTS.host,
     port: port ? parsePort(port.raw as string | number, port.source) : DEFAULTS.port,
     homeDir: parseDirectory(homeDir ? String(homeDir.raw) : DEFAULTS.homeDir, homeDir?.source ?? "SVC_HOME_DIR", userHome),
     debug: debug ? parseBoolean(debug.raw as string | boolean, debug.source) : DEFAULTS.debug,
     authToken: token ? parseToken(String(token.raw), token.source) : undefined,
+    allowedHosts: allowedHosts ? parseHostList(String(allowedHosts.raw), allowedHosts.source) : [],
   };
 }
 
@@ -69,6 +75,15 @@ export function loadSettings(env: Env = process.env, overrides: SettingsOverride
 export function appUrl(settings: Pick<Settings, "host" | "port">): string {
   const host = settings.host.includes(":") ? `[${settings.host}]` : settings.host;
   return `http://${host}:${settings.port}`;
+}
+
+/** Names every local client may use for this machine, whatever the settings say. */
+export const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "::1"] as const;
+
+/** Whether `host` (as settings hold it, without brackets) only reaches this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase();
+  return name === "localhost" || name.endsWith(".localhost") || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
 export { ConfigError };

@@ -36,7 +36,8 @@ export function profilesController(service: ProfileService) {
           tags,
           description:
             "Checks before writing: local — home_dir is created when missing and must be writable, cache_dir must exist and be readable. " +
-            "slurm — connects over SSH (key authentication, known_hosts verified; a new host's key is recorded), creates home, checks cache and that sbatch and squeue are on the PATH. " +
+            "slurm — connects over SSH (key authentication, known_hosts verified), creates home, checks cache and that sbatch and squeue are on the PATH. " +
+            "A host not in known_hosts yet is refused (422 ssh_host_key_unknown, its key's fingerprint in details) until host_key_fingerprint confirms that fingerprint, which is then recorded. " +
             "Any failing check answers 422 and creates nothing. The first profile must be named `default`.",
           ok: { 201: ProfileChange },
           errors: {

@@ -89,11 +89,11 @@ export class ProfileService {
   create(input: ProfileCreate): Promise<ProfileChange> {
     return this.guard(async () => {
       if (!new RegExp(PROFILE_NAME_PATTERN).test(input.name)) throw badRequest(`Profile name "${input.name}" is not allowed: ${PROFILE_NAME_RULE}.`, { field: "name" });
-      const { name, schema, ...attributes } = input;
+      const { name, schema, host_key_fingerprint: fingerprint, ...attributes } = input;
       oneLine(attributes);
       const profile = this.normalise(name, schema, attributes);
       this.checkCanAdd(this.store.load(), name);
-      const checks = await this.check(profile);
+      const checks = await this.check(profile, fingerprint);
       await this.store.update((state) => {
         this.checkCanAdd(state, name);
         const { values, aliases } = sectionValues(profile);
@@ -113,12 +113,12 @@ export class ProfileService {
       if (patch.schema !== undefined && patch.schema !== current.schema) {
         throw badRequest(`A profile's schema cannot change (profile "${name}" is ${current.schema}): create a new profile for ${patch.schema}.`, { field: "schema" });
       }
-      const { name: _n, schema: _s, ...changes } = patch;
+      const { name: _n, schema: _s, host_key_fingerprint: fingerprint, ...changes } = patch;
       const { name: _cn, schema: _cs, ...existing } = current;
       oneLine(changes);
       const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
       const profile = this.normalise(name, current.schema, { ...existing, ...defined }, Object.keys(defined));
-      const checks = await this.check(profile);
+      const checks = await this.check(profile, fingerprint);
       await this.store.update((state) => {
         const now = this.find(state, name);
         if (now.schema !== profile.schema) throw conflict(`Profile "${name}" changed schema meanwhile (now ${now.schema}); try again.`);
@@ -192,8 +192,8 @@ export class ProfileService {
     throw badRequest(`schema "${schema}" is not one of local, slurm.`, { field: "schema" });
   }
 
-  private async check(profile: Profile): Promise<Omit<ProfileChange, "profile">> {
+  private async check(profile: Profile, hostKeyFingerprint: string | undefined): Promise<Omit<ProfileChange, "profile">> {
     if (profile.schema === "local") return { notices: checkLocalProfile(profile.home_dir, profile.cache_dir) };
-    return checkSlurmProfile(profile, { userHome: this.userHome, env: this.env, timeoutMs: this.options.sshTimeoutMs });
+    return checkSlurmProfile(profile, { userHome: this.userHome, env: this.env, timeoutMs: this.options.sshTimeoutMs, hostKeyFingerprint });
   }
 }

@@ -16,6 +16,8 @@ export interface SlurmCheckOptions {
   userHome?: string;
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  /** The host key fingerprint the user confirmed, for a host not in known_hosts yet. */
+  hostKeyFingerprint?: string;
 }
 
 const remoteFailed = (field: string | undefined, message: string) => new ApiError(422, "remote_check_failed", message, field ? { field } : undefined);
@@ -29,8 +31,9 @@ function sshFailure(error: SshError): ApiError {
       return new ApiError(422, "ssh_auth_failed", error.message, { field: "user" });
     case "host-key-changed":
     case "host-key-revoked":
-    case "host-key-unknown":
       return new ApiError(422, "ssh_host_key_changed", error.message, { field: "host", ...error.details });
+    case "host-key-unknown":
+      return new ApiError(422, "ssh_host_key_unknown", error.message, { field: "host", ...error.details });
     default:
       return new ApiError(422, "ssh_failed", error.message, { field: "host" });
   }
@@ -66,7 +69,8 @@ async function runChecks(connection: ClusterConnection, profile: SlurmProfile, u
         : `${are} not on the PATH of ${where} (PATH=${path}): is this a Slurm login node? Install the Slurm client commands there or add them to that user's PATH.`,
     );
   }
-  const made = await connection.run(`PATH="$PATH:/usr/bin:/bin"; if [ -d ${home} ]; then echo existed; else mkdir -p -- ${home} && echo created; fi && test -w ${home}`);
+  // umask 077: what svc creates on a cluster is its user's alone.
+  const made = await connection.run(`PATH="$PATH:/usr/bin:/bin"; umask 077; if [ -d ${home} ]; then echo existed; else mkdir -p -- ${home} && echo created; fi && test -w ${home}`);
   if (made.code !== 0) {
     const why = made.stderr.trim() || (made.stdout.includes("existed") || made.stdout.includes("created") ? "it is not writable" : "mkdir failed");
     throw remoteFailed("home", `Cannot create or write home ${profile.home} on ${where}: ${why}. Choose a folder that user can write to.`);
@@ -80,14 +84,23 @@ async function runChecks(connection: ClusterConnection, profile: SlurmProfile, u
 
 /**
  * Checks a Slurm profile (spec §2.2, §7) through its cluster connection: over SSH with key
- * authentication (verifying the host key, recording a new one), or on this machine for
+ * authentication (verifying the host key; a host not in known_hosts yet is refused with its
+ * fingerprint, 422 ssh_host_key_unknown, until the user confirms that fingerprint, which is then
+ * recorded), or on this machine for
  * `host = localhost`; `cache` must be readable, sbatch and squeue on the PATH, and `home` is
  * created. Throws ApiError (422) saying what failed.
  */
 export async function checkSlurmProfile(profile: SlurmProfile, options: SlurmCheckOptions = {}): Promise<SlurmCheckResult> {
   const env = options.env ?? process.env;
   const userHome = options.userHome ?? (env.HOME || homedir());
-  const connection = clusterConnection(profile, { userHome, env: { ...env, HOME: userHome }, hostKeyPolicy: "accept-new", timeoutMs: options.timeoutMs, keepaliveMs: 0 });
+  const connection = clusterConnection(profile, {
+    userHome,
+    env: { ...env, HOME: userHome },
+    hostKeyPolicy: "strict",
+    confirmedFingerprint: options.hostKeyFingerprint,
+    timeoutMs: options.timeoutMs,
+    keepaliveMs: 0,
+  });
   try {
     const notices = await runChecks(connection, profile, userHome);
     if (!connection.hostKey) return { notices };

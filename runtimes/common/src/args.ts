@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { readApiKey } from "./api-key";
 import { parseEngineArgs, type EngineOption, type EngineOptionValues } from "@svc/contracts/engine-options";
 
 /** Engine-style command-line options shared by the runtimes. */
@@ -42,6 +43,7 @@ export function parseRuntimeArgs(argv: string[], engineOptions: readonly EngineO
       host: { type: "string", default: "127.0.0.1" },
       port: { type: "string", default: "8080" },
       "api-key": { type: "string" },
+      "api-key-file": { type: "string" },
       "max-input-length": { type: "string" },
       "max-total-tokens": { type: "string" },
       "input-dir": { type: "string" },
@@ -57,14 +59,13 @@ export function parseRuntimeArgs(argv: string[], engineOptions: readonly EngineO
   if (maxInputLength !== undefined && maxTotalTokens !== undefined && maxInputLength >= maxTotalTokens) {
     throw new UsageError("--max-input-length must be smaller than --max-total-tokens");
   }
-  if (values["api-key"] === "") throw new UsageError("--api-key must not be empty");
   if (values["input-host-dir"] !== undefined && !values["input-host-dir"].startsWith("/")) throw new UsageError("--input-host-dir must be an absolute path");
   const threads = engine.values["--threads"];
   return {
     model: values.model,
     host: values.host!,
     port,
-    apiKey: values["api-key"],
+    apiKey: readApiKey(values["api-key"], values["api-key-file"]),
     maxInputLength,
     maxTotalTokens,
     inputDir: values["input-dir"],

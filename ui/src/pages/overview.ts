@@ -1,4 +1,4 @@
-import type { AppInfo, HealthReport } from "@svc/contracts";
+import { dockerNetworkWords, type AppInfo, type HealthReport } from "@svc/contracts";
 import { html } from "../html";
 import { layout } from "../layout";
 
@@ -12,6 +12,7 @@ export function overviewPage(info: AppInfo, health: HealthReport, session: boole
           <dt>Address</dt><dd><code>http://${info.host}:${info.port}</code></dd>
           <dt>Home folder</dt><dd><code>${info.homeDir}</code></dd>
           <dt>Debug mode</dt><dd>${info.debug ? "on (no authentication)" : "off (auth token required)"}</dd>
+          <dt>Docker network</dt><dd>${dockerNetworkWords(info.dockerNetwork)}</dd>
         </dl>
       </section>
       <section class="card" hx-get="/fragments/health" hx-trigger="every 5s" hx-swap="innerHTML">

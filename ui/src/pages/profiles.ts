@@ -14,12 +14,23 @@ export interface ProfileFormValues {
   cache?: string;
   port?: string;
   identity_file?: string;
+  /** The cluster host key fingerprint the user ticked to accept. */
+  host_key_fingerprint?: string;
 }
 
 /** A failed submission: the API's message, and the field it is about when it names one. */
 export interface FormError {
   message: string;
   field?: string;
+  /** A host not in known_hosts yet: its key's fingerprint, for the user to check and accept. */
+  newHostKey?: { name: string; fingerprint: string };
+}
+
+/** Asks, as ssh does, whether to trust a host seen for the first time; ticked, the form sends the fingerprint. */
+function hostKeyConfirmation(newHostKey: FormError["newHostKey"]) {
+  if (!newHostKey) return "";
+  return html`<label class="confirm-host-key"><input type="checkbox" id="f-host_key_fingerprint" name="host_key_fingerprint" value="${newHostKey.fingerprint}" />
+      I checked that the key of ${newHostKey.name} has the fingerprint <code>${newHostKey.fingerprint}</code>: accept it and record it in known_hosts.</label>`;
 }
 
 const CURRENT = "/profiles";
@@ -70,6 +81,7 @@ function attributeFields(values: ProfileFormValues, error: FormError | undefined
       ? html`<fieldset class="for-slurm">
           <legend>Slurm profile</legend>
           ${field(values, error, { key: "host", label: "Host", hint: "SSH host name, address or ~/.ssh/config alias of the cluster; localhost when svc runs on the cluster itself." })}
+          ${hostKeyConfirmation(error?.newHostKey)}
           ${field(values, error, { key: "user", label: "User", hint: "User name on that host; svc logs in with your SSH key (no passwords)." })}
           ${field(values, error, { key: "home", label: "Home folder on the host (home)", hint: "Absolute path or ~/…; created when missing." })}
           ${field(values, error, { key: "cache", label: "Cache folder on the host (cache)", hint: "Must exist and be readable; never created." })}

@@ -2,6 +2,7 @@ import { UsageError } from "../../errors";
 import type { ProfileCliContext } from "./form";
 import { attributeOptions, collectAttributes, newProfileDefaults, parseSchema, slurmExtras, reportChange, type AttributeOptions, type RegisterProfileCommand, type SchemaName } from "./form";
 import { profilesBackend } from "./backend";
+import { confirmingHostKey } from "./host-key";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const NAME_RULE = "1–63 characters: letters, digits, '.', '_' or '-', starting with a letter or digit";
@@ -22,7 +23,10 @@ export async function addProfile(ctx: ProfileCliContext, options: AttributeOptio
     const { values } = await collectAttributes(schema, options, newProfileDefaults(ctx), prompter, "create");
     const extras = slurmExtras(schema, options);
     if (!options.json) ctx.io.err(schema === "slurm" && values.host !== "localhost" ? `Checking ${values.user}@${values.host} over SSH…` : "Checking folders…");
-    const change = await profilesBackend(ctx).create({ name: name!, schema, ...values, ...extras });
+    const backend = profilesBackend(ctx);
+    const change = await confirmingHostKey(ctx, prompter, options, (fingerprint) =>
+      backend.create({ name: name!, schema: schema!, ...values, ...extras, ...(fingerprint ? { host_key_fingerprint: fingerprint } : {}) }),
+    );
     reportChange(ctx, change, "Created", Boolean(options.json));
   } finally {
     prompter.close();

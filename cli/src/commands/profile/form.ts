@@ -22,6 +22,7 @@ export interface AttributeOptions {
   port?: string | number;
   identityFile?: string;
   runtime?: string;
+  hostKeyFingerprint?: string;
   yes?: boolean;
   json?: boolean;
 }
@@ -37,7 +38,8 @@ export function attributeOptions(command: Command): Command {
     .option("--port <port>", "slurm: SSH port (default: ~/.ssh/config, else 22)")
     .option("--identity-file <path>", "slurm: private key to log in with (default: ~/.ssh/config, ~/.ssh/id_*, ssh-agent)")
     .option("--runtime <bare|apptainer>", "slurm: how jobs start the server: bare (the svc runtime, which svc installs in <home>/runtime; default) or apptainer (an image svc pulls or builds on the cluster)")
-    .option("--yes", "Do not ask: take the defaults for what the options leave out")
+    .option("--host-key-fingerprint <SHA256:…>", "slurm: the fingerprint of the host's key, checked beforehand, for a host not in known_hosts yet (otherwise svc shows it and asks)")
+    .option("--yes", "Do not ask: take the defaults for what the options leave out (and accept a new host's key)")
     .option("--json", "Print JSON");
 }
 

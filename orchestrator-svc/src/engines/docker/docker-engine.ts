@@ -1,13 +1,15 @@
 import { mkdirSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { shellJoin } from "@svc/platform/shell";
-import type { Task } from "@svc/contracts";
+import { runtimeContainerUser, type Task } from "@svc/contracts";
 import type { Engine, EngineCapabilities, ImageStore, LaunchSpec, Observation, Submitted } from "../engine";
 import { EngineError } from "../engine-error";
 import { DockerApi, DockerError } from "./docker-api";
-import { containerConfig, dockerRunWords, LABELS, type DockerOptions } from "./container-config";
+import { ApiKeyFiles } from "./api-key-files";
+import { containerConfig, dockerRunWords, LABELS, type DockerNetwork, type DockerOptions } from "./container-config";
 import { DockerImages } from "./docker-images";
 import { demultiplex } from "./log-frames";
+import { NetworkMode } from "./network-mode";
 
 interface ContainerSummary {
   Id: string;
@@ -17,11 +19,20 @@ interface ContainerSummary {
 
 interface ContainerInspect {
   State: { Status: string; ExitCode: number; OOMKilled: boolean; Error: string };
+  Config: { Labels: Record<string, string> | null };
 }
 
 const REASON_LOG_LINES = 20;
 
-export interface DockerEngineOptions extends DockerOptions {
+export interface DockerEngineOptions {
+  /** Identifies this svc home folder, so two managers never touch each other's containers. */
+  homeLabel: string;
+  /** Where services' API key files are kept (see ApiKeyFiles). */
+  keysDir: string;
+  /** Fixed network mode; default: published ports when the Engine has a bridge network, else host networking. */
+  network?: DockerNetwork;
+  /** `uid:gid` servers run as; default svc's own, or a stand-in for root (runtimeContainerUser). */
+  user?: string;
   /** A free TCP port on this machine: each service's server gets one. */
   freePort(): Promise<number>;
   /** The task whose project image an image is, if it is one svc can build. */
@@ -49,17 +60,28 @@ export class DockerEngine implements Engine, ImageStore {
   readonly capabilities: EngineCapabilities = { followsLogs: true, tunnels: false, watches: true };
   /** This machine's images (the Apptainer runtime sends local ones to clusters). */
   readonly images: DockerImages;
+  private readonly keys: ApiKeyFiles;
+  readonly network: NetworkMode;
+  private readonly user: string;
 
   constructor(
     private readonly api: DockerApi,
     private readonly options: DockerEngineOptions,
   ) {
     this.images = new DockerImages(api, options.projectTask, options.projectImage);
+    this.user = options.user ?? runtimeContainerUser(process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+    this.keys = new ApiKeyFiles(options.keysDir, this.user);
+    this.network = new NetworkMode(api, options.network);
+  }
+
+  private async containerOptions(): Promise<DockerOptions> {
+    return { network: await this.network.get(), homeLabel: this.options.homeLabel, user: this.user };
   }
 
   async render(spec: LaunchSpec): Promise<string> {
     if (spec.inputDir) ensureInputDir(spec.inputDir);
-    return shellJoin(dockerRunWords(containerConfig(spec, await this.options.freePort(), this.options)));
+    const keyFile = spec.apiKey === undefined ? undefined : this.keys.path(spec.serviceId);
+    return shellJoin(dockerRunWords(containerConfig(spec, await this.options.freePort(), await this.containerOptions(), keyFile)));
   }
 
   image(image: string) {
@@ -78,8 +100,16 @@ export class DockerEngine implements Engine, ImageStore {
     if (spec.inputDir) ensureInputDir(spec.inputDir);
     const notes = await this.images.ensure(spec.image);
     const port = await this.options.freePort();
-    const config = containerConfig(spec, port, this.options);
-    const created = await this.api.json<{ Id: string }>("POST", `/containers/create?name=${encodeURIComponent(config.name)}`, config.body);
+    const options = await this.containerOptions();
+    const keyFile = spec.apiKey === undefined ? undefined : this.keys.write(spec.serviceId, spec.apiKey);
+    const config = containerConfig(spec, port, options, keyFile);
+    let created: { Id: string };
+    try {
+      created = await this.api.json<{ Id: string }>("POST", `/containers/create?name=${encodeURIComponent(config.name)}`, config.body);
+    } catch (error) {
+      this.keys.remove(spec.serviceId);
+      throw error;
+    }
     try {
       await this.api.raw("POST", `/containers/${created.Id}/start`);
     } catch (error) {
@@ -150,9 +180,13 @@ export class DockerEngine implements Engine, ImageStore {
     }
   }
 
+  /** Removes the container and its API key file. */
   async release(handle: string): Promise<void> {
     try {
+      const { Config } = await this.api.json<ContainerInspect>("GET", `/containers/${handle}/json`);
+      const serviceId = Config.Labels?.[LABELS.serviceId];
       await this.api.raw("DELETE", `/containers/${handle}?force=1`);
+      if (serviceId) this.keys.remove(serviceId);
     } catch (error) {
       if (!(error instanceof DockerError && error.engineStatus === 404)) throw error;
     }

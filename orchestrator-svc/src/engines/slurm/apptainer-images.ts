@@ -113,11 +113,11 @@ function prepareCommands(source: Source, sif: string): string[] {
   const final = remotePathWord(sif);
   const part = `${remotePathWord(`${sif}.`)}$$.part`;
   if (source.kind === "pull") {
-    return [`mkdir -p ${dir} && apptainer pull ${part} ${shellQuote(source.ref)} && mv -f ${part} ${final}`];
+    return [`umask 077 && mkdir -p ${dir} && apptainer pull ${part} ${shellQuote(source.ref)} && mv -f ${part} ${final}`];
   }
   const archive = remotePathWord(`${sif}.docker.tar`);
   return [
-    `mkdir -p ${dir} && cat > ${archive}.$$.part && mv -f ${archive}.$$.part ${archive}`,
-    `apptainer build ${part} docker-archive://${archive} && mv -f ${part} ${final} && rm -f ${archive}`,
+    `umask 077 && mkdir -p ${dir} && cat > ${archive}.$$.part && mv -f ${archive}.$$.part ${archive}`,
+    `umask 077 && apptainer build ${part} docker-archive://${archive} && mv -f ${part} ${final} && rm -f ${archive}`,
   ];
 }

@@ -1,5 +1,6 @@
 import { remotePathWord, shellQuote } from "@svc/ssh";
 import { SLURM_VALUE_RULES } from "@svc/contracts";
+import { API_KEY_VARIABLE, serverOf } from "../api-key";
 import type { LaunchSpec } from "../engine";
 import { EngineError } from "../engine-error";
 import { runtimeCommand, type RuntimeTarget } from "./runtime-command";
@@ -7,7 +8,7 @@ import { runtimeCommand, type RuntimeTarget } from "./runtime-command";
 const { CONSTRAINT, NAME, PARTITION, TIME } = SLURM_VALUE_RULES;
 
 /** The job's own files, in its work folder <home>/jobs/<service id>/. */
-export const JOB_FILES = { script: "job.sh", output: "output.log", port: "port" } as const;
+export const JOB_FILES = { script: "job.sh", output: "output.log", port: "port", apiKey: "api_key" } as const;
 /** Marks the job as this service's, so a submit interrupted before its id was recorded is adopted. */
 export const commentFor = (serviceId: string) => `svc:${serviceId}`;
 
@@ -84,7 +85,12 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   ];
   const runtime = runtimeCommand(spec.modelDir, gpus, target, spec.inputDir);
   if (runtime.comments.some((line) => CONTROL.test(line))) throw new JobScriptError("an image name or path with control characters cannot go into a Slurm job script.");
-  lines.push(...runtime.comments, "set -u", ...runtime.checks);
+  lines.push(...runtime.comments, "set -u", "umask 077", ...runtime.checks);
+  // The key reaches the server in its environment (not in `ps`), from the 0600 file submit wrote.
+  if (spec.apiKey !== undefined) {
+    const variable = API_KEY_VARIABLE[serverOf(spec.image)];
+    lines.push(`${variable}=$(cat ${JOB_FILES.apiKey}) || { echo "svc: cannot read ${JOB_FILES.apiKey}" >&2; exit 1; }`, `export ${variable}`);
+  }
   // The speech runtime's input folder (default <home>/inputs, maybe ~/…): there on the node before the server looks.
   const inputDir = spec.inputDir === undefined ? undefined : remotePathWord(spec.inputDir);
   if (inputDir) lines.push(`mkdir -p ${inputDir}`);

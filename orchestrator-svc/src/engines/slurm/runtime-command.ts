@@ -1,5 +1,6 @@
 import type { SlurmRuntime } from "@svc/contracts";
 import { remotePathWord, shellQuote } from "@svc/ssh";
+import { serverOf } from "../api-key";
 import { modelMount } from "../model-folder";
 
 /** How a job script says on its output why it could not start its server: the reason of its FAILED status leads with that line. */
@@ -9,7 +10,7 @@ export const CANNOT_START = "svc: cannot start: ";
 export const DEFAULT_SLURM_RUNTIME: SlurmRuntime = "bare";
 
 /** vLLM's OpenAI server rather than one of the project's runtimes. */
-export const isVllm = (image: string) => /(^|\/)vllm-openai(:|$)|vllm/i.test(image);
+export const isVllm = (image: string) => serverOf(image) === "vllm";
 
 /**
  * How a job starts its server, as the engine prepared it on the cluster:

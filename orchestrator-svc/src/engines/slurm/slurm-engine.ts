@@ -108,7 +108,12 @@ export class SlurmEngine implements Engine {
     return renderJobScript(spec, (await this.target(spec, reach, false)).target);
   }
 
-  /** Writes the script into the job's work folder and submits it from there, in one round trip (after what the runtime needs). */
+  /**
+   * Writes the script (and the API key, which goes nowhere else) into the job's work folder and
+   * submits it from there, in one round trip. Everything is written with umask 077: the folder
+   * 0700, its files 0600 (Slurm creates the output file with the submitting umask too). Files left
+   * by an earlier run are replaced, not rewritten, so they do not keep a wider mode.
+   */
   async submit(spec: LaunchSpec): Promise<Submitted> {
     const reach = await this.current();
     const { profile, connection } = reach;
@@ -118,12 +123,18 @@ export class SlurmEngine implements Engine {
     const script = renderJobScript(spec, target);
     const workDir = slurmWorkDir(profile, spec.serviceId);
     const dir = remotePathWord(workDir);
+    // The script goes on sh's standard input, so nothing in it (the key included) is on a command line.
+    const write = (file: string, text: string) => `printf '%s' '${Buffer.from(text).toString("base64")}' | base64 -d > ${file}`;
     const submit = [
       "set -e",
+      "umask 077",
       `mkdir -p ${dir}`,
       `cd ${dir}`,
-      `rm -f ${JOB_FILES.port}`,
-      `printf '%s' '${Buffer.from(script).toString("base64")}' | base64 -d > ${JOB_FILES.script}`,
+      "chmod 700 .",
+      `rm -f ${JOB_FILES.port} ${JOB_FILES.script} ${JOB_FILES.apiKey}`,
+      `if [ -e ${JOB_FILES.output} ]; then chmod 600 ${JOB_FILES.output}; fi`,
+      ...(spec.apiKey === undefined ? [] : [write(JOB_FILES.apiKey, spec.apiKey)]),
+      write(JOB_FILES.script, script),
       `sbatch --parsable ${JOB_FILES.script}`,
     ].join("\n");
     let result;

@@ -1,8 +1,12 @@
 /**
  * Test support: runs a runtime image (built once, content-tagged, by images/lib) as a container on
- * the host network with testcontainers, waiting for its "ready on" log line.
+ * the host network with testcontainers, waiting for its "ready on" log line. It runs as svc runs
+ * every service (RUNTIME_CONTAINER: a non-root user, no capabilities, a read-only root with a
+ * /tmp tmpfs, bounded processes), so the runtimes' tests prove they work like that.
  */
+import { chmodSync, statSync } from "node:fs";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
+import { RUNTIME_CONTAINER, runtimeContainerUser } from "@svc/contracts/runtime-container";
 import { buildRuntimeImage } from "@svc/images";
 import { ensureBaseImage } from "@svc/testing";
 import { freePort } from "./runtime-process";
@@ -15,6 +19,20 @@ export interface RuntimeContainer {
   stop: () => Promise<void>;
 }
 
+/** GenericContainer with the two settings its builder lacks: a read-only root and a PIDs limit. */
+class RuntimeSandbox extends GenericContainer {
+  constructor(image: string) {
+    super(image);
+    this.hostConfig.ReadonlyRootfs = true;
+    this.hostConfig.PidsLimit = RUNTIME_CONTAINER.pidsLimit;
+  }
+}
+
+/** Temporary folders are private (0700); like a model cache, a mounted one is readable by all so the container's user can read it. */
+function readableByAll(path: string) {
+  chmodSync(path, statSync(path).mode | 0o055);
+}
+
 export async function startRuntimeContainer(
   runtime: "text-generation" | "speech-recognition",
   args: string[],
@@ -22,7 +40,13 @@ export async function startRuntimeContainer(
 ): Promise<RuntimeContainer> {
   const { tag } = buildRuntimeImage(root, runtime, ensureBaseImage());
   const port = freePort();
-  const container = await new GenericContainer(tag)
+  for (const mount of mounts) readableByAll(mount.source);
+  const container = await new RuntimeSandbox(tag)
+    .withUser(runtimeContainerUser(process.getuid?.() ?? 0, process.getgid?.() ?? 0))
+    .withDroppedCapabilities(...RUNTIME_CONTAINER.capDrop)
+    .withSecurityOpt(...RUNTIME_CONTAINER.securityOpt)
+    .withTmpFs({ ...RUNTIME_CONTAINER.tmpfs })
+    .withEnvironment({ ...RUNTIME_CONTAINER.env })
     .withNetworkMode("host")
     .withCommand(["--host", "127.0.0.1", "--port", String(port), ...args])
     .withBindMounts(mounts.map((mount) => ({ ...mount, mode: "ro" as const })))

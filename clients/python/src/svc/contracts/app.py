@@ -17,6 +17,9 @@ class AppInfo:
     home_dir: str
     #: Debug mode: when on, no authentication is required.
     debug: bool
+    #: How Docker services are reached: "publish" (own network, port published on 127.0.0.1),
+    #: "host" (host networking), None while the Docker Engine does not answer.
+    docker_network: Literal["publish", "host"] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

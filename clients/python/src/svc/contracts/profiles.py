@@ -42,6 +42,9 @@ class ProfileAttributes(TypedDict, total=False):
     port: int
     identity_file: str
     runtime: Literal["bare", "apptainer"]
+    #: slurm: the fingerprint (SHA256:…) of the host's key, checked beforehand, for a host not in
+    #: known_hosts yet (SvcApiError ssh_host_key_unknown carries it); not stored in the profile.
+    host_key_fingerprint: str
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -51,7 +51,7 @@ export function installScript(home: string, bundle: Pick<Bundle, "id" | "hashScr
   const root = remotePathWord(runtimeRoot(home));
   return [
     "set -u",
-    "umask 022",
+    "umask 077",
     `root=${root}`,
     `final="$root/${id}"`,
     `tmp="$root/.incoming-${id}-${nonce}"`,

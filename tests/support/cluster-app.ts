@@ -1,0 +1,52 @@
+/**
+ * An svc app with a slurm profile on the Slurm test cluster (images/slurm-test, reached over SSH on
+ * 127.0.0.1): a local default profile, then the slurm profile added with the CLI, its host key
+ * accepted (`--yes`) as a user would after checking it, and its models registered.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { SvcClient } from "@svc/client";
+import { startSlurmCluster, writeKeyPair, type SshTestHost } from "./ssh-test-host";
+import { ensureDocker } from "./docker";
+import { runSvc, startSvc, tempHome, type RunningSvc } from "./svc-app";
+
+export interface ClusterApp {
+  cluster: SshTestHost;
+  app: RunningSvc;
+  client: SvcClient;
+  /** The environment the CLI needs to reach this app (HOME: the user's, with the SSH key and known_hosts). */
+  env: Record<string, string>;
+  /** The local user's home: .ssh/ with the key the cluster accepts. */
+  localHome: string;
+  cleanup(): Promise<void>;
+}
+
+export async function startAppWithCluster(profile = "cluster"): Promise<ClusterApp> {
+  ensureDocker();
+  const localHome = tempHome("svc-slurm-user-");
+  const key = writeKeyPair(join(localHome, ".ssh"));
+  const cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey] });
+  const app = await startSvc({ env: { HOME: localHome } });
+  const env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), HOME: localHome };
+  const client = new SvcClient({ baseUrl: app.url });
+  mkdirSync(join(app.home, "cache"), { recursive: true });
+  await client.profiles.create({ name: "default", schema: "local", home_dir: join(app.home, "local-home"), cache_dir: join(app.home, "cache") });
+  const add = await runSvc(
+    ["profile", "add", "--name", profile, "--schema", "slurm", "--host", "127.0.0.1", "--port", String(cluster.port), "--user", "svc", "--home", "~/svc", "--cache", "/shared/cache", "--identity-file", key.privateKeyFile, "--yes"],
+    env,
+  );
+  if (add.code !== 0) throw new Error(`svc profile add failed:\n${add.stderr}`);
+  await client.models.refresh(profile);
+  return {
+    cluster,
+    app,
+    client,
+    env,
+    localHome,
+    async cleanup() {
+      for (const service of await client.services.list({ all: true }).catch(() => [])) await client.services.remove(service.id, { force: true }).catch(() => {});
+      await app.cleanup();
+      await cluster.stop();
+    },
+  };
+}
