@@ -1,5 +1,6 @@
 import { ErrorBody } from "@svc/contracts";
 import { STATUS_DESCRIPTIONS, type OpenApiPart } from "@svc/platform";
+import { API_BODY_LIMIT } from "../guard/service";
 
 type Operation = OpenApiPart["paths"][string][string];
 
@@ -25,8 +26,19 @@ export const GATEWAY_ANSWERS: Array<{ status: string; description: string; appli
   },
   {
     status: "403",
-    description: "A write authenticated by the UI's session cookie came from another origin (`cross_origin`).",
-    appliesTo: ({ method, operation }) => method !== "get" && !isPublic(operation),
+    description:
+      "The request's Host is not one of this application's names (`host_not_allowed`; behind a reverse proxy, list the name in SVC_ALLOWED_HOSTS), or a write came from a page of another site (`cross_origin`).",
+    appliesTo: () => true,
+  },
+  {
+    status: "411",
+    description: "A body was sent without Content-Length (`length_required`).",
+    appliesTo: ({ method }) => method !== "get",
+  },
+  {
+    status: "413",
+    description: `The body is larger than the API's limit of ${API_BODY_LIMIT / 1024} KiB (\`body_too_large\`).`,
+    appliesTo: ({ method }) => method !== "get",
   },
   {
     status: "503",
