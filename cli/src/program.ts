@@ -13,13 +13,15 @@ import { terminalPrompter, type Prompter, type PromptingContext } from "./prompt
 import { runCommand } from "./commands/run";
 import { imageGroup } from "./commands/image";
 import { runtimeGroup } from "./commands/runtime";
+import { keyGroup } from "./commands/key";
+import { registerUsage } from "./commands/usage";
 import { registerLs } from "./commands/services/ls";
 import { registerDetails } from "./commands/services/details";
 import { registerLogs, registerRestart, registerRm, registerStop } from "./commands/services/lifecycle";
 
-const COMMANDS = [registerStart, registerInfo, registerInit, registerLs, registerDetails, registerStop, registerRestart, registerRm, registerLogs];
+const COMMANDS = [registerStart, registerInfo, registerInit, registerLs, registerDetails, registerStop, registerRestart, registerRm, registerLogs, registerUsage];
 /** Two-word commands (`svc profile ls`, see group.ts), and `svc run`, which parses its own arguments. */
-const GROUPS = [profileGroup, modelGroup, imageGroup, runtimeGroup, runCommand];
+const GROUPS = [profileGroup, modelGroup, imageGroup, runtimeGroup, keyGroup, runCommand];
 
 export interface RunOptions {
   /** Asks questions; default: the terminal (stdin). Tests pass a scripted one. */

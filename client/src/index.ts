@@ -7,4 +7,5 @@ export { ServicesApi } from "./services";
 export { ModelsApi } from "./models";
 export { ImagesApi } from "./images";
 export { RuntimesApi } from "./runtimes";
+export { KeysApi, UsageApi } from "./keys";
 export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations } from "./operations";

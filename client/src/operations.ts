@@ -1,5 +1,8 @@
 import type {
+  ApiKey,
   AppInfo,
+  CreatedKey,
+  CreateKeyRequest,
   DownloadRequest,
   DownloadTask,
   HealthReport,
@@ -25,6 +28,8 @@ import type {
   ServiceDetails,
   ServiceRecord,
   ServiceStatus,
+  UsageQuery,
+  UsageReport,
 } from "@svc/contracts";
 
 /**
@@ -63,6 +68,10 @@ export interface Operations {
   "POST /api/runtimes/installs": { body: RuntimeInstallRequest; response: RuntimeInstall };
   "GET /api/runtimes/installs": { query: { profile?: string; state?: RuntimeInstallState }; response: RuntimeInstall[] };
   "GET /api/runtimes/installs/{id}": { params: { id: string }; response: RuntimeInstall };
+  "GET /api/keys": { response: ApiKey[] };
+  "POST /api/keys": { body: CreateKeyRequest; response: CreatedKey };
+  "DELETE /api/keys/{ref}": { params: { ref: string }; response: ApiKey };
+  "GET /api/usage": { query: UsageQuery; response: UsageReport };
 }
 
 export type OperationKey = keyof Operations;

@@ -9,3 +9,5 @@ export * from "./images";
 export * from "./runtimes";
 export * from "./runtime-container";
 export * from "./engine-options";
+export * from "./keys";
+export * from "./usage";

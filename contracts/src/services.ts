@@ -164,6 +164,8 @@ export const ServiceRecord = Type.Object({
   createdBy: Type.String(),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
+  runningSeconds: Type.Optional(Type.Number({ description: "How long the engine has run it, over all its runs (from STARTING until it stopped); in lists and details." })),
+  gpuHours: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "Slurm: GPUs allocated (GRES per node) × running hours; null on Docker." })),
 }, { $id: "ServiceRecord" });
 export type ServiceRecord = Static<typeof ServiceRecord>;
 

@@ -16,6 +16,8 @@ import { inputRootsFromEnv } from "./launch/input-dir";
 import { Reconciler } from "./reconciler/reconciler";
 import { ServicesService } from "./services/service";
 import { servicesController } from "./services";
+import { serviceRoutesController } from "./services/routes";
+import { metricsController, OrchestratorMetrics } from "./metrics";
 import { imagesController } from "./images";
 import { ImagesService } from "./images/service";
 import { sharedSlurmDeps } from "./engines/slurm/shared-deps";
@@ -44,7 +46,8 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     profile: (name) => client.profiles.get(name),
   });
   const log = (message: string) => console.log(`[reconciler] ${message}`);
-  const reconciler = new Reconciler({ store, engineFor: (row) => engines.forRecord(row), log });
+  const metrics = new OrchestratorMetrics(store);
+  const reconciler = new Reconciler({ store, engineFor: (row) => engines.forRecord(row), log, onTickStart: () => metrics.tickStarted(), onTick: (seconds) => metrics.tick(seconds) });
   const services = new ServicesService({
     store,
     planner: {
@@ -67,5 +70,5 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     installs: slurmDeps.installs,
     liveJobs: (profile) => new Map(store.live().flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : []))),
   });
-  return [servicesController(services), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker)];
+  return [servicesController(services), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker), serviceRoutesController(store), metricsController(metrics)];
 }

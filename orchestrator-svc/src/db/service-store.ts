@@ -144,6 +144,19 @@ export class ServiceStore {
       .map((e) => ({ at: e.at, from: e.fromStatus, to: e.toStatus, reason: e.reason }));
   }
 
+  /** The events of several services in one query, by service id. */
+  eventsOf(ids: string[]): Map<string, ServiceEvent[]> {
+    const byService = new Map<string, ServiceEvent[]>();
+    if (ids.length === 0) return byService;
+    const rows = this.db.select().from(schema.serviceEvents).where(inArray(schema.serviceEvents.serviceId, ids)).orderBy(asc(schema.serviceEvents.id)).all();
+    for (const e of rows) {
+      const list = byService.get(e.serviceId) ?? [];
+      list.push({ at: e.at, from: e.fromStatus, to: e.toStatus, reason: e.reason });
+      byService.set(e.serviceId, list);
+    }
+    return byService;
+  }
+
   remove(id: string) {
     this.db.delete(schema.services).where(eq(schema.services.id, id)).run();
   }

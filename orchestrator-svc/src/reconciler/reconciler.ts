@@ -18,6 +18,9 @@ export interface ReconcilerDeps {
   probe?: typeof probeHealth;
   log?: (message: string) => void;
   now?: () => number;
+  /** Told before each tick, and after it how long it took (seconds). */
+  onTickStart?: () => void;
+  onTick?: (seconds: number) => void;
 }
 
 /**
@@ -68,7 +71,10 @@ export class Reconciler {
       return;
     }
     clearTimeout(this.timer);
+    const started = performance.now();
+    this.deps.onTickStart?.();
     this.running = this.tick().finally(() => {
+      this.deps.onTick?.((performance.now() - started) / 1000);
       this.running = undefined;
       if (this.stopped) return;
       if (this.again) {

@@ -27,8 +27,34 @@ export function launchOf(row: ServiceRow): Omit<LaunchSpec, "serviceId" | "name"
   };
 }
 
-/** A record as the API shows it: never the API key. */
-export function toServiceRecord(row: ServiceRow): ServiceRecord {
+/** States in which the engine runs the service (and, on Slurm, holds its allocation). */
+const RUNNING = new Set<ServiceStatus>(["STARTING", "HEALTHY", "UNHEALTHY", "STOPPING"]);
+
+/** Seconds the engine has run the service, over all its runs, from its events (up to `now` while it runs). */
+export function runningSecondsOf(events: ServiceEvent[], now = new Date()): number {
+  let total = 0;
+  let since: number | undefined;
+  for (const event of events) {
+    const at = Date.parse(event.at);
+    if (RUNNING.has(event.to)) since ??= at;
+    else if (since !== undefined) {
+      total += at - since;
+      since = undefined;
+    }
+  }
+  if (since !== undefined) total += now.getTime() - since;
+  return Math.max(0, Math.round(total / 1000));
+}
+
+/** Running time and, on Slurm, the GPU-hours allocated (GRES × elapsed). */
+export function timeOf(row: ServiceRow, events: ServiceEvent[], now = new Date()): Pick<ServiceRecord, "runningSeconds" | "gpuHours"> {
+  const runningSeconds = runningSecondsOf(events, now);
+  const gpus = readSpec(row).job.gres ?? 0;
+  return { runningSeconds, gpuHours: row.engine === "slurm" ? Math.round(((gpus * runningSeconds) / 3600) * 1000) / 1000 : null };
+}
+
+/** A record as the API shows it: never the API key; with its running time when its events are given. */
+export function toServiceRecord(row: ServiceRow, events?: ServiceEvent[]): ServiceRecord {
   const spec = readSpec(row);
   const task = row.task;
   return {
@@ -55,6 +81,7 @@ export function toServiceRecord(row: ServiceRow): ServiceRecord {
     createdBy: row.createdBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    ...(events ? timeOf(row, events) : {}),
   };
 }
 
@@ -67,5 +94,5 @@ export function phasesOf(events: ServiceEvent[]): ServiceDetails["phases"] {
 }
 
 export function toServiceDetails(row: ServiceRow, events: ServiceEvent[]): ServiceDetails {
-  return { ...toServiceRecord(row), phases: phasesOf(events), events };
+  return { ...toServiceRecord(row, events), phases: phasesOf(events), events };
 }

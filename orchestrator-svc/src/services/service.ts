@@ -116,7 +116,9 @@ export class ServicesService {
   }
 
   list(filter: { status?: ServiceStatus; id?: string; all?: boolean }): ServiceRecord[] {
-    return this.deps.store.list({ status: filter.status, idPrefix: filter.id, all: filter.all || Boolean(filter.status) }).map(toServiceRecord);
+    const rows = this.deps.store.list({ status: filter.status, idPrefix: filter.id, all: filter.all || Boolean(filter.status) });
+    const events = this.deps.store.eventsOf(rows.map((row) => row.id));
+    return rows.map((row) => toServiceRecord(row, events.get(row.id) ?? []));
   }
 
   /** A service by full id, unique id prefix, or name; ambiguity lists the candidates. */

@@ -1,0 +1,179 @@
+import { INTERNAL_SECRET_HEADER, type ServiceRoute } from "@svc/contracts";
+import { relay } from "../forward/relay";
+import { holdOpen, type TimeoutControl } from "../guard/hold-open";
+import { proxyError } from "../proxy/proxy-error";
+import { LeastInFlight } from "./balancer";
+import { mayUse, type Authenticate, type Caller } from "./caller";
+import type { ServiceCatalog } from "./catalog";
+import { modelsList } from "./models-list";
+import type { OutcomeSink, V1Outcome } from "./outcome";
+import { ROUTED_ENDPOINTS, USAGE_STREAM_ENDPOINTS } from "./paths";
+import { BodyError, readV1Body, type V1Body } from "./request-body";
+import { resolveModel, servedModels } from "./resolve";
+import { tapUsage } from "./usage-tap";
+
+/** The caller's credentials are for the gateway; the service gets its own key instead. */
+const DROPPED_REQUEST_HEADERS = ["authorization", "cookie", "x-svc-token", INTERNAL_SECRET_HEADER, "content-length"];
+/** As through /proxy: a service's answer is a sandboxed document on the UI's origin, without cookies. */
+const CONFINED_RESPONSE = { "content-security-policy": "sandbox", "x-content-type-options": "nosniff" };
+/** Header naming the service that answered, for whoever needs to tell replicas apart. */
+export const SERVICE_HEADER = "x-svc-service";
+const RETRY_AFTER_SECONDS = "5";
+
+/**
+ * One OpenAI base URL for every model: /v1/… picks a HEALTHY service by the request's `model`
+ * (the one with the fewest requests in flight), sends the request there with the service's own
+ * API key through the same relay /proxy uses (streams unbuffered, a caller that goes away cancels
+ * the upstream request), and reports each request's outcome with its token usage.
+ */
+export class OpenAiRouter {
+  readonly balancer = new LeastInFlight();
+
+  constructor(
+    private readonly catalog: ServiceCatalog,
+    private readonly authenticate: Authenticate,
+    private readonly sink: OutcomeSink,
+  ) {}
+
+  async handle(request: Request, server?: TimeoutControl): Promise<Response> {
+    const started = performance.now();
+    const caller = this.authenticate(request);
+    if (caller instanceof Response) return caller;
+    const path = new URL(request.url).pathname.replace(/\/+$/, "");
+
+    if (request.method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"))) return this.models(path, caller);
+    if (!ROUTED_ENDPOINTS.has(path)) {
+      return proxyError(404, "unknown_url", `Unknown endpoint ${request.method} ${path}: the gateway's /v1 routes ${[...ROUTED_ENDPOINTS].join(", ")} (POST) and /v1/models (GET).`);
+    }
+    if (request.method !== "POST") return proxyError(405, "method_not_allowed", `${path} takes POST.`, { allow: "POST" });
+
+    const closing = holdOpen(request, server);
+    const outcome = (partial: Partial<V1Outcome> & Pick<V1Outcome, "status">): V1Outcome => ({
+      at: new Date(),
+      caller,
+      endpoint: path,
+      model: null,
+      serviceId: null,
+      serviceName: null,
+      end: "complete",
+      latencyMs: performance.now() - started,
+      usage: null,
+      ...partial,
+    });
+    const refuse = (response: Response, model: string | null) => {
+      this.sink(outcome({ status: response.status, model }));
+      return response;
+    };
+
+    let body: V1Body;
+    try {
+      body = await readV1Body(request);
+    } catch (error) {
+      if (error instanceof BodyError) return refuse(proxyError(error.status, error.code, error.message), null);
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      throw error;
+    }
+    if (!body.model) return refuse(proxyError(400, "model_required", "Name the model in the request's `model` field: a repo id (owner/name), owner/name@revision or a service name; GET /v1/models lists them."), null);
+
+    let routes: ServiceRoute[];
+    try {
+      routes = await this.catalog.routes();
+    } catch {
+      return refuse(proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.", { "retry-after": RETRY_AFTER_SECONDS }), body.model);
+    }
+    const resolved = resolveModel(body.model, routes);
+    switch (resolved.kind) {
+      case "unknown": {
+        const served = servedModels(routes);
+        return refuse(
+          proxyError(404, "model_not_found", `The model '${body.model}' is not served. Served now: ${served.length ? served.join(", ") : "none"} (svc run starts one).`),
+          body.model,
+        );
+      }
+      case "ambiguous":
+        return refuse(proxyError(400, "ambiguous_model", `'${body.model}' matches several revisions (${resolved.revisions.join(", ")}): give more of the revision.`), body.model);
+      case "starting":
+        return refuse(
+          proxyError(503, "model_not_ready", `The model '${resolved.repo}' is starting (${resolved.services.map((s) => `${s.name}: ${s.status}`).join(", ")}); try again shortly.`, {
+            "retry-after": RETRY_AFTER_SECONDS,
+          }),
+          resolved.repo,
+        );
+    }
+    if (!mayUse(caller, resolved.repo)) {
+      return refuse(proxyError(403, "model_not_allowed", `This API key may not use '${resolved.repo}'.`), resolved.repo);
+    }
+
+    // Streams report usage in a final chunk only when asked: ask for it, and keep it from a client that did not.
+    let send = body.bytes;
+    let stripUsage = false;
+    if (body.stream && body.json && USAGE_STREAM_ENDPOINTS.has(path)) {
+      const options = body.json.stream_options;
+      const asked = !!options && typeof options === "object" && (options as { include_usage?: unknown }).include_usage === true;
+      if (!asked && (options === undefined || options === null || typeof options === "object")) {
+        stripUsage = true;
+        send = new TextEncoder().encode(JSON.stringify({ ...body.json, stream_options: { ...((options as object) ?? {}), include_usage: true } })).buffer as ArrayBuffer;
+      }
+    }
+
+    const tried = new Set<string>();
+    let candidates = resolved.services;
+    for (;;) {
+      const service = this.balancer.pick(resolved.repo, candidates.filter((s) => !tried.has(s.id)));
+      if (!service) {
+        return refuse(proxyError(502, "service_unreachable", `No service of '${resolved.repo}' answered (tried ${[...tried].join(", ")}); svc ls shows their state.`), resolved.repo);
+      }
+      tried.add(service.id);
+      const done = this.balancer.begin(service.id, service.name);
+      let response: Response;
+      try {
+        response = await relay(request, `${service.url}${path}`, {
+          drop: DROPPED_REQUEST_HEADERS,
+          set: service.apiKey ? { authorization: `Bearer ${service.apiKey}` } : {},
+          body: send,
+          dropFromResponse: ["set-cookie"],
+          setOnResponse: { ...CONFINED_RESPONSE, ...closing, [SERVICE_HEADER]: service.id },
+        });
+      } catch {
+        done();
+        if (request.signal.aborted) return new Response(null, { status: 499 });
+        // Nothing started there (it stopped meanwhile, or its address is stale): try another one.
+        this.catalog.invalidate();
+        const fresh = await this.catalog.routes().catch(() => routes);
+        const again = resolveModel(body.model, fresh);
+        candidates = again.kind === "ready" ? again.services : candidates;
+        continue;
+      }
+      const finish = (how: V1Outcome["end"], usage: V1Outcome["usage"]) => {
+        done();
+        this.sink(outcome({ status: response.status, model: resolved.repo, serviceId: service.id, serviceName: service.name, end: how, usage }));
+      };
+      if (!response.body) {
+        finish("complete", null);
+        return response;
+      }
+      const sse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
+      const tapped = tapUsage(response.body, { sse, stripUsage: sse && stripUsage, onEnd: (usage, how) => finish(how, usage) });
+      return new Response(tapped, { status: response.status, headers: response.headers });
+    }
+  }
+
+  private async models(path: string, caller: Caller): Promise<Response> {
+    let routes: ServiceRoute[];
+    try {
+      routes = await this.catalog.routes();
+    } catch {
+      return proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.", { "retry-after": RETRY_AFTER_SECONDS });
+    }
+    const visible = routes.filter((route) => mayUse(caller, route.model));
+    const list = modelsList(visible);
+    if (path === "/v1/models") return Response.json({ object: "list", data: list });
+    const wanted = decodeURIComponent(path.slice("/v1/models/".length));
+    const resolved = resolveModel(wanted, visible);
+    const found = resolved.kind === "ready" || resolved.kind === "starting" ? list.find((model) => model.id === resolved.repo) : undefined;
+    if (!found) {
+      return proxyError(404, "model_not_found", `The model '${wanted}' is not served. Served now: ${servedModels(visible).join(", ") || "none"}.`);
+    }
+    return Response.json(found);
+  }
+}
