@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
+from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .run_options import RunOptions, run_request
 
 T = TypeVar("T", covariant=True)
@@ -156,6 +157,27 @@ def remove_runtimes(profile: str | None = None, version: str | None = None) -> C
     return Call("DELETE", "/api/runtimes", RuntimeRemoval, query=_query(profile=profile, version=version))
 
 
+def list_keys() -> Call[list[ApiKey]]:
+    return Call("GET", "/api/keys", list[ApiKey])
+
+
+def create_key(name: str, models: list[str] | None = None, expires: str | None = None) -> Call[CreatedKey]:
+    body: dict[str, Any] = {"name": name}
+    if models is not None:
+        body["models"] = models
+    if expires is not None:
+        body["expires"] = expires
+    return Call("POST", "/api/keys", CreatedKey, body=body)
+
+
+def remove_key(ref: str) -> Call[ApiKey]:
+    return Call("DELETE", "/api/keys/{ref}", ApiKey, {"ref": ref})
+
+
+def usage(since: str | None = None, by: UsageGrouping | None = None) -> Call[UsageReport]:
+    return Call("GET", "/api/usage", UsageReport, query=_query(since=since, by=by))
+
+
 CALLS: tuple[Callable[..., Call[Any]], ...] = (
     info, health, openapi_document,
     list_profiles, get_profile, create_profile, update_profile, remove_profile,
@@ -163,4 +185,5 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs,
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
+    list_keys, create_key, remove_key, usage,
 )  # fmt: skip

@@ -11,6 +11,7 @@ from . import _api as api
 from ._client_base import ClientBase
 from ._http import SyncHttp
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .run_options import RunOptions
 from .service import Service
@@ -117,6 +118,24 @@ class Svc(ClientBase[SyncHttp]):
     def remove_runtimes(self, profile: str | None = None, version: str | None = None) -> RuntimeRemoval:
         """Removes `version`, or every version but the current one (`svc runtime rm`)."""
         return self._http.call(api.remove_runtimes(profile, version))
+
+    # API keys for the OpenAI endpoint /v1, and what it served
+
+    def keys(self) -> list[ApiKey]:
+        """The API keys (`svc key ls`); never the keys themselves."""
+        return self._http.call(api.list_keys())
+
+    def create_key(self, name: str, models: list[str] | None = None, expires: str | None = None) -> CreatedKey:
+        """A new key for /v1 (`svc key create`): `.key` holds it, this once; `models` limits it to repo ids, `expires` is `30d`, `12h`… or a date."""
+        return self._http.call(api.create_key(name, models, expires))
+
+    def remove_key(self, ref: str) -> ApiKey:
+        """Removes a key by name or id (`svc key rm`); it is refused from the next request on."""
+        return self._http.call(api.remove_key(ref))
+
+    def usage(self, since: str | None = None, by: UsageGrouping | None = None) -> UsageReport:
+        """Requests and tokens through /v1 per key, model or service, per day (`svc usage`); `since` like `7d`."""
+        return self._http.call(api.usage(since, by))
 
     # The application
 

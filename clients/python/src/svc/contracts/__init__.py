@@ -1,6 +1,7 @@
 """Typed mirrors of the API's contracts (the repository's `contracts/src/*.ts`), as frozen dataclasses."""
 
 from .app import AppInfo, ComponentHealth, ErrorBody, HealthReport, ImageBuild, RuntimeImage
+from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
@@ -22,6 +23,14 @@ from .services import (
 )
 
 __all__ = [
+    "ApiKey",
+    "CreatedKey",
+    "ServiceTime",
+    "UsageCounts",
+    "UsageDay",
+    "UsageGroup",
+    "UsageGrouping",
+    "UsageReport",
     "AppInfo",
     "ChatChoice",
     "ChatCompletion",

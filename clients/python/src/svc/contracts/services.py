@@ -70,6 +70,10 @@ class ServiceRecord:
     created_by: str
     created_at: datetime
     updated_at: datetime
+    #: How long the engine has run it, over all its runs (in lists and details).
+    running_seconds: float | None = None
+    #: Slurm: GPUs allocated (GRES per node) × running hours; None on Docker.
+    gpu_hours: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
