@@ -84,6 +84,6 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     .use(usageController(usage, client))
     .use(metricsController(metrics))
     .use(docsController({ ownPart: () => openApiPart(app, (path) => path.startsWith("/api/")), client, debug: settings.debug }))
-    .use(pagesController(settings, client, proxy));
+    .use(pagesController(settings, client, proxy, keys, usage));
   return app;
 }

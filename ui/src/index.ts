@@ -25,3 +25,5 @@ export {
 } from "./pages/service-details";
 export { exampleTexts } from "./pages/service-examples";
 export { playgroundPage, PLAYGROUND_PATH, type PlaygroundValues, type PlaygroundResult } from "./pages/playground";
+export { keysPage, KEYS_PATH, type KeyFormValues } from "./pages/keys";
+export { usagePage, USAGE_PATH } from "./pages/usage";

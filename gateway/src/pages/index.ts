@@ -9,11 +9,14 @@ import { servicePages } from "./services";
 import { launchPages } from "./launch";
 import { serviceDetailPages } from "./service-details";
 import { playgroundPages } from "./playground";
+import { keyAndUsagePages } from "./keys";
+import type { KeyRing } from "../keys/service";
+import type { UsageStore } from "../usage/store";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
 /** The web UI's pages and fragments (rendered by ui/) and its static files. */
-export function pagesController(settings: Settings, client: InternalClient, proxy: ServiceProxy) {
+export function pagesController(settings: Settings, client: InternalClient, proxy: ServiceProxy, keys: KeyRing, usage: UsageStore) {
   const loggedIn = !settings.debug;
   return new Elysia({ name: "gateway/pages" })
     .use(profilePages(client, loggedIn))
@@ -22,6 +25,7 @@ export function pagesController(settings: Settings, client: InternalClient, prox
     .use(launchPages(client, loggedIn))
     .use(serviceDetailPages(client, loggedIn))
     .use(playgroundPages(client, loggedIn, proxy))
+    .use(keyAndUsagePages(keys, usage, client, loggedIn))
     .get(
       "/",
       async () => new Response(overviewPage(await appInfo(settings, client), await healthReport(client), loggedIn), { headers: htmlHeaders }),

@@ -6,11 +6,16 @@ import type { UsageStore } from "./store";
 export const DEFAULT_SINCE = "7d";
 
 /** Usage per key, model or service over a period, per day, and the services' running time. */
-export async function usageReport(store: UsageStore, client: SvcClient, query: UsageQuery, now = new Date()): Promise<UsageReport> {
+/** With `servicesOptional`, a report without the services' running time when orchestrator-svc does not answer (the UI's page), instead of the error. */
+export async function usageReport(store: UsageStore, client: SvcClient, query: UsageQuery, now = new Date(), servicesOptional = false): Promise<UsageReport> {
   // A period longer than there have been dates reaches back to 1970.
   const since = new Date(Math.max(0, now.getTime() - durationMs(query.since ?? DEFAULT_SINCE)!));
   const by = query.by ?? "key";
-  const services: ServiceTime[] = (await client.services.list({ all: true }))
+  const records = await client.services.list({ all: true }).catch((error) => {
+    if (servicesOptional) return [];
+    throw error;
+  });
+  const services: ServiceTime[] = records
     .filter((service) => service.status !== "SUBMITTED" && (service.updatedAt >= since.toISOString() || !["STOPPED", "FAILED", "TIMEOUT"].includes(service.status)))
     .map((service) => ({
       id: service.id,
