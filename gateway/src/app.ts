@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Elysia, type AnyElysia } from "elysia";
-import { errorHandler, homeLayout, internalClient, openApiPart } from "@svc/platform";
+import { DEFAULT_USAGE_RETENTION_DAYS, errorHandler, homeLayout, internalClient, openApiPart } from "@svc/platform";
 import type { GatewayEnv } from "./gateway-env";
 import { authController } from "./auth";
 import { forwardController } from "./forward";
@@ -24,7 +24,6 @@ import { UsageStore } from "./usage/store";
 import { usageController } from "./usage";
 import { GatewayMetrics } from "./metrics/service";
 import { metricsController } from "./metrics";
-import { DEFAULT_USAGE_RETENTION_DAYS } from "./gateway-env";
 
 /** How often usage older than the retention period is deleted. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -73,11 +72,12 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
       if (request.method !== "GET" && request.method !== "HEAD" && new URL(request.url).pathname !== "/login") Object.assign(set.headers, holdOpen(request, server));
     })
     .use(openAiController(router))
-    // A service stopped, restarted or removed through the API leaves /v1's list of services at once.
-    .onRequest(({ request }) => {
-      if (request.method !== "GET" && new URL(request.url).pathname.startsWith("/api/services")) catalog.invalidate();
-    })
-    .use(forwardController(upstreams, internalSecret))
+    // A service stopped, restarted or removed through the API leaves (or joins) /v1's list at once, also while it is stopping.
+    .use(
+      forwardController(upstreams, internalSecret, (request) => {
+        if (request.method !== "GET" && new URL(request.url).pathname.startsWith("/api/services")) catalog.invalidate();
+      }),
+    )
     .use(proxyController(proxy))
     .use(statusController(settings, client))
     .use(keysController(keys))

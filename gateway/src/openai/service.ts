@@ -82,9 +82,12 @@ export class OpenAiRouter {
       return refuse(proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.", { "retry-after": RETRY_AFTER_SECONDS }), body.model);
     }
     const resolved = resolveModel(body.model, routes);
+    if ((resolved.kind === "ready" || resolved.kind === "starting") && !mayUse(caller, resolved.repo)) {
+      return refuse(proxyError(403, "model_not_allowed", `This API key may not use '${resolved.repo}'.`), resolved.repo);
+    }
     switch (resolved.kind) {
       case "unknown": {
-        const served = servedModels(routes);
+        const served = servedModels(routes.filter((route) => mayUse(caller, route.model)));
         return refuse(
           proxyError(404, "model_not_found", `The model '${body.model}' is not served. Served now: ${served.length ? served.join(", ") : "none"} (svc run starts one).`),
           body.model,
@@ -99,9 +102,6 @@ export class OpenAiRouter {
           }),
           resolved.repo,
         );
-    }
-    if (!mayUse(caller, resolved.repo)) {
-      return refuse(proxyError(403, "model_not_allowed", `This API key may not use '${resolved.repo}'.`), resolved.repo);
     }
 
     // Streams report usage in a final chunk only when asked: ask for it, and keep it from a client that did not.
