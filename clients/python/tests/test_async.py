@@ -60,3 +60,14 @@ async def test_async_openai_client(app: App, text_service: svc.Service, monkeypa
         hide_openai(monkeypatch)
         with pytest.raises(svc.OpenAINotInstalledError):
             found.openai(api_key="sk-python-test-key")
+
+
+async def test_async_keys_and_usage(app: App) -> None:
+    async with svc.AsyncSvc() as aclient:
+        created = await aclient.create_key("py-async-key")
+        assert created.key.startswith("svc-k-") and created.models is None
+        assert "py-async-key" in [key.name for key in await aclient.keys()]
+        report = await aclient.usage(since="1h", by="model")
+        assert report.by == "model" and report.retention_days == 90
+        assert (await aclient.remove_key(created.id)).name == "py-async-key"
+        assert "py-async-key" not in [key.name for key in await aclient.keys()]

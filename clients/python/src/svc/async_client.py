@@ -13,6 +13,7 @@ from ._client_base import ClientBase
 from ._http import AsyncHttp
 from .async_service import AsyncService
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .run_options import RunOptions
 
@@ -114,6 +115,22 @@ class AsyncSvc(ClientBase[AsyncHttp]):
 
     async def remove_runtimes(self, profile: str | None = None, version: str | None = None) -> RuntimeRemoval:
         return await self._http.call(api.remove_runtimes(profile, version))
+
+    # API keys for the OpenAI endpoint /v1, and what it served
+
+    async def keys(self) -> list[ApiKey]:
+        return await self._http.call(api.list_keys())
+
+    async def create_key(self, name: str, models: list[str] | None = None, expires: str | None = None) -> CreatedKey:
+        """See `Svc.create_key`."""
+        return await self._http.call(api.create_key(name, models, expires))
+
+    async def remove_key(self, ref: str) -> ApiKey:
+        return await self._http.call(api.remove_key(ref))
+
+    async def usage(self, since: str | None = None, by: UsageGrouping | None = None) -> UsageReport:
+        """See `Svc.usage`."""
+        return await self._http.call(api.usage(since, by))
 
     async def images(self) -> list[RuntimeImage]:
         return await self._http.call(api.list_images())
