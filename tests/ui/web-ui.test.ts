@@ -1,7 +1,7 @@
 /**
  * The web UI in headless Chromium against a running app (debug mode off) with Docker and the
  * runtime images: log in, launch a text-generation service and watch it turn HEALTHY without
- * reloading, chat with streamed tokens, transcribe, stop it, add a model with its progress bar,
+ * reloading, chat with streamed tokens, make an API key and see its usage, transcribe, stop it, add a model with its progress bar,
  * and a cross-origin form post that is refused. Screenshots go to test-artifacts/ui/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -179,6 +179,33 @@ describe("the web UI in a browser", () => {
     expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
     await screenshot(page, "08-playground-chat");
   }, 120_000);
+
+  test("keys and usage: a key made on the Keys page is shown once and works at /v1; the Usage page charts what it did", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/keys`);
+    await page.fill("#f-name", "ui-alice");
+    await page.fill("#f-models", TEXT_MODEL);
+    await page.fill("#f-expires", "30d");
+    await page.click('form[action="/keys"] button[type="submit"]');
+    const key = (await page.locator("#new-key").textContent())!.trim();
+    expect(key).toMatch(/^svc-k-/);
+    await screenshot(page, "16-keys-created");
+    const chat = await fetch(`${app.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_tokens: 3 }),
+    });
+    expect(chat.status).toBe(200);
+    const { usage } = (await chat.json()) as { usage: { prompt_tokens: number; completion_tokens: number } };
+    await page.goto(`${app.url}/keys`);
+    expect(await page.locator("#new-key").count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+    await page.goto(`${app.url}/usage?since=1h&by=key`);
+    const row = page.locator("tbody tr", { hasText: "ui-alice" });
+    expect((await row.locator("td").allTextContents()).slice(0, 5)).toEqual(["ui-alice", "1", "0", String(usage.prompt_tokens), String(usage.completion_tokens)]);
+    expect(await page.locator("svg.chart rect.requests").count()).toBe(1);
+    await screenshot(page, "17-usage");
+  }, 60_000);
 
   test("without JavaScript: the pages read, and the chat form still answers (not streamed)", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });

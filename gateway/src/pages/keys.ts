@@ -16,6 +16,8 @@ const IdParams = t.Object({ id: t.String({ maxLength: 128 }) });
  */
 export function keyAndUsagePages(keys: KeyRing, usage: UsageStore, client: SvcClient, session: boolean) {
   const page = (body: string, status = 200) => new Response(body, { status, headers: htmlHeaders });
+  /** The page that shows a new key: kept by no cache, as the key is shown this once. */
+  const secretPage = (body: string, status: number) => new Response(body, { status, headers: { ...htmlHeaders, "cache-control": "no-store" } });
   return new Elysia({ name: "gateway/pages/keys" })
     .get(KEYS_PATH, ({ query }) => page(keysPage({ keys: keys.list(), session, notice: typeof query.removed === "string" ? `Removed the key ${query.removed}.` : undefined })), { detail: { hide: true } })
     .post(
@@ -29,7 +31,7 @@ export function keyAndUsagePages(keys: KeyRing, usage: UsageStore, client: SvcCl
         if (problem) return page(keysPage({ keys: keys.list(), session, values, error: problem }), 400);
         try {
           const created = keys.create({ name, ...(models?.length ? { models } : {}), ...(expires ? { expires } : {}) });
-          return page(keysPage({ keys: keys.list(), session, created }), 201);
+          return secretPage(keysPage({ keys: keys.list(), session, created }), 201);
         } catch (error) {
           if (error instanceof ApiError) return page(keysPage({ keys: keys.list(), session, values, error: error.message }), error.status);
           throw error;
