@@ -124,7 +124,11 @@ describe("services on Docker, end to end", () => {
     expect(details.reason).toContain("exited with code 1");
     expect(details.reason).toContain("could not load the model");
     const shown = await runSvc(["details", id], env);
-    expect(shown.stdout).toContain("FAILED (exited with code 1");
+    // The status line does not end in a cut-off "last output:"; the output follows in full.
+    expect(shown.stdout).toMatch(/^status\s+FAILED \(exited with code 1; last output \(below\)\)$/m);
+    expect(shown.stdout).not.toMatch(/last output:\)/);
+    expect(shown.stdout).toContain("Reason (FAILED):\nexited with code 1; last output:\n");
+    expect(shown.stdout).toContain("could not load the model");
   });
 
   test("an orchestrator killed while a service starts is restarted, and the service still becomes HEALTHY, once", async () => {
