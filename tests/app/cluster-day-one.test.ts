@@ -75,6 +75,8 @@ describe("a new account on a real cluster, from svc profile add to a chat", () =
 
   test("profile add → model ls --refresh → run (svc installs its runtime, with progress) → HEALTHY → chat through /proxy → stop", async () => {
     await addProfile(env);
+    // /api/health reports the new profile's cluster as reachable (checked in the background).
+    await eventually(async () => (await client.health()).engines.some((e) => e.engine === "slurm" && e.profile === PROFILE && e.state === "reachable"), 40_000, "the cluster to be reachable");
     const ls = await run(["model", "ls", "--refresh", "--profile", PROFILE, "--json"]);
     expect(ls.code).toBe(0);
     expect((JSON.parse(ls.stdout) as { repo: string }[]).map((m) => m.repo)).toContain(TEXT_MODEL);

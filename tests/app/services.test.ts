@@ -262,5 +262,10 @@ describe("keys and confinement on Docker", () => {
     expect(info.dockerNetwork).toBe(bridge.ok ? "publish" : "host");
     const cli = await runSvc(["info"], env);
     expect(cli.stdout).toContain(bridge.ok ? "docker:      own network, ports published on 127.0.0.1" : "docker:      host networking");
+    // /api/health and svc info say the Docker Engine answers, with its version.
+    const docker = (await client.health()).engines.find((e) => e.engine === "docker");
+    expect(docker).toMatchObject({ profile: null, target: dockerSocket(), state: "reachable" });
+    expect(docker!.detail).toMatch(/^Docker Engine \S+ \(API 1\.\d+\)$/);
+    expect(cli.stdout).toMatch(/docker\s+\(local profiles\)\s+\S+\s+reachable\s+Docker Engine/);
   });
 });
