@@ -45,9 +45,10 @@ const STYLE = html`<style>
   .toolbar select, .toolbar input { width: auto; min-width: 12rem; padding: .45rem .5rem; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
   .toolbar button { margin-top: 0; }
   .models code.rev { white-space: nowrap; }
-  .models td.repo, .models th.repo { min-width: 16rem; overflow-wrap: anywhere; font-weight: 600; }
+  .models td.repo { white-space: nowrap; font-weight: 600; }
   .models td.folder { white-space: nowrap; font-size: .85rem; }
-  .models td.folder code { display: inline-block; max-width: 18rem; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }
+  .models td.folder code { display: inline-block; max-width: 11rem; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }
+  .models-wrap { overflow-x: auto; }
   .models td.folder .copy-path { margin: 0 0 0 .3rem; padding: .1rem .4rem; font-size: .8rem; }
   .models a.launch { margin: 0; padding: .25rem .7rem; white-space: nowrap; }
   .models td.num { text-align: right; white-space: nowrap; }
@@ -66,13 +67,13 @@ function select(name: string, id: string, options: string[], selected: string | 
 }
 
 /**
- * A snapshot folder shortened for the table: `…/models--owner--name/snapshots/3f1c2a4b…`, the
- * parts that tell folders apart; the full path is in the title and copied by the Copy button.
+ * A snapshot folder shortened for the table (the repo has its own column): `…/snapshots/3f1c2a4b…`;
+ * the full path is in the title and copied by the Copy button.
  */
 export function shortPath(path: string): string {
   const parts = path.split("/").filter(Boolean);
-  if (parts.length <= 3) return path;
-  const tail = parts.slice(-3).map((part, i, all) => (i === all.length - 1 && /^[0-9a-f]{40}$/.test(part) ? `${part.slice(0, 8)}…` : part));
+  if (parts.length <= 2) return path;
+  const tail = parts.slice(-2).map((part, i, all) => (i === all.length - 1 && /^[0-9a-f]{40}$/.test(part) ? `${part.slice(0, 8)}…` : part));
   return `…/${tail.join("/")}`;
 }
 
@@ -81,7 +82,7 @@ function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
     const filtered = filters.profile || filters.image;
     return html`<p>${filtered ? "No models match these filters." : "No models registered yet: refresh to scan the profiles' model folders, or add one from the hub below."}</p>`;
   }
-  return html`<table class="models">
+  return html`<div class="models-wrap"><table class="models">
     <thead><tr><th scope="col" class="repo">Repo</th><th scope="col">Revision</th><th scope="col">Profile</th><th scope="col">Image</th><th scope="col">Size</th><th scope="col">Folder</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>
       ${models.map((m, i) => {
@@ -98,7 +99,7 @@ function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
         </tr>`;
       })}
     </tbody>
-  </table>`;
+  </table></div>`;
 }
 
 function refreshReport(report: RefreshReport): SafeHtml {
