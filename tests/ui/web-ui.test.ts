@@ -300,6 +300,9 @@ describe("the web UI in a browser", () => {
     const [repoWidth, folderWidth] = await Promise.all([row.locator("td.repo").boundingBox(), row.locator("td.folder").boundingBox()]);
     expect(repoWidth!.width).toBeGreaterThan(folderWidth!.width);
     expect(await row.locator("td.repo").evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
+    // The whole row fits in its card: no column is pushed out of view.
+    const card = await page.locator("table.models").evaluate((table) => table.closest(".card")!.getBoundingClientRect().right);
+    expect((await row.locator("a.launch").boundingBox())!.x + (await row.locator("a.launch").boundingBox())!.width).toBeLessThanOrEqual(card);
     const folder = row.locator("td.folder code");
     const full = (await folder.getAttribute("title"))!;
     expect(full.startsWith("/")).toBe(true);

@@ -47,7 +47,8 @@ const STYLE = html`<style>
   .models code.rev { white-space: nowrap; }
   .models td.repo { white-space: nowrap; font-weight: 600; }
   .models td.folder { white-space: nowrap; font-size: .85rem; }
-  .models td.folder code { display: inline-block; max-width: 11rem; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }
+  .models th, .models td { padding: .45rem .45rem; }
+  .models td.folder code { font-size: .8rem; }
   .models-wrap { overflow-x: auto; }
   .models td.folder .copy-path { margin: 0 0 0 .3rem; padding: .1rem .4rem; font-size: .8rem; }
   .models a.launch { margin: 0; padding: .25rem .7rem; white-space: nowrap; }
