@@ -11,3 +11,4 @@ export * from "./runtime-container";
 export * from "./engine-options";
 export * from "./keys";
 export * from "./usage";
+export * from "./suggest";
