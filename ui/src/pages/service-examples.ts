@@ -66,6 +66,19 @@ export function exampleTexts(s: ServiceRecord, origin: string, tokenRequired: bo
         "console.log(reply.choices[0].message.content);",
       ].join("\n"),
     },
+    {
+      id: "example-v1",
+      label: "Any service of this model: svc's one endpoint /v1 (Python, openai)",
+      text: [
+        "import os",
+        "from openai import OpenAI",
+        "",
+        "# SVC_API_KEY: a key from 'svc key create' (or svc's auth token); the gateway sends the service's own key.",
+        `client = OpenAI(base_url="${origin}/v1", api_key=os.environ.get("SVC_API_KEY", "unused"))`,
+        `reply = client.chat.completions.create(model="${s.model}", messages=[{"role": "user", "content": "Hello!"}])`,
+        "print(reply.choices[0].message.content)",
+      ].join("\n"),
+    },
   ];
 }
 
