@@ -29,6 +29,7 @@ export function formatDetails(d: ServiceDetails): string {
     ["queued", d.phases.queued],
     ["starting", d.phases.starting],
     ["ready", d.phases.ready],
+    ...(d.runningSeconds === undefined ? [] : ([["running", `${(d.runningSeconds / 3600).toFixed(2)} h${d.gpuHours === null || d.gpuHours === undefined ? "" : `, ${d.gpuHours} GPU-hours`}`]] as [string, unknown][])),
   ];
   const width = Math.max(...fields.map(([k]) => k.length));
   const lines = fields.map(([k, v]) => `${k.padEnd(width)}  ${v ?? "None"}`);
