@@ -4,6 +4,9 @@ import type { InternalClient } from "@svc/platform";
 import type { LeastInFlight } from "../openai/balancer";
 import type { V1Outcome } from "../openai/outcome";
 
+/** The model label of requests for a model nothing serves. */
+export const NOT_SERVED = "(not served)";
+
 /**
  * The gateway's Prometheus metrics: /v1 requests, errors, latency and tokens per model and
  * service, requests in flight; /metrics appends orchestrator-svc's (reconcile ticks, services per
@@ -54,7 +57,8 @@ export class GatewayMetrics {
   }
 
   observe(outcome: V1Outcome): void {
-    const model = outcome.model ?? "";
+    // Only served repo ids become labels: a caller's made-up names would add a series each.
+    const model = outcome.modelServed ? outcome.model! : outcome.model === null ? "" : NOT_SERVED;
     const service = outcome.serviceName ?? "";
     this.requests.inc({ model, service, endpoint: outcome.endpoint, status: String(outcome.status) });
     if (outcome.status >= 400 || outcome.end === "error") this.errors.inc({ model, service, endpoint: outcome.endpoint });

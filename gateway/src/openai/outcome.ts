@@ -8,6 +8,8 @@ export interface V1Outcome {
   endpoint: string;
   /** The repo id served (or the `model` asked for, when nothing served it). */
   model: string | null;
+  /** `model` is a repo id svc serves (not just what a caller asked for, which metrics do not take as a label). */
+  modelServed: boolean;
   serviceId: string | null;
   serviceName: string | null;
   status: number;

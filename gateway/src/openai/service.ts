@@ -53,6 +53,7 @@ export class OpenAiRouter {
       caller,
       endpoint: path,
       model: null,
+      modelServed: false,
       serviceId: null,
       serviceName: null,
       end: "complete",
@@ -60,8 +61,8 @@ export class OpenAiRouter {
       usage: null,
       ...partial,
     });
-    const refuse = (response: Response, model: string | null) => {
-      this.sink(outcome({ status: response.status, model }));
+    const refuse = (response: Response, model: string | null, modelServed = false) => {
+      this.sink(outcome({ status: response.status, model, modelServed }));
       return response;
     };
 
@@ -83,7 +84,7 @@ export class OpenAiRouter {
     }
     const resolved = resolveModel(body.model, routes);
     if ((resolved.kind === "ready" || resolved.kind === "starting") && !mayUse(caller, resolved.repo)) {
-      return refuse(proxyError(403, "model_not_allowed", `This API key may not use '${resolved.repo}'.`), resolved.repo);
+      return refuse(proxyError(403, "model_not_allowed", `This API key may not use '${resolved.repo}'.`), resolved.repo, true);
     }
     switch (resolved.kind) {
       case "unknown": {
@@ -101,6 +102,7 @@ export class OpenAiRouter {
             "retry-after": RETRY_AFTER_SECONDS,
           }),
           resolved.repo,
+          true,
         );
     }
 
@@ -121,7 +123,7 @@ export class OpenAiRouter {
     for (;;) {
       const service = this.balancer.pick(resolved.repo, candidates.filter((s) => !tried.has(s.id)));
       if (!service) {
-        return refuse(proxyError(502, "service_unreachable", `No service of '${resolved.repo}' answered (tried ${[...tried].join(", ")}); svc ls shows their state.`), resolved.repo);
+        return refuse(proxyError(502, "service_unreachable", `No service of '${resolved.repo}' answered (tried ${[...tried].join(", ")}); svc ls shows their state.`), resolved.repo, true);
       }
       tried.add(service.id);
       const done = this.balancer.begin(service.id, service.name);
@@ -146,7 +148,7 @@ export class OpenAiRouter {
       }
       const finish = (how: V1Outcome["end"], usage: V1Outcome["usage"]) => {
         done();
-        this.sink(outcome({ status: response.status, model: resolved.repo, serviceId: service.id, serviceName: service.name, end: how, usage }));
+        this.sink(outcome({ status: response.status, model: resolved.repo, modelServed: true, serviceId: service.id, serviceName: service.name, end: how, usage }));
       };
       if (!response.body) {
         finish("complete", null);
