@@ -28,6 +28,7 @@ export const SLURM_RUNTIMES = ["bare", "apptainer"] as const satisfies readonly 
 export type SlurmRuntime = (typeof SLURM_RUNTIMES)[number];
 export const isSlurmRuntime = (text: unknown): text is SlurmRuntime => (SLURM_RUNTIMES as readonly unknown[]).includes(text);
 
+const IDLE_STOP = "Default --idle-stop of this profile's services (e.g. 30m): a service that answered no request for that long is stopped.";
 const IDENTITY_FILE = "Private key to log in with; default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_{rsa,ecdsa,ed25519} and ssh-agent.";
 
 export const LocalProfile = Type.Object({
@@ -35,6 +36,7 @@ export const LocalProfile = Type.Object({
   schema: Type.Literal("local"),
   home_dir: line("Absolute path of the user-owned folder for model and image files; created when missing; must be writable."),
   cache_dir: line("Absolute path of a shared folder to source model and image files from; must exist and be readable (never created)."),
+  idle_stop: Type.Optional(line(IDLE_STOP, 32)),
 }, { $id: "LocalProfile" });
 export type LocalProfile = Static<typeof LocalProfile>;
 
@@ -48,6 +50,7 @@ export const SlurmProfile = Type.Object({
   port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "SSH port; default: Port from ~/.ssh/config, else 22." })),
   identity_file: Type.Optional(line(IDENTITY_FILE)),
   runtime: Type.Optional(literalUnion(SLURM_RUNTIMES, { description: RUNTIME })),
+  idle_stop: Type.Optional(line(IDLE_STOP, 32)),
 }, { $id: "SlurmProfile" });
 export type SlurmProfile = Static<typeof SlurmProfile>;
 
@@ -73,6 +76,7 @@ const attributes = {
   cache: Type.Optional(text(SlurmProfile.properties.cache.description!)),
   port: SlurmProfile.properties.port,
   identity_file: Type.Optional(text(IDENTITY_FILE)),
+  idle_stop: Type.Optional(text(IDLE_STOP, 32)),
   runtime: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: RUNTIME })),
   host_key_fingerprint: Type.Optional(
     Type.String({

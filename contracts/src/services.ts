@@ -1,4 +1,5 @@
 import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
+import { ServicePolicies, ServicePolicyState, ServiceSuccessor } from "./policies";
 
 /**
  * Inference services (spec §2.4, §3, §4.1 `run`): what `svc run` asks for and what the
@@ -114,12 +115,14 @@ export const RunRequest = Type.Object(
     textGeneration: Type.Optional(TextGenerationOptions),
     speechRecognition: Type.Optional(SpeechRecognitionOptions),
     engineArgs: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 256, description: "Passed to the inference engine, each as one argument." })),
+    policies: Type.Optional(ServicePolicies),
   },
   {
     $id: "RunRequest",
     additionalProperties: false,
     examples: [
       { task: "text-generation", model: "svc-tiny/tiny-llama-gguf", apiKey: "sk-my-key", job: { time: "01:00:00" } },
+      { task: "text-generation", model: "svc-tiny/tiny-llama-gguf", policies: { idleStop: "30m", onDemand: true } },
       { task: "speech-recognition", model: "openai/whisper-tiny", dryRun: true },
     ],
   },
@@ -161,6 +164,10 @@ export const ServiceRecord = Type.Object({
   textGeneration: Type.Optional(TextGenerationOptions),
   speechRecognition: Type.Optional(SpeechRecognitionOptions),
   engineArgs: Type.Array(Type.String()),
+  policies: ServicePolicyState,
+  lastRequestAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "When the gateway last passed it a request (or it last became HEALTHY): the idle clock." }),
+  endsAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "When the current job reaches its time limit, as Slurm reports it." }),
+  successor: Type.Union([ServiceSuccessor, Type.Null()], { description: "A renewal under way (Slurm, --renew)." }),
   createdBy: Type.String(),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
@@ -181,5 +188,6 @@ export const RunResponse = Type.Object({
   /** The start-up script (Docker: the equivalent `docker run` line); always given, the only output of a dry run. */
   script: Type.String(),
   service: Type.Union([ServiceRecord, Type.Null()]),
+  policies: Type.Optional(ServicePolicyState),
 }, { $id: "RunResponse" });
 export type RunResponse = Static<typeof RunResponse>;

@@ -17,7 +17,7 @@ export function withoutApiKey(args: string[]): string[] {
 export type ServiceRow = typeof schema.services.$inferSelect;
 export type NewServiceRow = typeof schema.services.$inferInsert;
 /** Fields a transition may change besides the status. */
-export type ServicePatch = Partial<Pick<ServiceRow, "reason" | "host" | "port" | "handle" | "runtime">>;
+export type ServicePatch = Partial<Pick<ServiceRow, "reason" | "host" | "port" | "handle" | "runtime" | "lastRequestAt" | "endsAt" | "generation" | "successor">>;
 
 const MIGRATIONS = join(import.meta.dir, "..", "..", "drizzle");
 
@@ -132,6 +132,37 @@ export class ServiceStore {
   /** Applies `patch` without a state change (e.g. the port became known). */
   patch(id: string, patch: ServicePatch, now = new Date()) {
     this.db.update(schema.services).set({ ...patch, updatedAt: now.toISOString() }).where(eq(schema.services.id, id)).run();
+  }
+
+  /** Records an event that changes no status (e.g. a step of a renewal), with `patch` in the same transaction. */
+  note(id: string, reason: string, patch: ServicePatch = {}, now = new Date()): ServiceRow | undefined {
+    return this.db.transaction((tx) => {
+      const current = tx.select().from(schema.services).where(eq(schema.services.id, id)).get();
+      if (!current) return undefined;
+      const at = now.toISOString();
+      if (Object.keys(patch).length) tx.update(schema.services).set({ ...patch, updatedAt: at }).where(eq(schema.services.id, id)).run();
+      tx.insert(schema.serviceEvents).values({ serviceId: id, at, fromStatus: current.status, toStatus: current.status, reason }).run();
+      return tx.select().from(schema.services).where(eq(schema.services.id, id)).get();
+    });
+  }
+
+  /** Moves each service's idle clock forward to the request time the gateway reported (never back). */
+  recordActivity(reports: { id: string; lastRequestAt: string }[]): number {
+    let known = 0;
+    this.db.transaction((tx) => {
+      for (const { id, lastRequestAt } of reports) {
+        const at = new Date(lastRequestAt);
+        if (Number.isNaN(at.getTime())) continue;
+        const iso = at.toISOString();
+        if (tx.select({ id: schema.services.id }).from(schema.services).where(eq(schema.services.id, id)).get()) known++;
+        tx
+          .update(schema.services)
+          .set({ lastRequestAt: iso })
+          .where(and(eq(schema.services.id, id), sql`(${schema.services.lastRequestAt} IS NULL OR ${schema.services.lastRequestAt} < ${iso})`))
+          .run();
+      }
+    });
+    return known;
   }
 
   events(id: string): ServiceEvent[] {

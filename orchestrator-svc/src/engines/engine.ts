@@ -16,12 +16,17 @@ export interface LaunchSpec {
   /** Speech recognition: the folder `audio_path` is resolved in (on the host that runs the service). */
   inputDir?: string;
   job: JobOptions;
+  /** Which job of the service this is: 0 (or absent) for the first, one more for each renewal successor. */
+  generation?: number;
 }
+
+/** The engine-side name of one job of a service: its id, and `<id>.<generation>` for a renewal's successor (own work folder and Slurm comment). */
+export const instanceKey = (serviceId: string, generation = 0) => (generation ? `${serviceId}.${generation}` : serviceId);
 
 /** What the engine reports about one service, in engine-neutral terms. */
 export type Observation =
   | { phase: "queued"; reason?: string }
-  | { phase: "running"; host: string; port: number | null }
+  | { phase: "running"; host: string; port: number | null; endsAt?: string }
   | { phase: "exited"; outcome: "completed" | "failed" | "timeout" | "cancelled"; reason: string }
   | { phase: "missing" };
 

@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
-import { RunRequest, RunResponse, ServiceDetails, ServiceRecord } from "@svc/contracts";
+import { ActivityReport, RunRequest, RunResponse, ServiceDetails, ServiceRecord } from "@svc/contracts";
 import { operation, textAnswer } from "@svc/platform";
 import type { ServicesService } from "./service";
-import { ListQuery, LogsQuery, RefParams, RemoveQuery } from "./model";
+import { ActivityAnswer, ListQuery, LogsQuery, RefParams, RemoveQuery, RestartQuery } from "./model";
 
 const tags = ["services"];
 const NO_SUCH = "No service has that id, id prefix or name (`not_found`).";
@@ -58,13 +58,27 @@ export function servicesController(services: ServicesService) {
         errors: { ...ENGINE, 404: NO_SUCH, 409: `${AMBIGUOUS}, or the service is not live (\`conflict\`).` },
       }),
     })
-    .post("/:ref/restart", ({ params }) => services.restart(params.ref), {
+    .post(
+      "/activity",
+      ({ body }) => services.recordActivity(body),
+      {
+        body: ActivityReport,
+        ...operation("reportServiceActivity", {
+          summary: "When the gateway last passed a request to each service (the idle clocks of --idle-stop)",
+          description: "Sent by the gateway every few seconds for the services it passed requests to; clocks only move forward. Unknown ids are ignored.",
+          tags,
+          ok: { 200: ActivityAnswer },
+        }),
+      },
+    )
+    .post("/:ref/restart", ({ params, query }) => services.restart(params.ref, { onDemand: query.onDemand }), {
       params: RefParams,
+      query: RestartQuery,
       ...operation("restartService", {
         summary: "Start a stopped or failed service again with the same spec and id",
         tags,
         ok: { 200: ServiceRecord },
-        errors: { ...ENGINE, 404: `${NO_SUCH} Or its profile is gone.`, 409: `${AMBIGUOUS}, or the service is still live (\`conflict\`).` },
+        errors: { ...ENGINE, 404: `${NO_SUCH} Or its profile is gone.`, 409: `${AMBIGUOUS}, or the service is still live, or onDemand is given for a service that is not on demand (\`conflict\`).` },
       }),
     })
     .delete("/:ref", ({ params, query }) => services.remove(params.ref, query.force ?? false), {

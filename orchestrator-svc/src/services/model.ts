@@ -19,3 +19,9 @@ export const LogsQuery = t.Object({
   follow: t.Optional(t.Boolean()),
   tail: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000, description: "Only the last N lines." })),
 });
+
+export const RestartQuery = t.Object({
+  onDemand: t.Optional(t.Boolean({ description: "Started by a request for an on-demand service (the gateway): a live service is left as it is, and the event says why it started." })),
+});
+
+export const ActivityAnswer = t.Object({ recorded: t.Integer({ description: "How many of the reported services exist." }) });

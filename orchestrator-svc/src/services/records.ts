@@ -1,4 +1,4 @@
-import { imageOf, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { formatDuration, imageOf, type ServicePolicyState, type ServiceSuccessor, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow } from "../db/service-store";
 import type { LaunchSpec } from "../engines/engine";
 
@@ -52,10 +52,41 @@ export function toServiceRecord(row: ServiceRow): ServiceRecord {
     ...(spec.textGeneration ? { textGeneration: spec.textGeneration } : {}),
     ...(spec.speechRecognition ? { speechRecognition: spec.speechRecognition } : {}),
     engineArgs: spec.engineArgs,
+    policies: policiesOf(row),
+    lastRequestAt: row.lastRequestAt,
+    endsAt: row.endsAt,
+    successor: successorView(row),
     createdBy: row.createdBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/** The policies as the API shows them, durations in words. */
+export function policiesOf(row: Pick<ServiceRow, "idleStopSeconds" | "onDemand" | "startTimeoutSeconds" | "renewBeforeSeconds">): ServicePolicyState {
+  return {
+    idleStop: row.idleStopSeconds === null ? null : formatDuration(row.idleStopSeconds),
+    onDemand: row.onDemand,
+    startTimeout: formatDuration(row.startTimeoutSeconds),
+    renew: row.renewBeforeSeconds !== null,
+    renewBefore: row.renewBeforeSeconds === null ? null : formatDuration(row.renewBeforeSeconds),
+  };
+}
+
+/** What the `successor` column holds. */
+export interface StoredSuccessor {
+  phase: ServiceSuccessor["phase"];
+  /** The successor's handle (submitting: null until sbatch answered); draining: the old job's. */
+  handle: string | null;
+  generation: number;
+  since: string;
+}
+
+export const readSuccessor = (row: Pick<ServiceRow, "successor">): StoredSuccessor | null => (row.successor ? (JSON.parse(row.successor) as StoredSuccessor) : null);
+
+function successorView(row: ServiceRow): ServiceSuccessor | null {
+  const successor = readSuccessor(row);
+  return successor ? { phase: successor.phase, handle: successor.handle, since: successor.since } : null;
 }
 
 /** Start-up phases of the latest run (after the last SUBMITTED), derived from the events. */

@@ -1,13 +1,13 @@
 import { remotePathWord, shellQuote } from "@svc/ssh";
 import { SLURM_VALUE_RULES } from "@svc/contracts";
 import { API_KEY_VARIABLE, serverOf } from "../api-key";
-import type { LaunchSpec } from "../engine";
+import { instanceKey, type LaunchSpec } from "../engine";
 import { EngineError } from "../engine-error";
 import { runtimeCommand, type RuntimeTarget } from "./runtime-command";
 
 const { CONSTRAINT, NAME, PARTITION, TIME } = SLURM_VALUE_RULES;
 
-/** The job's own files, in its work folder <home>/jobs/<service id>/. */
+/** The job's own files, in its work folder <home>/jobs/<service id>/ (a renewal's successor: <home>/jobs/<service id>.<generation>/). */
 export const JOB_FILES = { script: "job.sh", output: "output.log", port: "port", apiKey: "api_key" } as const;
 /** Marks the job as this service's, so a submit interrupted before its id was recorded is adopted. */
 export const commentFor = (serviceId: string) => `svc:${serviceId}`;
@@ -64,6 +64,8 @@ const PORT_PICKER = [
  */
 export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string {
   if (!UUID.test(spec.serviceId)) throw new JobScriptError(`service id ${JSON.stringify(spec.serviceId)} is not a UUID.`);
+  const generation = spec.generation ?? 0;
+  if (!Number.isSafeInteger(generation) || generation < 0) throw new JobScriptError(`generation ${generation} is not a whole number.`);
   const words = [spec.modelDir, spec.inputDir ?? "", ...spec.args];
   if (words.some((word) => CONTROL.test(word))) throw new JobScriptError("a value with control characters (such as a newline) cannot go into a Slurm job script.");
   const job = spec.job;
@@ -72,7 +74,7 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   const lines = [
     "#!/bin/bash",
     ...directive("job-name", spec.name, NAME, "--name"),
-    `#SBATCH --comment=${commentFor(spec.serviceId)}`,
+    `#SBATCH --comment=${commentFor(instanceKey(spec.serviceId, generation))}`,
     `#SBATCH --output=${JOB_FILES.output}`,
     "#SBATCH --open-mode=append",
     ...directive("time", job.time, TIME, "--time"),
