@@ -23,6 +23,7 @@ import type {
   RuntimeList,
   RuntimeRemoval,
   ServiceDetails,
+  ActivityReport,
   ServiceRecord,
   ServiceStatus,
 } from "@svc/contracts";
@@ -53,7 +54,8 @@ export interface Operations {
   "GET /api/services/{ref}": { params: { ref: string }; response: ServiceDetails };
   "DELETE /api/services/{ref}": { params: { ref: string }; query: { force?: boolean }; response: ServiceRecord };
   "POST /api/services/{ref}/stop": { params: { ref: string }; response: ServiceRecord };
-  "POST /api/services/{ref}/restart": { params: { ref: string }; response: ServiceRecord };
+  "POST /api/services/{ref}/restart": { params: { ref: string }; query: { onDemand?: boolean }; response: ServiceRecord };
+  "POST /api/services/activity": { body: ActivityReport; response: { recorded: number } };
   "GET /api/services/{ref}/logs": { params: { ref: string }; query: { follow?: boolean; tail?: number }; response: string };
   "GET /api/images": { response: RuntimeImage[] };
   "GET /api/images/builds": { response: ImageBuild[] };

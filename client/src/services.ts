@@ -1,4 +1,4 @@
-import type { RunRequest, RunResponse, ServiceDetails, ServiceRecord, ServiceStatus } from "@svc/contracts";
+import type { ActivityReport, RunRequest, RunResponse, ServiceDetails, ServiceRecord, ServiceStatus } from "@svc/contracts";
 import type { SvcClient } from "./client";
 
 /**
@@ -26,8 +26,14 @@ export class ServicesApi {
     return this.client.call("POST /api/services/{ref}/stop", { params: { ref } });
   }
 
-  restart(ref: string): Promise<ServiceRecord> {
-    return this.client.call("POST /api/services/{ref}/restart", { params: { ref } });
+  /** With onDemand (the gateway, for a request to an on-demand service), a live service is left as it is. */
+  restart(ref: string, options: { onDemand?: boolean } = {}): Promise<ServiceRecord> {
+    return this.client.call("POST /api/services/{ref}/restart", { params: { ref }, query: { onDemand: options.onDemand || undefined } });
+  }
+
+  /** The gateway's report of when it last passed a request to each service (the idle clocks). */
+  reportActivity(report: ActivityReport): Promise<{ recorded: number }> {
+    return this.client.call("POST /api/services/activity", { body: report });
   }
 
   /** Deletes the record; `force` stops a live service first. */

@@ -64,11 +64,14 @@ export type ServicePolicies = Static<typeof ServicePolicies>;
 /** The policies as the service keeps them: every default filled in. */
 export const ServicePolicyState = Type.Object(
   {
-    idleStop: Type.Union([Type.String(), Type.Null()], { description: "null: never stopped for idling." }),
+    idleStop: Type.Union([Type.String(), Type.Null()], { description: "In words (`30 min`); null: never stopped for idling." }),
+    idleStopSeconds: Type.Union([Type.Integer(), Type.Null()]),
     onDemand: Type.Boolean(),
-    startTimeout: Type.String(),
+    startTimeout: Type.String({ description: "In words (`15 min`)." }),
+    startTimeoutSeconds: Type.Integer(),
     renew: Type.Boolean(),
-    renewBefore: Type.Union([Type.String(), Type.Null()], { description: "null unless renew is on." }),
+    renewBefore: Type.Union([Type.String(), Type.Null()], { description: "In words; null unless renew is on." }),
+    renewBeforeSeconds: Type.Union([Type.Integer(), Type.Null()]),
   },
   { $id: "ServicePolicyState" },
 );

@@ -6,6 +6,8 @@ import { authController } from "./auth";
 import { forwardController } from "./forward";
 import { proxyController } from "./proxy";
 import { ServiceProxy } from "./proxy/service";
+import { ActivityRecorder } from "./activity";
+import { OnDemandStarts } from "./on-demand/ensure-serving";
 import { statusController } from "./status";
 import { docsController } from "./docs";
 import { pagesController } from "./pages";
@@ -20,7 +22,10 @@ import { PROXY_BODY_LIMIT } from "./guard/service";
  */
 export function createGateway({ settings, internalSecret, upstreams, authToken }: GatewayEnv) {
   const client = internalClient(upstreams, internalSecret);
-  const proxy = new ServiceProxy(client, authToken);
+  // Idle clocks and on-demand starts: /proxy uses them now; /v1 calls the same touch and ensureServing for the service it picks.
+  const activity = new ActivityRecorder((report) => client.services.reportActivity(report));
+  const starts = new OnDemandStarts(client.services);
+  const proxy = new ServiceProxy(client, authToken, activity, starts);
   const layout = homeLayout(settings.homeDir);
   const app: AnyElysia = new Elysia({ name: "gateway", serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT } })
     .use(errorHandler)

@@ -4,6 +4,9 @@ import { secretsEqual } from "@svc/platform";
 import { bearerToken } from "../auth/service";
 import { relay } from "../forward/relay";
 import { holdOpen, type TimeoutControl } from "../guard/hold-open";
+import type { ActivityRecorder } from "../activity";
+import { NotServing, OnDemandStarts } from "../on-demand/ensure-serving";
+import { asksForStream, waitingStream } from "../on-demand/wait-stream";
 import { splitProxyPath } from "./paths";
 import { proxyError } from "./proxy-error";
 
@@ -25,6 +28,8 @@ export class ServiceProxy {
     private readonly client: SvcClient,
     /** The gateway token, when debug is off: a bearer equal to it authenticated the caller here and is not passed on. */
     private readonly gatewayToken: string | undefined,
+    private readonly activity: Pick<ActivityRecorder, "touch">,
+    private readonly starts: OnDemandStarts,
   ) {}
 
   private async lookup(ref: string): Promise<ServiceRecord> {
@@ -38,11 +43,16 @@ export class ServiceProxy {
   async handle(request: Request, server?: TimeoutControl): Promise<Response> {
     const parts = splitProxyPath(new URL(request.url));
     if (!parts) return proxyError(404, "not_found", "Give the service: /proxy/<service id>/<path>, e.g. /proxy/<id>/v1/chat/completions.");
-    const found = await this.ready(parts.ref);
-    if (found instanceof Response) return found;
     const drop = [...GATEWAY_CREDENTIALS];
     if (this.gatewayToken && secretsEqual(bearerToken(request.headers.get("authorization")), this.gatewayToken)) drop.push("authorization");
+    const found = await this.find(parts.ref);
+    if (found instanceof Response) return found;
+    if (found.status !== "HEALTHY" || !found.url) {
+      if (OnDemandStarts.shouldWait(found)) return this.waitThenRelay(request, server, found, parts, drop);
+      return this.notReady(found);
+    }
     const closing = holdOpen(request, server);
+    this.activity.touch(found.id);
     try {
       return await relay(request, `${found.url}${parts.rest}`, { drop, dropFromResponse: ["set-cookie"], setOnResponse: { ...CONFINED_RESPONSE, ...closing } });
     } catch {
@@ -55,18 +65,49 @@ export class ServiceProxy {
     }
   }
 
-  /** The service's record when it is HEALTHY, else the error response to give. */
-  private async ready(ref: string): Promise<ServiceRecord | Response> {
-    let record: ServiceRecord;
+  /**
+   * A request for a service that is not serving but will (--on-demand, or a renewal's successor on
+   * its way): it waits for ensureServing, a streamed one receiving keep-alive comments meanwhile.
+   */
+  private async waitThenRelay(request: Request, server: TimeoutControl, record: ServiceRecord, parts: { ref: string; rest: string }, drop: string[]): Promise<Response> {
+    const closing = holdOpen(request, server);
+    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+    this.activity.touch(record.id);
+    const ready = this.starts.ensureServing(record, { signal: request.signal }).then((serving) => {
+      this.cache.delete(parts.ref);
+      this.activity.touch(serving.id);
+      return serving;
+    });
+    const answer = (serving: ServiceRecord) => relay(request, `${serving.url}${parts.rest}`, { drop, body, dropFromResponse: ["set-cookie"], setOnResponse: { ...CONFINED_RESPONSE, ...closing } });
+    if (asksForStream(body)) return waitingStream(ready, answer, { ...CONFINED_RESPONSE, ...closing });
     try {
-      record = await this.lookup(ref);
+      return await answer(await ready);
+    } catch (error) {
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      if (error instanceof NotServing) return proxyError(503, error.code, error.message, { "retry-after": String(error.retryAfterSeconds) });
+      if (error instanceof ApiError) return proxyError(error.status, error.code, error.message);
+      return proxyError(502, "service_unreachable", `Service ${record.id} did not answer once started: ${(error as Error).message}`);
+    }
+  }
+
+  private notReady(record: ServiceRecord): Response {
+    return proxyError(503, "service_not_ready", `Service ${record.id} is ${record.status}${record.reason ? ` (${record.reason.split("\n")[0]})` : ""}; it answers once it is HEALTHY.`, { "retry-after": "2" });
+  }
+
+  /** The service's record, whatever its state, or the error response to give. */
+  private async find(ref: string): Promise<ServiceRecord | Response> {
+    try {
+      return await this.lookup(ref);
     } catch (error) {
       if (error instanceof ApiError) return proxyError(error.status, error.code, error.message);
       return proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.");
     }
-    if (record.status !== "HEALTHY" || !record.url) {
-      return proxyError(503, "service_not_ready", `Service ${record.id} is ${record.status}${record.reason ? ` (${record.reason.split("\n")[0]})` : ""}; it answers once it is HEALTHY.`, { "retry-after": "2" });
-    }
-    return record;
+  }
+
+  /** The service's record when it is HEALTHY, else the error response to give. */
+  private async ready(ref: string): Promise<ServiceRecord | Response> {
+    const record = await this.find(ref);
+    if (record instanceof Response) return record;
+    return record.status !== "HEALTHY" || !record.url ? this.notReady(record) : record;
   }
 }

@@ -66,10 +66,13 @@ export function toServiceRecord(row: ServiceRow): ServiceRecord {
 export function policiesOf(row: Pick<ServiceRow, "idleStopSeconds" | "onDemand" | "startTimeoutSeconds" | "renewBeforeSeconds">): ServicePolicyState {
   return {
     idleStop: row.idleStopSeconds === null ? null : formatDuration(row.idleStopSeconds),
+    idleStopSeconds: row.idleStopSeconds,
     onDemand: row.onDemand,
     startTimeout: formatDuration(row.startTimeoutSeconds),
+    startTimeoutSeconds: row.startTimeoutSeconds,
     renew: row.renewBeforeSeconds !== null,
     renewBefore: row.renewBeforeSeconds === null ? null : formatDuration(row.renewBeforeSeconds),
+    renewBeforeSeconds: row.renewBeforeSeconds,
   };
 }
 

@@ -1,5 +1,5 @@
 import { CPU_TEXT_GENERATION_OPTIONS, type Task } from "@svc/contracts";
-import { CONTAINER_OPTIONS, JOB_OPTIONS, TASK_OPTIONS } from "./parse-run-args";
+import { CONTAINER_OPTIONS, JOB_OPTIONS, POLICY_OPTIONS, TASK_OPTIONS } from "./parse-run-args";
 
 const DESCRIPTIONS: Record<string, string> = {
   "--time": "Job duration: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS",
@@ -17,6 +17,11 @@ const DESCRIPTIONS: Record<string, string> = {
   "--sharded": "true/false: shard the model across all GPUs (needs 2 or more)",
   "--max-input-length": "Maximum input length in tokens",
   "--max-total-tokens": "Maximum input plus output length in tokens",
+  "--idle-stop": "Stop the service after it answered no request for this long (30s, 30m, 2h, HH:MM:SS; 0: never; default: the profile's idle_stop)",
+  "--on-demand": "A request for the service while it is STOPPED starts it again and waits until it is HEALTHY",
+  "--start-timeout": "How long such a request waits before 503 with the scheduler's reason (default 15m)",
+  "--renew": "Slurm, with --time: hand over to a successor job before the time limit, so the service outlives it",
+  "--renew-before": "How long before the job's end time the successor is submitted (default 10m)",
   "--input-dir": "Folder on the service host that audio_path is resolved in (default <home>/inputs)",
 };
 
@@ -46,6 +51,8 @@ export function runHelp(task?: Task): string {
     "Starts an inference service for MODEL (<owner>/<name>, as listed by 'svc model ls') and prints its id.",
     "",
     section("Job options (before the task)", JOB_OPTIONS),
+    "",
+    section("Lifecycle policies (before or after the task)", POLICY_OPTIONS),
     "",
     section("Container options", [...CONTAINER_OPTIONS, { names: ["--json"], kind: "flag" }]),
     ...tasks.flatMap((t) => ["", section(`${t} options`, TASK_OPTIONS[t])]),

@@ -26,6 +26,19 @@ export const JOB_OPTIONS: OptionSpec[] = [
   { names: ["--profile", "-p"], kind: "text", apply: (r, v) => (r.profile = String(v)) },
 ];
 
+const policy = (field: keyof NonNullable<RunRequest["policies"]>) => (r: RunRequest, v: string | number | boolean) => {
+  r.policies = { ...r.policies, [field]: v };
+};
+
+/** Lifecycle policies: before the task name, or anywhere after it. */
+export const POLICY_OPTIONS: OptionSpec[] = [
+  { names: ["--idle-stop"], kind: "text", apply: policy("idleStop") },
+  { names: ["--on-demand"], kind: "flag", apply: policy("onDemand") },
+  { names: ["--start-timeout"], kind: "text", apply: policy("startTimeout") },
+  { names: ["--renew"], kind: "flag", apply: policy("renew") },
+  { names: ["--renew-before"], kind: "text", apply: policy("renewBefore") },
+];
+
 /** Container options, for every task. */
 export const CONTAINER_OPTIONS: OptionSpec[] = [
   { names: ["--name", "-n"], kind: "text", apply: (r, v) => (r.name = String(v)) },
@@ -96,7 +109,7 @@ export function parseRunArgs(args: string[]): ParsedRun {
     const eq = arg.indexOf("=");
     const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
     const inline = arg.startsWith("--") && eq > 0 ? arg.slice(eq + 1) : undefined;
-    const known = [...JOB_OPTIONS, ...(task ? [...CONTAINER_OPTIONS, ...TASK_OPTIONS[task]] : [])];
+    const known = [...JOB_OPTIONS, ...POLICY_OPTIONS, ...(task ? [...CONTAINER_OPTIONS, ...TASK_OPTIONS[task]] : [])];
     const spec = known.find((option) => option.names.includes(name));
     if (spec) {
       spec.apply(request, value(spec, name, inline, () => args[++i]));

@@ -2,6 +2,7 @@ import type { CAC } from "cac";
 import type { ServiceDetails } from "@svc/contracts";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
+import { formatPolicies } from "./policies";
 
 export function formatDetails(d: ServiceDetails): string {
   const options = { ...d.job, ...d.textGeneration, ...d.speechRecognition };
@@ -18,6 +19,10 @@ export function formatDetails(d: ServiceDetails): string {
     ["runtime", d.runtime],
     ["options", Object.keys(options).length ? Object.entries(options).map(([k, v]) => `${k}=${v}`).join(" ") : "none"],
     ["engine args", d.engineArgs.length ? d.engineArgs.join(" ") : "none"],
+    ["policies", formatPolicies(d.policies)],
+    ["last request", d.lastRequestAt],
+    ["job ends", d.endsAt],
+    ["successor", d.successor ? `${d.successor.phase}${d.successor.handle ? ` (${d.successor.phase === "draining" ? "old job " : "job "}${d.successor.handle.split(":")[0]})` : ""} since ${d.successor.since}` : null],
     ["created", `${d.createdAt} by ${d.createdBy}`],
     ["updated", d.updatedAt],
     ["queued", d.phases.queued],
