@@ -27,6 +27,11 @@ const LaunchForm = t.Object(
     disableCustomKernels: text(8),
     engineArgs: text(65536),
     inputDir: text(4096),
+    idleStop: text(32),
+    onDemand: text(8),
+    startTimeout: text(32),
+    renew: text(8),
+    renewBefore: text(32),
   },
   { additionalProperties: true },
 );
@@ -52,6 +57,10 @@ const OPTION_FIELDS: Array<[RegExp, keyof LaunchFormValues]> = [
   [/^--max-total-tokens\b|^textGeneration\.maxTotalTokens:/, "maxTotalTokens"],
   [/^--input-dir\b|^speechRecognition\.inputDir:/, "inputDir"],
   [/^engine argument|^unknown options for speech|^engineArgs/, "engineArgs"],
+  [/^--idle-stop\b|^policies\.idleStop:|^the profile's idle_stop/, "idleStop"],
+  [/^--start-timeout\b|^policies\.startTimeout:/, "startTimeout"],
+  [/^--renew-before\b|^policies\.renewBefore:/, "renewBefore"],
+  [/^--renew\b/, "renew"],
   [/^job\.mem:/, "mem"],
   [/^job\.gres:/, "gres"],
   [/^job\.ntasksPerNode:/, "ntasksPerNode"],
@@ -99,6 +108,16 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
     ...(clean("apiKey") ? { apiKey: clean("apiKey") } : {}),
     ...(Object.keys(job).length ? { job } : {}),
   };
+  const policies = Object.fromEntries(
+    Object.entries({
+      idleStop: clean("idleStop"),
+      onDemand: values.onDemand ? true : undefined,
+      startTimeout: clean("startTimeout"),
+      renew: values.renew ? true : undefined,
+      renewBefore: clean("renewBefore"),
+    }).filter(([, v]) => v !== undefined),
+  );
+  if (Object.keys(policies).length) request.policies = policies;
   if (!request.model) return { error: { field: "model", message: "Choose a model. Only registered models can run: add or refresh them on the Models page." } };
   if (task === "text-generation") {
     const options = Object.fromEntries(

@@ -1,5 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
-import { isSlurmRuntime, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile } from "@svc/contracts";
+import { isSlurmRuntime, parseDuration, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile } from "@svc/contracts";
 import { LineError, type IniSection } from "./ini-document";
 
 /**
@@ -72,6 +72,11 @@ export function profileFromSection(section: IniSection): Profile {
   } else {
     throw new LineError(schema.line, `${where} has schema "${schema.value}": use local or slurm`);
   }
+  const idle = pick(section, "idle_stop");
+  if (idle?.value) {
+    if (parseDuration(idle.value) === undefined) throw new LineError(idle.line, `idle_stop "${idle.value}" is not a duration: use e.g. 30m, 2h, 1h30m or HH:MM:SS`);
+    profile.idle_stop = idle.value;
+  }
   if (!Value.Check(Profile, profile)) {
     const nameOk = new RegExp(Profile.anyOf[0].properties.name.pattern!).test(section.name);
     throw new LineError(
@@ -90,6 +95,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
         ["schema", "local"],
         ["home_dir", profile.home_dir],
         ["cache_dir", profile.cache_dir],
+        ["idle_stop", profile.idle_stop],
       ],
       aliases: mutable(KEY_ALIASES.local),
     };
@@ -104,6 +110,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
       ["port", profile.port === undefined ? undefined : String(profile.port)],
       ["identity_file", profile.identity_file],
       ["runtime", profile.runtime],
+      ["idle_stop", profile.idle_stop],
     ],
     aliases: mutable(KEY_ALIASES.slurm),
   };

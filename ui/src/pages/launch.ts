@@ -23,7 +23,14 @@ export interface LaunchFormValues {
   disableCustomKernels?: string;
   engineArgs?: string;
   inputDir?: string;
+  idleStop?: string;
+  onDemand?: string;
+  startTimeout?: string;
+  renew?: string;
+  renewBefore?: string;
 }
+
+const POLICY_FIELDS = ["idleStop", "onDemand", "startTimeout", "renew", "renewBefore"] as const;
 
 /** A refused launch: the API's message, and the form field it is about when it can be told. */
 export interface LaunchError {
@@ -180,6 +187,16 @@ export function launchPage(options: {
               ${field(values, error, { key: "partition", label: "Partition" })}
               ${field(values, error, { key: "constraint", label: "Constraint", hint: "Node features, e.g. gpu80g&avx512." })}
             </div>
+          </details>
+          <details ${POLICY_FIELDS.some((k) => values[k]) || (error?.field && (POLICY_FIELDS as readonly string[]).includes(error.field)) ? html`open` : ""}>
+            <summary>Lifecycle (stop when idle, start on demand, renew before the time limit)</summary>
+            <div class="grid">
+              ${field(values, error, { key: "idleStop", label: "Stop when idle for", placeholder: "30m", hint: "No request for this long stops the service (30s, 30m, 2h, HH:MM:SS). Empty: the profile's default; 0: never." })}
+              ${field(values, error, { key: "startTimeout", label: "Start timeout", placeholder: "15m", hint: "How long a request waits for an on-demand start." })}
+              ${field(values, error, { key: "renewBefore", label: "Renew before the end", placeholder: "10m", hint: "Slurm, with a time limit and Renew." })}
+            </div>
+            <label class="check"><input type="checkbox" name="onDemand" ${values.onDemand ? html`checked` : ""} /> Start on demand: a request while it is stopped starts it again</label>
+            <label class="check"><input type="checkbox" name="renew" ${values.renew ? html`checked` : ""} /> Renew (Slurm): hand over to a successor job before the time limit</label>
           </details>
           <div class="actions">
             <button type="submit" name="action" value="launch">Launch</button>

@@ -30,6 +30,17 @@ class RunOptions(TypedDict, total=False):
     gres: int
     partition: str
     constraint: str
+    # Lifecycle policies (durations: 30s, 30m, 2h, 1h30m or HH:MM:SS)
+    #: Stop after answering no request for this long ("0": never; default: the profile's idle_stop).
+    idle_stop: str
+    #: A request while the service is STOPPED starts it again and waits until it is HEALTHY.
+    on_demand: bool
+    #: How long such a request waits (default 15m).
+    start_timeout: str
+    #: Slurm, with time: hand over to a successor job before the time limit.
+    renew: bool
+    #: How long before the job's end the successor is submitted (default 10m).
+    renew_before: str
     # text-generation
     disable_custom_kernels: bool
     #: Shard across all GPUs (needs 2 or more); True/False or "true"/"false".
@@ -49,6 +60,7 @@ _PLACES: dict[str, tuple[str | None, str]] = {
     **{key: ("job", camel(key)) for key in ("time", "ntasks_per_node", "mem", "gres", "partition", "constraint")},
     **{key: ("textGeneration", camel(key)) for key in ("disable_custom_kernels", "sharded", "max_input_length", "max_total_tokens")},
     "input_dir": ("speechRecognition", "inputDir"),
+    **{key: ("policies", camel(key)) for key in ("idle_stop", "on_demand", "start_timeout", "renew", "renew_before")},
 }
 
 

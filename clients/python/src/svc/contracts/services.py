@@ -41,6 +41,32 @@ class SpeechRecognitionOptions:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ServicePolicyState:
+    """Lifecycle policies of a service (contracts/src/policies.ts), durations in words and in seconds."""
+
+    #: Stopped after answering no request for this long; None: never.
+    idle_stop: str | None
+    idle_stop_seconds: int | None
+    #: A request while it is STOPPED starts it again.
+    on_demand: bool
+    start_timeout: str
+    start_timeout_seconds: int
+    #: Slurm: handed over to a successor job before the time limit.
+    renew: bool
+    renew_before: str | None
+    renew_before_seconds: int | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServiceSuccessor:
+    """A renewal under way: the successor job (or, while `phase` is draining, the old job finishing)."""
+
+    phase: Literal["submitting", "starting", "draining"]
+    handle: str | None
+    since: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
 class ServiceRecord:
     """One row of `svc ls`: a service as the orchestrator records it."""
 
@@ -67,6 +93,12 @@ class ServiceRecord:
     text_generation: TextGenerationOptions | None = None
     speech_recognition: SpeechRecognitionOptions | None = None
     engine_args: list[str]
+    policies: ServicePolicyState
+    #: When the gateway last passed it a request (or it last became HEALTHY).
+    last_request_at: datetime | None
+    #: When the current Slurm job reaches its time limit.
+    ends_at: datetime | None
+    successor: ServiceSuccessor | None
     created_by: str
     created_at: datetime
     updated_at: datetime
@@ -109,3 +141,5 @@ class RunResponse:
     script: str
     #: None for a dry run.
     service: ServiceRecord | None
+    #: The policies the service gets (also on a dry run).
+    policies: ServicePolicyState | None = None
