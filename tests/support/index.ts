@@ -13,3 +13,4 @@ export { assertDocumented, checkedFetch, checkedHandle, servedDocument, watchApp
 export { documentRuleProblems } from "./document-rules";
 export * from "./zombie";
 export * from "./cluster-app";
+export * from "./lifecycle";

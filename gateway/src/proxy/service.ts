@@ -12,6 +12,8 @@ import { proxyError } from "./proxy-error";
 
 /** How long a looked-up service address is reused, so a burst of requests costs one lookup. */
 const LOOKUP_TTL_MS = 1000;
+/** While orchestrator-svc is not answering (e.g. restarting), a record looked up this recently still routes: its job keeps serving. */
+const STALE_IF_DOWN_MS = 60_000;
 /** Headers that carry the gateway's own credentials; the caller's Authorization (the service's API key) goes through. */
 const GATEWAY_CREDENTIALS = ["cookie", "x-svc-token", INTERNAL_SECRET_HEADER];
 /**
@@ -100,6 +102,8 @@ export class ServiceProxy {
       return await this.lookup(ref);
     } catch (error) {
       if (error instanceof ApiError) return proxyError(error.status, error.code, error.message);
+      const stale = this.cache.get(ref);
+      if (stale && Date.now() - stale.until < STALE_IF_DOWN_MS) return stale.record;
       return proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.");
     }
   }

@@ -1,4 +1,4 @@
-import { isTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
+import { isTask, parseDuration, TASKS, type RunRequest, type Task } from "@svc/contracts";
 import { UsageError } from "../../errors";
 
 type Kind = "text" | "flag" | { min: number };
@@ -26,17 +26,18 @@ export const JOB_OPTIONS: OptionSpec[] = [
   { names: ["--profile", "-p"], kind: "text", apply: (r, v) => (r.profile = String(v)) },
 ];
 
-const policy = (field: keyof NonNullable<RunRequest["policies"]>) => (r: RunRequest, v: string | number | boolean) => {
+const policy = (field: keyof NonNullable<RunRequest["policies"]>, option?: string) => (r: RunRequest, v: string | number | boolean) => {
+  if (option && parseDuration(String(v)) === undefined) throw new UsageError(`${option} ${JSON.stringify(v)}: give a duration such as 30s, 30m, 2h, 1h30m or HH:MM:SS.`);
   r.policies = { ...r.policies, [field]: v };
 };
 
 /** Lifecycle policies: before the task name, or anywhere after it. */
 export const POLICY_OPTIONS: OptionSpec[] = [
-  { names: ["--idle-stop"], kind: "text", apply: policy("idleStop") },
+  { names: ["--idle-stop"], kind: "text", apply: policy("idleStop", "--idle-stop") },
   { names: ["--on-demand"], kind: "flag", apply: policy("onDemand") },
-  { names: ["--start-timeout"], kind: "text", apply: policy("startTimeout") },
+  { names: ["--start-timeout"], kind: "text", apply: policy("startTimeout", "--start-timeout") },
   { names: ["--renew"], kind: "flag", apply: policy("renew") },
-  { names: ["--renew-before"], kind: "text", apply: policy("renewBefore") },
+  { names: ["--renew-before"], kind: "text", apply: policy("renewBefore", "--renew-before") },
 ];
 
 /** Container options, for every task. */
