@@ -1,6 +1,6 @@
 import { currentUserName } from "@svc/platform/process";
 import type { CAC, Command } from "cac";
-import { isSlurmRuntime, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime } from "@svc/contracts";
+import { isSlurmRuntime, parseDuration, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext, Prompter } from "../../prompt";
@@ -22,6 +22,7 @@ export interface AttributeOptions {
   port?: string | number;
   identityFile?: string;
   runtime?: string;
+  idleStop?: string;
   hostKeyFingerprint?: string;
   yes?: boolean;
   json?: boolean;
@@ -38,6 +39,7 @@ export function attributeOptions(command: Command): Command {
     .option("--port <port>", "slurm: SSH port (default: ~/.ssh/config, else 22)")
     .option("--identity-file <path>", "slurm: private key to log in with (default: ~/.ssh/config, ~/.ssh/id_*, ssh-agent)")
     .option("--runtime <bare|apptainer>", "slurm: how jobs start the server: bare (the svc runtime, which svc installs in <home>/runtime; default) or apptainer (an image svc pulls or builds on the cluster)")
+    .option("--idle-stop <duration>", "Default --idle-stop of the profile's services (e.g. 30m): one that answered no request for that long is stopped")
     .option("--host-key-fingerprint <SHA256:…>", "slurm: the fingerprint of the host's key, checked beforehand, for a host not in known_hosts yet (otherwise svc shows it and asks)")
     .option("--yes", "Do not ask: take the defaults for what the options leave out (and accept a new host's key)")
     .option("--json", "Print JSON");
@@ -83,6 +85,14 @@ export function slurmExtras(schema: SchemaName, options: AttributeOptions): { po
     throw new UsageError("--port, --identity-file and --runtime are for slurm profiles.");
   }
   return { ...(port !== undefined ? { port } : {}), ...(identity ? { identity_file: identity } : {}), ...(runtime ? { runtime } : {}) };
+}
+
+/** --idle-stop as a profile attribute (idle_stop), checked. */
+export function idleStopAttribute(options: AttributeOptions): { idle_stop?: string } {
+  const value = text(options.idleStop);
+  if (value === undefined) return {};
+  if (parseDuration(value) === undefined) throw new UsageError(`--idle-stop ${JSON.stringify(value)}: give a duration such as 30m, 2h, 1h30m or HH:MM:SS.`);
+  return { idle_stop: value };
 }
 
 export function parsePort(raw: unknown): number | undefined {
@@ -136,7 +146,7 @@ export function describeProfile(profile: Profile): string {
     profile.schema === "local"
       ? [["home_dir", profile.home_dir], ["cache_dir", profile.cache_dir]]
       : [["host", profile.host], ["user", profile.user], ["home", profile.home], ["cache", profile.cache], ["port", profile.port], ["identity_file", profile.identity_file], ["runtime", profile.runtime ?? "bare"]];
-  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes];
+  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes, ...(profile.idle_stop ? [["idle_stop", profile.idle_stop] as [string, string]] : [])];
   return rows
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${`${key}:`.padEnd(15)}${value}`)
