@@ -14,6 +14,12 @@ import { proxyError } from "./proxy-error";
 const LOOKUP_TTL_MS = 1000;
 /** While orchestrator-svc is not answering (e.g. restarting), a record looked up this recently still routes: its job keeps serving. */
 const STALE_IF_DOWN_MS = 60_000;
+/** Bodies up to this size are kept while a request is relayed, so it can be sent again to a service that moved. */
+const REPLAY_BODY_LIMIT = 1 << 20;
+/** How long a request whose service did not answer waits for its new address (the reconciler records one within a tick or two). */
+const MOVE_WAIT_MS = 10_000;
+const MOVE_POLL_MS = 250;
+const hasNoBody = (request: Request) => request.method === "GET" || request.method === "HEAD";
 /** Headers that carry the gateway's own credentials; the caller's Authorization (the service's API key) goes through. */
 const GATEWAY_CREDENTIALS = ["cookie", "x-svc-token", INTERNAL_SECRET_HEADER];
 /**
@@ -55,16 +61,44 @@ export class ServiceProxy {
     }
     const closing = holdOpen(request, server);
     this.activity.touch(found.id);
+    // A small body is kept, so the request can be sent again if the service's address moved under it.
+    const replayable = hasNoBody(request) || Number(request.headers.get("content-length") ?? Number.NaN) <= REPLAY_BODY_LIMIT;
+    const body = replayable && !hasNoBody(request) ? await request.arrayBuffer() : undefined;
+    const send = (url: string) => relay(request, `${url}${parts.rest}`, { drop, body, dropFromResponse: ["set-cookie"], setOnResponse: { ...CONFINED_RESPONSE, ...closing } });
     try {
-      return await relay(request, `${found.url}${parts.rest}`, { drop, dropFromResponse: ["set-cookie"], setOnResponse: { ...CONFINED_RESPONSE, ...closing } });
+      return await send(found.url);
     } catch {
       if (request.signal.aborted) return new Response(null, { status: 499 });
-      // The cached address may be stale (the service stopped meanwhile): say what it is now.
       this.cache.delete(parts.ref);
+      // A renewal's handover or a restart of orchestrator-svc (new tunnels) moves a HEALTHY service: follow it once.
+      const moved = replayable ? await this.movedFrom(parts.ref, found.url, request.signal) : undefined;
+      if (moved) {
+        try {
+          return await send(moved.url!);
+        } catch {
+          if (request.signal.aborted) return new Response(null, { status: 499 });
+        }
+      }
+      // The cached address may be stale (the service stopped meanwhile): say what it is now.
       const now = await this.ready(parts.ref);
       if (now instanceof Response) return now;
       return proxyError(502, "service_unreachable", `Service ${now.id} did not answer at ${now.url}; 'svc details ${now.id.slice(0, 13)}' shows its state.`);
     }
+  }
+
+  /** The service's record once it is HEALTHY at another address than `failed`; undefined when it stops being HEALTHY or MOVE_WAIT_MS passes. */
+  private async movedFrom(ref: string, failed: string, signal: AbortSignal): Promise<ServiceRecord | undefined> {
+    const deadline = Date.now() + MOVE_WAIT_MS;
+    while (Date.now() < deadline && !signal.aborted) {
+      const record = await this.client.services.get(ref).catch(() => undefined);
+      if (record && record.status !== "HEALTHY") return undefined;
+      if (record?.url && record.url !== failed) {
+        this.cache.set(ref, { record, until: Date.now() + LOOKUP_TTL_MS });
+        return record;
+      }
+      await Bun.sleep(MOVE_POLL_MS);
+    }
+    return undefined;
   }
 
   /**
