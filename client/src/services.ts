@@ -1,4 +1,4 @@
-import type { ActivityReport, RunRequest, RunResponse, ServiceDetails, ServiceRecord, ServiceStatus } from "@svc/contracts";
+import type { ActivityReport, RunRequestBody, RunResponse, ServiceDetails, ServiceRecord, ServiceStatus } from "@svc/contracts";
 import type { SvcClient } from "./client";
 
 /**
@@ -9,7 +9,7 @@ export class ServicesApi {
   constructor(private readonly client: Pick<SvcClient, "call" | "callStream">) {}
 
   /** Starts a service (or, with dryRun, only renders its start-up script). */
-  run(request: RunRequest): Promise<RunResponse> {
+  run(request: RunRequestBody): Promise<RunResponse> {
     return this.client.call("POST /api/services", { body: request });
   }
 

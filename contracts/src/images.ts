@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { INFERENCE_SERVERS, literalUnion, Task } from "./services";
+import { INFERENCE_SERVERS, literalUnion, Task, TaskName } from "./services";
 
 /** A container image of an inference server for a task (spec §1.9: local images are preferred). */
 export const RuntimeImage = Type.Object({
@@ -13,7 +13,7 @@ export const RuntimeImage = Type.Object({
 export type RuntimeImage = Static<typeof RuntimeImage>;
 
 export const ImageBuildRequest = Type.Object(
-  { task: Type.Optional(Task) },
+  { task: Type.Optional(TaskName) },
   { $id: "ImageBuildRequest", additionalProperties: false, description: "Which runtime image to build; default: all of the project's." },
 );
 export type ImageBuildRequest = Static<typeof ImageBuildRequest>;

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { ActivityReport, RunRequest, RunResponse, ServiceDetails, ServiceRecord } from "@svc/contracts";
+import { ActivityReport, readRunRequest, RunRequest, RunResponse, ServiceDetails, ServiceRecord } from "@svc/contracts";
 import { operation, textAnswer } from "@svc/platform";
 import type { ServicesService } from "./service";
 import { ActivityAnswer, ListQuery, LogsQuery, RefParams, RemoveQuery, RestartQuery } from "./model";
@@ -24,7 +24,7 @@ export function servicesController(services: ServicesService) {
     .post(
       "",
       async ({ body, set }) => {
-        const result = await services.run(body);
+        const result = await services.run(readRunRequest(body));
         set.status = result.service ? 201 : 200;
         return result;
       },

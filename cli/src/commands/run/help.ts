@@ -22,6 +22,7 @@ const DESCRIPTIONS: Record<string, string> = {
   "--start-timeout": "How long such a request waits before 503 with the scheduler's reason (default 15m)",
   "--renew": "Slurm, with --time: hand over to a successor job before the time limit, so the service outlives it",
   "--renew-before": "How long before the job's end time the successor is submitted (default 10m)",
+  "--json": "Print the API's answer (the new service, or the dry run's script) as JSON",
   "--input-dir": "Folder on the service host that audio_path is resolved in (default <home>/inputs)",
 };
 

@@ -1,4 +1,4 @@
-import { isTask, parseDuration, TASKS, type RunRequest, type Task } from "@svc/contracts";
+import { closest, didYouMean, parseDuration, toTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
 import { UsageError } from "../../errors";
 
 type Kind = "text" | "flag" | { min: number };
@@ -100,8 +100,8 @@ export function parseRunArgs(args: string[]): ParsedRun {
     }
     if (!arg.startsWith("-") || arg === "-") {
       if (!task) {
-        if (!isTask(arg)) throw new UsageError(`unknown task '${arg}': choose ${TASKS.join(" or ")}.`);
-        task = arg;
+        task = toTask(arg);
+        if (!task) throw new UsageError(`unknown task '${arg}'.${didYouMean(closest(arg, TASKS))} Choose ${TASKS.join(" or ")}.`);
       } else if (!model) model = arg;
       else if (task === "text-generation") engineArgs.push(arg);
       else throw new UsageError(`unexpected argument '${arg}' after the model.`);
@@ -117,9 +117,11 @@ export function parseRunArgs(args: string[]): ParsedRun {
     } else if (task === "text-generation" && model) {
       engineArgs.push(arg);
     } else if (!task) {
-      throw new UsageError(`unknown job option ${name}: job options are ${JOB_OPTIONS.map((o) => o.names[0]).join(", ")}; other options go after the task.`);
+      const hint = didYouMean(closest(name, [...JOB_OPTIONS, ...CONTAINER_OPTIONS, ...Object.values(TASK_OPTIONS).flat()].flatMap((o) => o.names).filter((n) => n.startsWith("--"))));
+      throw new UsageError(`unknown job option ${name}.${hint} Job options are ${JOB_OPTIONS.map((o) => o.names[0]).join(", ")}; other options go after the task.`);
     } else {
-      throw new UsageError(`unknown option ${name} for ${task}. Run 'svc run ${task} --help'.`);
+      const hint = didYouMean(closest(name, [...known.flatMap((o) => o.names), "--json", "--help"].filter((n) => n.startsWith("--"))));
+      throw new UsageError(`unknown option ${name} for ${task}.${hint} Run 'svc run ${task} --help'.`);
     }
   }
   if (!task) throw new UsageError(`missing the task: svc run ${TASKS.join("|")} MODEL.`);
