@@ -11,7 +11,7 @@ export const PROFILE_NAME_RULE = "1–63 characters: letters, digits, '.', '_' o
 export const DEFAULT_PROFILE = "default";
 export const PROFILE_SCHEMAS = ["local", "slurm"] as const;
 export type ProfileSchemaName = (typeof PROFILE_SCHEMAS)[number];
-import { literalUnion, type RuntimeKind } from "./services";
+import { literalUnion, SLURM_VALUE_RULES, type RuntimeKind } from "./services";
 
 export const ProfileName = Type.String({ pattern: PROFILE_NAME_PATTERN, description: `Profile name: ${PROFILE_NAME_RULE}.`, examples: ["default"] });
 export const ProfileSchemaName = Type.Union([Type.Literal("local"), Type.Literal("slurm")], {
@@ -27,6 +27,10 @@ const RUNTIME =
 export const SLURM_RUNTIMES = ["bare", "apptainer"] as const satisfies readonly RuntimeKind[];
 export type SlurmRuntime = (typeof SLURM_RUNTIMES)[number];
 export const isSlurmRuntime = (text: unknown): text is SlurmRuntime => (SLURM_RUNTIMES as readonly unknown[]).includes(text);
+
+const JOB_DEFAULT = (what: string, option: string) => `The Slurm ${what} of this profile's jobs when \`svc run\` gives no ${option}.`;
+/** The job options a slurm profile can carry defaults for (profiles.cfg keys, `svc profile add --account …`). */
+export const PROFILE_JOB_DEFAULTS = ["account", "partition", "qos"] as const;
 
 const IDENTITY_FILE = "Private key to log in with; default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_{rsa,ecdsa,ed25519} and ssh-agent.";
 
@@ -48,6 +52,9 @@ export const SlurmProfile = Type.Object({
   port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "SSH port; default: Port from ~/.ssh/config, else 22." })),
   identity_file: Type.Optional(line(IDENTITY_FILE)),
   runtime: Type.Optional(literalUnion(SLURM_RUNTIMES, { description: RUNTIME })),
+  account: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.ACCOUNT.source, description: JOB_DEFAULT("account", "--account") })),
+  partition: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.PARTITION.source, description: JOB_DEFAULT("partition", "--partition") })),
+  qos: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.ACCOUNT.source, description: JOB_DEFAULT("quality of service", "--qos") })),
 }, { $id: "SlurmProfile" });
 export type SlurmProfile = Static<typeof SlurmProfile>;
 
@@ -74,6 +81,9 @@ const attributes = {
   port: SlurmProfile.properties.port,
   identity_file: Type.Optional(text(IDENTITY_FILE)),
   runtime: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: RUNTIME })),
+  account: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("account", "--account")} An empty string removes it.` })),
+  partition: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("partition", "--partition")} An empty string removes it.` })),
+  qos: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("quality of service", "--qos")} An empty string removes it.` })),
   host_key_fingerprint: Type.Optional(
     Type.String({
       minLength: 1,

@@ -16,6 +16,16 @@ export interface LaunchSpec {
   /** Speech recognition: the folder `audio_path` is resolved in (on the host that runs the service). */
   inputDir?: string;
   job: JobOptions;
+  /** Host folders bound read-only into the service (`--mount`); none when absent. */
+  mounts?: Mount[];
+  /** Seconds a starting service may fail its health check before it is UNHEALTHY (`--grace-period`); the reconciler applies it, engines only show it. */
+  gracePeriod?: number;
+}
+
+/** A host folder bound read-only into a service: where it is on the host, and where the service sees it (the path as given). */
+export interface Mount {
+  source: string;
+  target: string;
 }
 
 /** What the engine reports about one service, in engine-neutral terms. */

@@ -4,6 +4,7 @@ import type { Engine, Observation } from "../engines/engine";
 import { nextStatus } from "./next-status";
 import { probeHealth } from "./health-probe";
 import { EngineBackoff } from "./backoff";
+import { readSpec } from "../services/records";
 
 /** While something is on its way (starting, stopping) the loop looks this often, so HEALTHY shows within a second. */
 const FAST_TICK_MS = 200;
@@ -113,7 +114,7 @@ export class Reconciler {
       tracked.map(async (row) => {
         const observation: Observation = observations.get(row.handle!) ?? { phase: "missing" };
         const healthy = observation.phase === "running" && observation.port !== null ? await probe(observation.host, observation.port) : undefined;
-        const decision = nextStatus(row.status, observation, healthy);
+        const decision = nextStatus(row.status, observation, healthy, this.grace(row, healthy));
         const patch: ServicePatch = observation.phase === "running" ? { host: observation.host, port: observation.port } : {};
         const portChanged = observation.phase === "running" && (row.port !== observation.port || row.host !== observation.host);
         // A queued job's reason changes as the scheduler looks at it (None, then Resources…): keep it current.
@@ -126,6 +127,16 @@ export class Reconciler {
         }
       }),
     );
+  }
+
+  /** A starting service's `--grace-period`, and whether it is over (measured from when it became STARTING). */
+  private grace(row: ServiceRow, healthy: boolean | undefined): { seconds: number; over: boolean } | undefined {
+    if (row.status !== "STARTING" || healthy !== false) return undefined;
+    const seconds = readSpec(row).gracePeriod;
+    if (seconds === undefined) return undefined;
+    const since = this.deps.store.lastEnteredAt(row.id, "STARTING");
+    const now = (this.deps.now ?? Date.now)();
+    return { seconds, over: since !== undefined && now - Date.parse(since) >= seconds * 1000 };
   }
 
   /** Services recorded as submitted but without a handle: the orchestrator stopped between submit and record. */

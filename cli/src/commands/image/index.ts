@@ -12,8 +12,8 @@ const size = (bytes: number | null) => (bytes === null ? null : formatBytes(byte
 
 function table(images: RuntimeImage[]): string {
   return formatTable(
-    ["task", "engine", "image", "present", "size"],
-    images.map((i) => [i.task, i.engine, i.image, i.present ? "yes" : "no", size(i.sizeBytes)]),
+    ["task", "engine", "image", "set by", "present", "size"],
+    images.map((i) => [i.task, i.engine, i.image, i.setBy ?? "default", i.present ? "yes" : "no", size(i.sizeBytes)]),
   );
 }
 

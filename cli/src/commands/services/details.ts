@@ -18,6 +18,8 @@ export function formatDetails(d: ServiceDetails): string {
     ["runtime", d.runtime],
     ["options", Object.keys(options).length ? Object.entries(options).map(([k, v]) => `${k}=${v}`).join(" ") : "none"],
     ["engine args", d.engineArgs.length ? d.engineArgs.join(" ") : "none"],
+    ["mounts", d.mounts?.length ? `${d.mounts.join(", ")} (read-only)` : "none"],
+    ["grace period", d.gracePeriod === undefined ? "none (STARTING until its health check answers)" : `${d.gracePeriod} s`],
     ["created", `${d.createdAt} by ${d.createdBy}`],
     ["updated", d.updatedAt],
     ["queued", d.phases.queued],
