@@ -25,6 +25,10 @@ class SlurmProfile:
     port: int | None = None
     identity_file: str | None = None
     runtime: Literal["bare", "apptainer"] | None = None
+    #: Defaults of this profile's jobs when `run()` gives none (profiles.cfg's account, partition, qos).
+    account: str | None = None
+    partition: str | None = None
+    qos: str | None = None
 
 
 Profile = Union[LocalProfile, SlurmProfile]
@@ -42,6 +46,10 @@ class ProfileAttributes(TypedDict, total=False):
     port: int
     identity_file: str
     runtime: Literal["bare", "apptainer"]
+    #: slurm: defaults of the profile's jobs; an empty string removes one.
+    account: str
+    partition: str
+    qos: str
     #: slurm: the fingerprint (SHA256:…) of the host's key, checked beforehand, for a host not in
     #: known_hosts yet (SvcApiError ssh_host_key_unknown carries it); not stored in the profile.
     host_key_fingerprint: str
