@@ -122,7 +122,7 @@ export class Reconciler {
         if (reasonChanged) patch.reason = decision.reason;
         if (decision.status !== row.status || portChanged || reasonChanged) {
           // Applied only if the status is still the one read (a stop requested meanwhile wins).
-          const applied = this.deps.store.transition(row.id, decision.status, decision.reason, patch, row.status);
+          const applied = this.deps.store.transition(row.id, decision.status, decision.reason, patch, row.status, new Date((this.deps.now ?? Date.now)()));
           if (applied && decision.status !== row.status) this.deps.log?.(`${row.id} ${row.status} → ${decision.status}${decision.reason ? `: ${decision.reason.split("\n")[0]}` : ""}`);
         }
       }),
