@@ -10,7 +10,7 @@ import httpx
 
 from . import _api as api
 from ._client_base import ClientBase
-from ._http import AsyncHttp
+from ._http import NEXT_CURSOR_HEADER, AsyncHttp
 from .async_service import AsyncService
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
