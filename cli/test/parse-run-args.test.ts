@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { RunRequest } from "@svc/contracts";
 import { parseRunArgs } from "../src/commands/run/parse-run-args";
 
 const parse = (line: string[]) => parseRunArgs(line);
@@ -48,7 +49,7 @@ describe("svc run arguments", () => {
 
   test("one rule for every svc option: it may stand before or after the task and the model", () => {
     const options = ["--name", "chat", "--mount", "/data/a", "--grace-period", "60", "--image", "reg.example/llama:1", "--account", "proj", "--max-total-tokens", "64"];
-    const expected = {
+    const expected: RunRequest = {
       task: "text-generation",
       model: "acme/tiny",
       name: "chat",
