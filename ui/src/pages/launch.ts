@@ -181,14 +181,6 @@ export function launchPage(options: {
           <fieldset class="for-speech"><legend>Speech recognition</legend>
             ${field(values, error, { key: "inputDir", label: "Input folder (optional)", hint: "Absolute folder on the service host that audio_path is read from. Default: <home>/inputs.", placeholder: "/data/audio" })}
           </fieldset>
-          <details ${SERVICE_FIELDS.some((k) => values[k]) || (error?.field && SERVICE_FIELDS.includes(error.field)) ? html`open` : ""}>
-            <summary>Service options (mounts, health grace period, image)</summary>
-            ${field(values, error, { key: "mounts", label: "Mounts (optional)", hint: "Host folders bound read-only into the service at the same path, one per line." })}
-            <div class="grid">
-              ${field(values, error, number("gracePeriod", "Grace period (seconds)", "How long it may fail its health check while starting before it counts as UNHEALTHY. Default: no limit."))}
-              ${field(values, error, { key: "image", label: "Image (optional)", hint: "This service's container image instead of the app's (svc image ls)." })}
-            </div>
-          </details>
           <details ${JOB_FIELDS.some((k) => values[k]) || (error?.field && JOB_FIELDS.includes(error.field)) ? html`open` : ""}>
             <summary>Job options (Slurm; on a local profile only memory and GPUs do something, the preview warns about the others)</summary>
             <div class="grid">
@@ -203,6 +195,14 @@ export function launchPage(options: {
               ${field(values, error, { key: "reservation", label: "Reservation" })}
               ${field(values, error, { key: "nodelist", label: "Nodes to run on", hint: "A Slurm hostlist, e.g. node[01-04]." })}
               ${field(values, error, { key: "exclude", label: "Nodes to avoid", hint: "A Slurm hostlist." })}
+            </div>
+          </details>
+          <details ${SERVICE_FIELDS.some((k) => values[k]) || (error?.field && SERVICE_FIELDS.includes(error.field)) ? html`open` : ""}>
+            <summary>Service options (mounts, health grace period, image)</summary>
+            ${field(values, error, { key: "mounts", label: "Mounts (optional)", hint: "Host folders bound read-only into the service at the same path, one per line." })}
+            <div class="grid">
+              ${field(values, error, number("gracePeriod", "Grace period (seconds)", "How long it may fail its health check while starting before it counts as UNHEALTHY. Default: no limit."))}
+              ${field(values, error, { key: "image", label: "Image (optional)", hint: "This service's container image instead of the app's (svc image ls)." })}
             </div>
           </details>
           <div class="actions">
