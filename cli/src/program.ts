@@ -2,7 +2,8 @@ import { cac } from "cac";
 import { VERSION } from "@svc/contracts/version";
 import { loadSettings, type Settings } from "@svc/platform/config";
 import { clientFromEnvironment, type SvcClient } from "@svc/client";
-import { EXIT, reportError, UsageError } from "./errors";
+import { EXIT, reportError } from "./errors";
+import { unknownCommand, withOptionHint } from "./suggestions";
 import type { CliContext, Io } from "./io";
 import { registerStart } from "./commands/start";
 import { registerInfo } from "./commands/info";
@@ -64,12 +65,12 @@ export async function runCli(args: string[], io: Io, env: Record<string, string 
         cli.outputHelp();
         return EXIT.ok;
       }
-      const names = cli.commands.map((c) => c.name).filter(Boolean).join(", ");
-      throw new UsageError(`unknown command '${cli.args[0]}'. Commands: ${names}.`);
+      const typed = String(cli.args[0]);
+      throw unknownCommand("", typed, cli.commands.map((c) => c.name).filter(Boolean));
     }
     await cli.runMatchedCommand();
     return EXIT.ok;
   } catch (error) {
-    return reportError(error, io.err, settings, group ? group.name : cli.matchedCommandName);
+    return reportError(group ? error : withOptionHint(error, cli), io.err, settings, group ? group.name : cli.matchedCommandName);
   }
 }

@@ -14,7 +14,7 @@ import type {
   ProfileUpdate,
   RefreshReport,
   RefreshRequest,
-  RunRequest,
+  RunRequestBody,
   RunResponse,
   RuntimeImage,
   RuntimeInstall,
@@ -49,7 +49,7 @@ export interface Operations {
   "GET /api/models/downloads": { response: DownloadTask[] };
   "GET /api/models/downloads/{id}": { params: { id: string }; response: DownloadTask };
   "GET /api/services": { query: ServiceListQuery; response: ServiceRecord[] };
-  "POST /api/services": { body: RunRequest; response: RunResponse };
+  "POST /api/services": { body: RunRequestBody; response: RunResponse };
   "GET /api/services/{ref}": { params: { ref: string }; response: ServiceDetails };
   "DELETE /api/services/{ref}": { params: { ref: string }; query: { force?: boolean }; response: ServiceRecord };
   "POST /api/services/{ref}/stop": { params: { ref: string }; response: ServiceRecord };

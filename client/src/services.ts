@@ -1,4 +1,4 @@
-import { NEXT_CURSOR_HEADER, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord } from "@svc/contracts";
+import { NEXT_CURSOR_HEADER, type RunRequestBody, type RunResponse, type ServiceDetails, type ServiceRecord } from "@svc/contracts";
 import type { SvcClient } from "./client";
 import type { ServiceListQuery } from "./operations";
 
@@ -11,7 +11,7 @@ export class ServicesApi {
   constructor(private readonly client: Pick<SvcClient, "call" | "callStream">) {}
 
   /** Starts a service (or, with dryRun, only renders its start-up script). */
-  run(request: RunRequest): Promise<RunResponse> {
+  run(request: RunRequestBody): Promise<RunResponse> {
     return this.client.call("POST /api/services", { body: request });
   }
 

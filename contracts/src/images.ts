@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { INFERENCE_SERVERS, literalUnion, Task } from "./services";
+import { INFERENCE_SERVERS, literalUnion, Task, TaskName } from "./services";
 
 const SetBy = Type.Union([Type.String(), Type.Null()], {
   description: "The variable of `svc start`'s environment that pinned this image (SVC_TEXT_GENERATION_IMAGE, SVC_SPEECH_RECOGNITION_IMAGE, SVC_VLLM_IMAGE), or null for svc's default.",
@@ -28,7 +28,7 @@ export const RuntimeImage = Type.Object({
 export type RuntimeImage = Static<typeof RuntimeImage>;
 
 export const ImageBuildRequest = Type.Object(
-  { task: Type.Optional(Task) },
+  { task: Type.Optional(TaskName) },
   { $id: "ImageBuildRequest", additionalProperties: false, description: "Which runtime image to build; default: all of the project's." },
 );
 export type ImageBuildRequest = Static<typeof ImageBuildRequest>;

@@ -21,6 +21,18 @@ export const TASKS = ["text-generation", "speech-recognition"] as const;
 export type Task = (typeof TASKS)[number];
 export const Task = literalUnion(TASKS);
 export const isTask = (text: unknown): text is Task => (TASKS as readonly unknown[]).includes(text);
+/**
+ * How a task may be written wherever one is read (CLI, REST, UI): as above, or as the IMAGE column
+ * shows it (`text_generation`). What is read is turned into a Task with toTask.
+ */
+export const TASK_NAMES = [...TASKS, "text_generation", "speech_recognition"] as const;
+export type TaskName = (typeof TASK_NAMES)[number];
+export const TaskName = literalUnion(TASK_NAMES, { description: "The task: text-generation or speech-recognition (text_generation and speech_recognition are read the same)." });
+/** The task `text` names in either spelling, else undefined. */
+export const toTask = (text: unknown): Task | undefined => {
+  const dashed = typeof text === "string" ? text.replace("_", "-") : text;
+  return isTask(dashed) ? dashed : undefined;
+};
 
 /** The IMAGE column of `svc ls`: the task written with an underscore (spec §2.4). */
 export type ImageName = "text_generation" | "speech_recognition";
@@ -148,7 +160,7 @@ export const ImageRef = Type.String({
 /** Body of POST /api/services (`svc run`). */
 export const RunRequest = Type.Object(
   {
-    task: Task,
+    task: TaskName,
     model: Type.String({ minLength: 1, maxLength: 256, description: "Repo id, <owner>/<name>." }),
     revision: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Commit id; default: the most recent local revision." })),
     profile: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
@@ -172,7 +184,12 @@ export const RunRequest = Type.Object(
     ],
   },
 );
-export type RunRequest = Static<typeof RunRequest>;
+/** A run request as sent: its task in either spelling. */
+export type RunRequestBody = Static<typeof RunRequest>;
+/** A run request as svc handles it, its task read with toTask. */
+export type RunRequest = Omit<RunRequestBody, "task"> & { task: Task };
+/** The request with its task in the one spelling svc works with. */
+export const readRunRequest = (body: RunRequestBody): RunRequest => ({ ...body, task: toTask(body.task)! });
 
 /** The answer header of GET /api/services that carries the next page's cursor, when more services follow. */
 export const NEXT_CURSOR_HEADER = "X-Next-Cursor";

@@ -94,9 +94,14 @@ test("the launch form: registry choices, API messages next to their field (escap
   const preview = await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", engineArgs: "--ctx-size\n512\n", apiKey: "k-1" }));
   expect(preview.status).toBe(200);
   const previewHtml = await preview.text();
-  expect(previewHtml).toContain('<pre class="block" id="preview-script">docker run');
-  expect(previewHtml).toContain("--ctx-size 512");
-  expect(previewHtml).toContain("No --revision given");
+  // One option per line, each line but the last continued with a backslash.
+  expect(previewHtml).toContain('<pre class="block" id="preview-script">docker run \\\n  --detach \\\n  --init \\\n  --name svc-');
+  expect(previewHtml).toMatch(/\n  svc-text-generation:\S+ \\\n  --model \S+ \\\n/);
+  expect(previewHtml).toContain("\n  --ctx-size 512</pre>");
+  // Warnings name the form's fields, not the CLI's options.
+  expect(previewHtml).toContain("No revision chosen: using ");
+  expect(previewHtml).toContain("Choose it under “Revision” for reproducible runs.");
+  expect(previewHtml).not.toContain("--revision");
   // The key is not echoed back into the page.
   expect(previewHtml).not.toContain('value="k-1"');
   expect(await new SvcClient({ baseUrl: app.url }).services.list({ all: true })).toEqual([]);

@@ -10,6 +10,7 @@ import { DockerApi } from "./engines/docker/docker-api";
 import { DockerEngine } from "./engines/docker/docker-engine";
 import { NetworkMode } from "./engines/docker/network-mode";
 import { engineFactsController } from "./engines/facts";
+import { EngineReachability } from "./engines/reachability";
 import { Engines } from "./engines/registry";
 import { SlurmEngine } from "./engines/slurm/slurm-engine";
 import { inputRootsFromEnv } from "./launch/input-dir";
@@ -29,7 +30,8 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   const store = new ServiceStore(join(ctx.dataDir, "orchestrator.db"));
   const client = internalClient(ctx.upstreams, ctx.internalSecret);
   const catalog = ImageCatalog.fromEnv(env);
-  const docker = new DockerEngine(DockerApi.fromEnv(env), {
+  const dockerApi = DockerApi.fromEnv(env);
+  const docker = new DockerEngine(dockerApi, {
     network: NetworkMode.fromSetting(env.SVC_DOCKER_NETWORK),
     homeLabel: createHash("sha256").update(ctx.settings.homeDir).digest("hex").slice(0, 16),
     keysDir: join(ctx.dataDir, "api-keys"),
@@ -60,6 +62,8 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     reconciler,
   });
   reconciler.start();
+  const reachability = new EngineReachability({ docker: dockerApi, profiles: () => client.profiles.list(), slurmFor: (profile) => engines.slurmFor(profile) });
+  reachability.start();
   for (const engine of engines.all()) if (engine.capabilities.watches) engine.watch?.(() => reconciler.wake());
   const runtimes = new RuntimesService({
     profile: (name) => client.profiles.get(name),
@@ -67,5 +71,5 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     installs: slurmDeps.installs,
     liveJobs: (profile) => new Map(store.live().flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : []))),
   });
-  return [servicesController(services), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker)];
+  return [servicesController(services), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker, reachability)];
 }

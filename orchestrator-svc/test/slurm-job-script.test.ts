@@ -144,10 +144,9 @@ describe("renderJobScript", () => {
   });
 
   test("a job whose key file is gone stops instead of serving without a key", () => {
-    // The bundle is not on this machine: its presence check is skipped, so the key check is what stops the job.
     const body = renderJobScript(spec({ apiKey: "k" }), bare)
-      .replace(/^exec /m, "echo started ")
-      .replace(/^if \[ ! -x .*\]; then$/m, "if false; then");
+      .replace(/^if \[ ! -[xf] .*\]; then$/m, "if false; then")
+      .replace(/^exec /m, "echo started ");
     const dir = Bun.spawnSync(["mktemp", "-d"]).stdout.toString().trim();
     const proc = Bun.spawnSync(["bash", "-c", body], { cwd: dir, env: { PATH: process.env.PATH!, HOME: "/home/u", SLURMD_NODENAME: "localhost", SLURM_JOB_ID: "7" } });
     expect(proc.exitCode).toBe(1);

@@ -120,7 +120,7 @@ describe("runtime = apptainer, with a stand-in apptainer on the test cluster", (
     const id = started.stdout.trim();
     await reaches(id, "HEALTHY");
     const log = (await calls()).slice(before);
-    expect(log[0]).toMatch(recorded(pull.split(" && ")[1].replace(/^apptainer /, "")));
+    expect(log[0]).toMatch(recorded(pull.split(" && ")[2].replace(/^apptainer /, "")));
     expect(log[1]).toStartWith("run --bind /shared/cache/models/models--svc-tiny--tiny-llama-gguf:/shared/cache/models/models--svc-tiny--tiny-llama-gguf:ro /home/svc/svc/images/text-generation_1.sif --model ");
     await client.services.stop(id);
     await reaches(id, "STOPPED");

@@ -23,6 +23,13 @@ export function registerInfo(cli: CAC, ctx: CliContext) {
             ["component", "state", "latency"],
             health.services.map((s) => [s.name, s.state, s.latencyMs === null ? null : `${s.latencyMs.toFixed(1)} ms`]),
           ),
+          "",
+          health.engines.length === 0
+            ? "engines:     unknown (orchestrator-svc does not answer)"
+            : formatTable(
+                ["engine", "profile", "target", "state", "detail"],
+                health.engines.map((e) => [e.engine, e.profile ?? "(local profiles)", e.target, e.state, e.detail]),
+              ),
         ].join("\n"),
       );
     });

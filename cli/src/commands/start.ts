@@ -1,15 +1,9 @@
 import type { CAC } from "cac";
-import { loadImageChoices, loadSettings } from "@svc/platform/config";
+import { loadImageChoices, loadSettings, type SettingsOverrides } from "@svc/platform/config";
 import { startApp } from "@svc/supervisor";
 import type { CliContext } from "../io";
 
-interface StartOptions {
-  host?: string;
-  port?: string | number;
-  homeDir?: string;
-  debug?: string | boolean;
-  authToken?: string;
-  allowedHosts?: string;
+interface StartOptions extends SettingsOverrides {
   yes?: boolean;
   stopServicesOnExit?: boolean;
 }

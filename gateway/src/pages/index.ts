@@ -24,7 +24,15 @@ export function pagesController(settings: Settings, client: InternalClient, prox
     .use(playgroundPages(client, loggedIn, proxy))
     .get(
       "/",
-      async () => new Response(overviewPage(await appInfo(settings, client), await healthReport(client), loggedIn), { headers: htmlHeaders }),
+      async () => {
+        const [info, health, services, models] = await Promise.all([
+          appInfo(settings, client),
+          healthReport(client),
+          client.services.list({ all: true }).catch(() => undefined),
+          client.models.list().catch(() => undefined),
+        ]);
+        return new Response(overviewPage(info, health, loggedIn, { services, models }), { headers: htmlHeaders });
+      },
       { detail: { hide: true } },
     )
     .get(

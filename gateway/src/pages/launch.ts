@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { Model, RunRequest } from "@svc/contracts";
+import { toTask, type Model, type RunRequest } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
 import { launchPage, type LaunchError, type LaunchFormValues, type LaunchPreview } from "@svc/ui";
 
@@ -68,12 +68,12 @@ const OPTION_FIELDS: Array<[RegExp, keyof LaunchFormValues]> = [
   [/^--max-input-length\b|^textGeneration\.maxInputLength:/, "maxInputLength"],
   [/^--max-total-tokens\b|^textGeneration\.maxTotalTokens:/, "maxTotalTokens"],
   [/^--input-dir\b|^speechRecognition\.inputDir:/, "inputDir"],
-  [/^engine argument|^unknown options for speech|^engineArgs/, "engineArgs"],
-  [/^job\.mem:/, "mem"],
-  [/^job\.gres:/, "gres"],
-  [/^job\.ntasksPerNode:/, "ntasksPerNode"],
-  [/^model:| is a (text-generation|speech-recognition) model, not /, "model"],
-  [/^revision:/, "revision"],
+  [/^engine argument|^unknown options for speech|^engineArgs/i, "engineArgs"],
+  [/^--mem\b|^job\.mem:/, "mem"],
+  [/^--gres\b|^job\.gres:/, "gres"],
+  [/^--ntasks-per-node\b|^job\.ntasksPerNode:/, "ntasksPerNode"],
+  [/^The model\b|^model:| is a (text-generation|speech-recognition) model, not /, "model"],
+  [/^--revision\b|^revision:/, "revision"],
 ];
 
 export function launchError(error: ApiError): LaunchError {
@@ -88,7 +88,7 @@ export function launchError(error: ApiError): LaunchError {
 
 /** The form's text → a RunRequest; blank fields are left out, so the API's defaults apply. */
 export function runRequest(values: LaunchFormValues): { request?: RunRequest; error?: LaunchError } {
-  const task = values.task === "speech-recognition" ? "speech-recognition" : "text-generation";
+  const task = toTask(values.task) ?? "text-generation";
   const integers: Partial<Record<IntegerField, number>> = {};
   for (const key of Object.keys(LABELS) as IntegerField[]) {
     const raw = values[key]?.trim();
@@ -177,7 +177,7 @@ export function launchPages(client: SvcClient, session: boolean) {
       "/services/new",
       ({ request, query }) =>
         render(request, {
-          task: query.task,
+          task: toTask(query.task) ?? query.task,
           model: query.model,
           revision: query.revision,
           profile: query.profile,

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { isServiceStatus, isTask, type ServiceRecord } from "@svc/contracts";
+import { isServiceStatus, toTask, type ServiceRecord } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
 import { servicesPage, servicesTable, type ServiceFilters } from "@svc/ui";
 
@@ -25,7 +25,7 @@ export const fingerprint = (markup: string) => Bun.hash(markup).toString(36);
 
 function cleanFilters(raw: { status?: string; task?: string; profile?: string; q?: string }): ServiceFilters {
   const status = raw.status === "all" || isServiceStatus(raw.status) ? raw.status : undefined;
-  const task = isTask(raw.task) ? raw.task : undefined;
+  const task = toTask(raw.task);
   return { status, task, profile: raw.profile?.trim() || undefined, q: raw.q?.trim() || undefined };
 }
 

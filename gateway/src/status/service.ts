@@ -12,7 +12,7 @@ async function orchestratorFacts(client: InternalClient): Promise<ServiceFacts> 
   } catch {
     // not answering: say nothing
   }
-  return { dockerNetwork: null };
+  return { dockerNetwork: null, engines: [] };
 }
 
 export async function appInfo(settings: Settings, client: InternalClient): Promise<AppInfo> {
@@ -43,6 +43,6 @@ async function probe(client: InternalClient, name: ServiceName): Promise<Compone
 
 /** Asks every internal service for its health, in parallel. */
 export async function healthReport(client: InternalClient): Promise<HealthReport> {
-  const services = await Promise.all(SERVICES.map(({ name }) => probe(client, name)));
-  return { status: services.every((s) => s.state === "up") ? "ok" : "degraded", services };
+  const [services, facts] = await Promise.all([Promise.all(SERVICES.map(({ name }) => probe(client, name))), orchestratorFacts(client)]);
+  return { status: services.every((s) => s.state === "up") ? "ok" : "degraded", services, engines: facts.engines };
 }

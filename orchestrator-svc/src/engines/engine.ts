@@ -41,6 +41,8 @@ export interface Submitted {
   port: number | null;
   /** What the engine did on the way that the user should hear of (e.g. it built a missing image). */
   notes: string[];
+  /** What runs the server when it is not the spec's container image (a bare Slurm job's program, an Apptainer image). */
+  runtime?: string;
 }
 
 /** What an engine can do beyond the verbs every engine has, so callers ask instead of checking its class. */

@@ -13,8 +13,8 @@ import { validateRunRequest } from "./validate-request";
 export interface PlannerDeps {
   /** The profile by name (throws a 4xx ApiError when there is none). */
   profile(name: string): Promise<Profile>;
-  /** Registry rows of `repo` on `profile`. */
-  models(profile: string, repo: string): Promise<Model[]>;
+  /** Registry rows of `repo` on `profile` (without `repo`: all of the profile's). */
+  models(profile: string, repo?: string): Promise<Model[]>;
   /** The container image that serves `task` with this inference server. */
   image(task: Task, server: InferenceServer): string;
   /** Which text-generation server to use without GPUs (`svc`, or `vllm` when configured). */
@@ -44,7 +44,10 @@ export interface LaunchPlan {
 export async function planLaunch(request: RunRequest, deps: PlannerDeps, defaultProfile: string): Promise<LaunchPlan> {
   validateRunRequest(request);
   const profile = await deps.profile(request.profile ?? defaultProfile);
-  const choice = chooseModel(await deps.models(profile.name, request.model), request.model, request.task, profile.name, request.revision);
+  const rows = await deps.models(profile.name, request.model);
+  // Only for the message when the model is not there: which registered ones it may mean.
+  const registered = rows.length === 0 ? (await deps.models(profile.name)).map((row) => row.repo) : [];
+  const choice = chooseModel(rows, request.model, request.task, profile.name, request.revision, registered);
   const gpus = request.job?.gres ?? 0;
   const server: InferenceServer = request.task === "text-generation" ? (gpus > 0 ? "vllm" : deps.cpuTextGeneration) : "svc";
   const image = request.image ?? deps.image(request.task, server);

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { NEXT_CURSOR_HEADER, RunRequest, RunResponse, ServiceDetails, ServiceRecord } from "@svc/contracts";
+import { NEXT_CURSOR_HEADER, readRunRequest, RunRequest, RunResponse, ServiceDetails, ServiceRecord } from "@svc/contracts";
 import { operation, textAnswer } from "@svc/platform";
 import type { ServicesService } from "./service";
 import { ListQuery, LogsQuery, RefParams, RemoveQuery } from "./model";
@@ -40,7 +40,7 @@ export function servicesController(services: ServicesService) {
     .post(
       "",
       async ({ body, set }) => {
-        const result = await services.run(body);
+        const result = await services.run(readRunRequest(body));
         set.status = result.service ? 201 : 200;
         return result;
       },

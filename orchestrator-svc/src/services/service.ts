@@ -103,7 +103,7 @@ export class ServicesService {
     const { store, reconciler } = this.deps;
     try {
       const submitted = await reconciler.submitting(spec.serviceId, () => engine.submit(spec));
-      store.patch(spec.serviceId, { handle: submitted.handle, host: submitted.host, port: submitted.port });
+      store.patch(spec.serviceId, { handle: submitted.handle, host: submitted.host, port: submitted.port, ...(submitted.runtime ? { runtime: submitted.runtime } : {}) });
       // Stopped (or removed) while the engine was still accepting it: do not leave it running.
       const now = store.get(spec.serviceId)?.status;
       if (now === undefined || now === "STOPPING" || !isLive(now)) await engine.stop(submitted.handle);

@@ -2,6 +2,7 @@ import { TASKS, type Model } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
 import { SERVICE_STYLE, SERVICES_PATH } from "./services";
+import { onePerLine } from "./command-lines";
 
 /** What the launch form holds: the submitted values, as text (checkbox: "on"). */
 export interface LaunchFormValues {
@@ -110,7 +111,7 @@ function modelSelect(models: Model[], values: LaunchFormValues, error: LaunchErr
       ${[...models]
         .sort((a, b) => b.seenAt.localeCompare(a.seenAt))
         .map(
-          (m) => html`<option value="${m.revision}" data-repo="${m.repo}" data-profile="${m.profile}" ${m.revision === values.revision ? html`selected` : ""}>
+          (m) => html`<option value="${m.revision}" data-repo="${m.repo}" data-profile="${m.profile}" ${m.revision === values.revision && (!values.profile || values.profile === m.profile) ? html`selected` : ""}>
             ${m.repo} @ ${m.revision.slice(0, 12)} (profile ${m.profile})</option>`,
         )}
     </select>
@@ -129,7 +130,7 @@ export function launchPage(options: {
   modelsError?: string;
 }): string {
   const { values, error, models } = options;
-  const task = values.task === "speech-recognition" ? "speech-recognition" : "text-generation";
+  const task = values.task === "speech-recognition" || values.task === "speech_recognition" ? "speech-recognition" : "text-generation";
   const profile = values.profile || (options.profiles.includes("default") ? "default" : options.profiles[0]);
   const noModels = models.length === 0;
   return layout(
@@ -215,12 +216,41 @@ export function launchPage(options: {
   );
 }
 
+/** The form's field for each `svc run` option a message may name. */
+const FIELD_OF_OPTION: Record<string, string> = {
+  "--revision": "Revision",
+  "--profile": "Profile",
+  "--name": "Name",
+  "--api-key": "API key",
+  "--time": "Time limit",
+  "--mem": "Memory",
+  "--gres": "GPUs per node",
+  "--ntasks-per-node": "Tasks per node",
+  "--partition": "Partition",
+  "--constraint": "Constraint",
+  "--max-input-length": "Max input length",
+  "--max-total-tokens": "Max total tokens",
+  "--sharded": "Sharded",
+  "--disable-custom-kernels": "Disable custom GPU kernels",
+  "--input-dir": "Input folder",
+};
+
+/**
+ * A warning of the API (written for the CLI) in the form's words: the field instead of the option
+ * (engine arguments keep their names: they are typed as such).
+ */
+export function inFormWords(warning: string): string {
+  const revision = /^No --revision given: using (\S+?)(\s\(.*\))?\. Pin it with --revision \S+ for reproducible runs\.$/.exec(warning);
+  if (revision) return `No revision chosen: using ${revision[1]}${revision[2] ?? ""}. Choose it under “Revision” for reproducible runs.`;
+  return warning.replace(/--[a-z][a-z-]*/g, (option) => (FIELD_OF_OPTION[option] ? `“${FIELD_OF_OPTION[option]}”` : option));
+}
+
 function previewCard(preview: LaunchPreview): SafeHtml {
   return html`<section class="card" id="preview" aria-live="polite">
     <h2>Start-up script (dry run: nothing was started)</h2>
     <p class="hint">${preview.matched} registered revision(s) matched; this would run revision <code>${preview.revision}</code>.</p>
-    ${preview.warnings.map((w) => html`<p class="warning">${w}</p>`)}
-    <pre class="block" id="preview-script">${preview.script}</pre>
+    ${preview.warnings.map((w) => html`<p class="warning">${inFormWords(w)}</p>`)}
+    <pre class="block" id="preview-script">${onePerLine(preview.script)}</pre>
     <button type="button" data-copy="#preview-script" class="secondary-button">Copy</button>
   </section>`;
 }

@@ -25,6 +25,7 @@ const DESCRIPTIONS: Record<string, string> = {
   "--sharded": "true/false: shard the model across all GPUs (needs 2 or more)",
   "--max-input-length": "Maximum input length in tokens",
   "--max-total-tokens": "Maximum input plus output length in tokens",
+  "--json": "Print the API's answer (the new service, or the dry run's script) as JSON",
   "--input-dir": "Folder on the service host that audio_path is resolved in (default <home>/inputs)",
 };
 

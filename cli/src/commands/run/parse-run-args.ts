@@ -1,4 +1,4 @@
-import { isTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
+import { closest, didYouMean, toTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
 import { UsageError } from "../../errors";
 
 type Kind = "text" | "flag" | "list" | { min: number };
@@ -99,8 +99,8 @@ export function parseRunArgs(args: string[]): ParsedRun {
     }
     if (!arg.startsWith("-") || arg === "-") {
       if (!task) {
-        if (!isTask(arg)) throw new UsageError(`unknown task '${arg}': choose ${TASKS.join(" or ")}.`);
-        task = arg;
+        task = toTask(arg);
+        if (!task) throw new UsageError(`unknown task '${arg}'.${didYouMean(closest(arg, TASKS))} Choose ${TASKS.join(" or ")}.`);
       } else if (!model) model = arg;
       else if (task === "text-generation") engineArgs.push(arg);
       else throw new UsageError(`unexpected argument '${arg}' after the model.`);
@@ -116,10 +116,13 @@ export function parseRunArgs(args: string[]): ParsedRun {
       spec.apply(request, value(spec, name, inline, () => args[++i]));
     } else if (task === "text-generation" && model) {
       engineArgs.push(arg);
-    } else if (!task || !model) {
-      throw new UsageError(`unknown option ${name}: run 'svc run ${task ?? ""}${task ? " " : ""}--help' for svc's options; engine arguments go after 'text-generation MODEL'.`);
     } else {
-      throw new UsageError(`unknown option ${name} for ${task}. Run 'svc run ${task} --help'.`);
+      const hint = didYouMean(closest(name, [...EVERY_OPTION.flatMap((o) => o.names), "--json", "--help"].filter((n) => n.startsWith("--"))));
+      throw new UsageError(
+        task && model
+          ? `unknown option ${name} for ${task}.${hint} Run 'svc run ${task} --help'.`
+          : `unknown option ${name}.${hint} Run 'svc run ${task ? `${task} ` : ""}--help' for svc's options; engine arguments go after 'text-generation MODEL'.`,
+      );
     }
   }
   if (!task) throw new UsageError(`missing the task: svc run ${TASKS.join("|")} MODEL.`);

@@ -3,12 +3,18 @@ import type { ServiceDetails } from "@svc/contracts";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
 
+/** A reason on one line: a multi-line one (an exit with its last output) points to the full text below instead of ending in "last output:". */
+function summary(reason: string): string {
+  const [first, ...rest] = reason.split("\n");
+  return rest.length === 0 ? first : `${first.replace(/:\s*$/, "")} (below)`;
+}
+
 export function formatDetails(d: ServiceDetails): string {
   const options = { ...d.job, ...d.textGeneration, ...d.speechRecognition };
   const fields: [string, unknown][] = [
     ["id", d.id],
     ["name", d.name],
-    ["status", d.reason ? `${d.status} (${d.reason.split("\n")[0]})` : d.status],
+    ["status", d.reason ? `${d.status} (${summary(d.reason)})` : d.status],
     ["image", d.image],
     ["model", `${d.model}@${d.revision}`],
     ["profile", d.profile],
@@ -28,8 +34,8 @@ export function formatDetails(d: ServiceDetails): string {
   ];
   const width = Math.max(...fields.map(([k]) => k.length));
   const lines = fields.map(([k, v]) => `${k.padEnd(width)}  ${v ?? "None"}`);
-  const events = formatTable(["time", "from", "to", "reason"], d.events.map((e) => [e.at, e.from ?? "-", e.to, e.reason?.split("\n")[0] ?? ""]));
-  const fullReason = d.reason?.includes("\n") ? `\n\nReason:\n${d.reason}` : "";
+  const events = formatTable(["time", "from", "to", "reason"], d.events.map((e) => [e.at, e.from ?? "-", e.to, e.reason ? summary(e.reason) : ""]));
+  const fullReason = d.reason?.includes("\n") ? `\n\nReason (${d.status}):\n${d.reason}` : "";
   return `${lines.join("\n")}\n\nEvents:\n${events}${fullReason}`;
 }
 

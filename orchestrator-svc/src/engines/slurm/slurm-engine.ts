@@ -148,7 +148,7 @@ export class SlurmEngine implements Engine {
       const said = result.stderr.trim() || result.stdout.trim() || `exit code ${result.code}`;
       throw new EngineError("refused", "sbatch_refused", `sbatch on ${profile.host} refused the job: ${said}`);
     }
-    return { handle: formatHandle({ jobId, workDir }), host: null, port: null, notes };
+    return { handle: formatHandle({ jobId, workDir }), host: null, port: null, notes, runtime: describeTarget(target) };
   }
 
   async inspect(handles: string[]): Promise<Map<string, Observation>> {
@@ -228,4 +228,11 @@ export class SlurmEngine implements Engine {
     this.reach?.connection.close();
     this.reach = undefined;
   }
+}
+
+/** What a job runs its server with, as `svc details` shows it: never a container image for a bare job. */
+function describeTarget(target: RuntimeTarget): string {
+  if (target.runtime === "apptainer") return `apptainer ${target.sif}`;
+  if (!target.bundle) return "vLLM (bare: python3 -m vllm.entrypoints.openai.api_server)";
+  return `svc runtime ${target.bundle.version} (bare: ${target.bundle.main})`;
 }

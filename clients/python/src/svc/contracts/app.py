@@ -44,9 +44,25 @@ class ComponentHealth:
 
 
 @dataclass(frozen=True, kw_only=True)
+class EngineReach:
+    """Whether an engine can be reached: the Docker Engine (profile None), or a slurm profile's cluster."""
+
+    engine: Literal["docker", "slurm"]
+    profile: str | None
+    #: The Docker socket, or user@host:port of the cluster.
+    target: str
+    #: "unknown" until the first background check has ended.
+    state: Literal["reachable", "unreachable", "unknown"]
+    detail: str
+    checked_at: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class HealthReport:
+    #: Whether svc's own parts answer; an unreachable engine does not make it "degraded".
     status: Literal["ok", "degraded"]
     services: list[ComponentHealth]
+    engines: list[EngineReach]
 
 
 @dataclass(frozen=True, kw_only=True)
