@@ -42,7 +42,7 @@ describe("svc run arguments", () => {
     expect(() => parse(["--mem", "lots", "text-generation", "m/x"])).toThrow("--mem \"lots\": use a whole number of at least 1");
     expect(() => parse(["--gres", "-1", "text-generation", "m/x"])).toThrow(`--gres "-1": use a whole number of at least 0`);
     expect(() => parse(["text-generation", "m/x", "--name"])).toThrow("--name needs a value");
-    expect(() => parse(["--bogus", "text-generation", "m/x"])).toThrow("unknown option --bogus: run 'svc run --help' for svc's options; engine arguments go after 'text-generation MODEL'.");
+    expect(() => parse(["--bogus", "text-generation", "m/x"])).toThrow("unknown option --bogus. Run 'svc run --help' for svc's options; engine arguments go after 'text-generation MODEL'.");
     expect(() => parse(["text-generation", "--top-k", "5", "m/x"])).toThrow("unknown option --top-k");
     expect(() => parse(["text-generation", "m/x", "--dry-run=yes"])).toThrow("--dry-run is a flag");
   });

@@ -132,10 +132,10 @@ test("the launch form takes the new options: the preview shows them and warns, n
   );
   expect(preview.status).toBe(200);
   const html = await preview.text();
-  expect(html).toContain('<p class="warning">--account, --qos and --nodelist do nothing on local profile default: they are Slurm job options');
+  expect(html).toContain('<p class="warning">“Account”, “QOS” and “Nodes to run on” do nothing on local profile default: they are Slurm job options');
   expect(html).toContain(`--mount type=bind,source=${folder},target=${folder},readonly`);
   expect(html).toContain("--label svc.grace-period=90");
-  expect(html).toContain(" my-llama:1 --model ");
+  expect(html).toContain("  my-llama:1 \\\n  --model ");
 
   const hostile = await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", account: "a;id" }));
   expect(hostile.status).toBe(400);

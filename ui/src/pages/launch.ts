@@ -200,7 +200,10 @@ export function launchPage(options: {
           </details>
           <details ${SERVICE_FIELDS.some((k) => values[k]) || (error?.field && SERVICE_FIELDS.includes(error.field)) ? html`open` : ""}>
             <summary>Service options (mounts, health grace period, image)</summary>
-            ${field(values, error, { key: "mounts", label: "Mounts (optional)", hint: "Host folders bound read-only into the service at the same path, one per line." })}
+            <label for="f-mounts">Mounts (optional)</label>
+            <textarea id="f-mounts" name="mounts" rows="2" spellcheck="false" ${invalid(error, "mounts")}>${values.mounts ?? ""}</textarea>
+            <p class="hint">Host folders bound read-only into the service at the same path, one per line.</p>
+            ${fieldError(error, "mounts")}
             <div class="grid">
               ${field(values, error, number("gracePeriod", "Grace period (seconds)", "How long it may fail its health check while starting before it counts as UNHEALTHY. Default: no limit."))}
               ${field(values, error, { key: "image", label: "Image (optional)", hint: "This service's container image instead of the app's (svc image ls)." })}
@@ -228,6 +231,14 @@ const FIELD_OF_OPTION: Record<string, string> = {
   "--ntasks-per-node": "Tasks per node",
   "--partition": "Partition",
   "--constraint": "Constraint",
+  "--account": "Account",
+  "--qos": "QOS",
+  "--reservation": "Reservation",
+  "--exclude": "Nodes to avoid",
+  "--nodelist": "Nodes to run on",
+  "--mount": "Mounts",
+  "--grace-period": "Grace period",
+  "--image": "Image",
   "--max-input-length": "Max input length",
   "--max-total-tokens": "Max total tokens",
   "--sharded": "Sharded",
