@@ -7,4 +7,4 @@ export { ServicesApi } from "./services";
 export { ModelsApi } from "./models";
 export { ImagesApi } from "./images";
 export { RuntimesApi } from "./runtimes";
-export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations } from "./operations";
+export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations, type ServiceListQuery } from "./operations";

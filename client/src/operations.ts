@@ -49,7 +49,7 @@ export interface Operations {
   "POST /api/models/downloads": { body: DownloadRequest; response: DownloadTask };
   "GET /api/models/downloads": { response: DownloadTask[] };
   "GET /api/models/downloads/{id}": { params: { id: string }; response: DownloadTask };
-  "GET /api/services": { query: { status?: ServiceStatus; id?: string; all?: boolean }; response: ServiceRecord[] };
+  "GET /api/services": { query: ServiceListQuery; response: ServiceRecord[] };
   "POST /api/services": { body: RunRequestBody; response: RunResponse };
   "GET /api/services/{ref}": { params: { ref: string }; response: ServiceDetails };
   "DELETE /api/services/{ref}": { params: { ref: string }; query: { force?: boolean }; response: ServiceRecord };
@@ -65,6 +65,18 @@ export interface Operations {
   "POST /api/runtimes/installs": { body: RuntimeInstallRequest; response: RuntimeInstall };
   "GET /api/runtimes/installs": { query: { profile?: string; state?: RuntimeInstallState }; response: RuntimeInstall[] };
   "GET /api/runtimes/installs/{id}": { params: { id: string }; response: RuntimeInstall };
+}
+
+/** The query of GET /api/services (`svc ls`). */
+export interface ServiceListQuery {
+  status?: ServiceStatus;
+  id?: string;
+  /** The whole history, not only live services and those that ended in the last 24 hours. */
+  all?: boolean;
+  /** Services per page (default 100, at most 1000). */
+  limit?: number;
+  /** Where the previous page ended (its `X-Next-Cursor`). */
+  cursor?: string;
 }
 
 export type OperationKey = keyof Operations;

@@ -1,5 +1,5 @@
 import type { CAC } from "cac";
-import { loadSettings, type SettingsOverrides } from "@svc/platform/config";
+import { loadImageChoices, loadSettings, type SettingsOverrides } from "@svc/platform/config";
 import { startApp } from "@svc/supervisor";
 import type { CliContext } from "../io";
 
@@ -40,6 +40,8 @@ export function registerStart(cli: CAC, ctx: CliContext) {
         authToken: options.authToken,
         allowedHosts: options.allowedHosts,
       });
+      // The image variables are read by the services it starts: a bad one stops start-up here, named.
+      loadImageChoices(ctx.env);
       const controller = new AbortController();
       const signalled = untilSignal(controller);
       const app = await startApp(settings, { info: ctx.io.out, error: ctx.io.err }, controller.signal, {

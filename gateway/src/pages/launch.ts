@@ -21,6 +21,14 @@ const LaunchForm = t.Object(
     gres: text(16),
     partition: text(128),
     constraint: text(256),
+    account: text(128),
+    qos: text(128),
+    reservation: text(128),
+    exclude: text(1024),
+    nodelist: text(1024),
+    mounts: text(65536),
+    gracePeriod: text(16),
+    image: text(512),
     maxInputLength: text(16),
     maxTotalTokens: text(16),
     sharded: text(16),
@@ -36,8 +44,9 @@ const LaunchForm = t.Object(
   { additionalProperties: true },
 );
 
-type IntegerField = "ntasksPerNode" | "mem" | "gres" | "maxInputLength" | "maxTotalTokens";
+type IntegerField = "ntasksPerNode" | "mem" | "gres" | "maxInputLength" | "maxTotalTokens" | "gracePeriod";
 const LABELS: Record<IntegerField, string> = {
+  gracePeriod: "Grace period",
   ntasksPerNode: "Tasks per node",
   mem: "Memory",
   gres: "GPUs per node",
@@ -51,6 +60,14 @@ const OPTION_FIELDS: Array<[RegExp, keyof LaunchFormValues]> = [
   [/^--time\b|^job\.time:/, "time"],
   [/^--partition\b|^job\.partition:/, "partition"],
   [/^--constraint\b|^job\.constraint:/, "constraint"],
+  [/^--account\b|^job\.account:/, "account"],
+  [/^--qos\b|^job\.qos:/, "qos"],
+  [/^--reservation\b|^job\.reservation:/, "reservation"],
+  [/^--exclude\b|^job\.exclude:/, "exclude"],
+  [/^--nodelist\b|^job\.nodelist:/, "nodelist"],
+  [/^--mount\b|^mounts/, "mounts"],
+  [/^--grace-period\b|^gracePeriod:/, "gracePeriod"],
+  [/^--image\b|^image:/, "image"],
   [/^--api-key\b|^apiKey:/, "apiKey"],
   [/^--sharded\b|^textGeneration\.sharded:/, "sharded"],
   [/^--max-input-length\b|^textGeneration\.maxInputLength:/, "maxInputLength"],
@@ -89,11 +106,17 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
     integers[key] = Number(raw);
   }
   const clean = (key: keyof LaunchFormValues) => values[key]?.trim() || undefined;
+  const mounts = (values.mounts ?? "").split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
   const job = Object.fromEntries(
     Object.entries({
       time: clean("time"),
       partition: clean("partition"),
       constraint: clean("constraint"),
+      account: clean("account"),
+      qos: clean("qos"),
+      reservation: clean("reservation"),
+      exclude: clean("exclude"),
+      nodelist: clean("nodelist"),
       mem: integers.mem,
       gres: integers.gres,
       ntasksPerNode: integers.ntasksPerNode,
@@ -107,6 +130,9 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
     ...(clean("name") ? { name: clean("name") } : {}),
     ...(clean("apiKey") ? { apiKey: clean("apiKey") } : {}),
     ...(Object.keys(job).length ? { job } : {}),
+    ...(mounts.length ? { mounts } : {}),
+    ...(integers.gracePeriod !== undefined ? { gracePeriod: integers.gracePeriod } : {}),
+    ...(clean("image") ? { image: clean("image") } : {}),
   };
   const policies = Object.fromEntries(
     Object.entries({

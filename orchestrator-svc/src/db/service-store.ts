@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, like, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from "drizzle-orm";
 import { LIVE_STATUSES, type ServiceEvent, type ServiceStatus } from "@svc/contracts";
 import { openDatabase } from "@svc/platform/db";
 import { join } from "node:path";
@@ -26,6 +26,15 @@ export interface ListFilter {
   idPrefix?: string;
   /** Include stopped, failed and timed-out services. */
   all?: boolean;
+  /** Without `all` or `status`: also the services that ended (last changed) at or after this time. */
+  endedSince?: Date;
+}
+
+/** Where a page of the list ends: the last row's place in the order (live first, then newest first). */
+export interface ListPosition {
+  ended: 0 | 1;
+  createdAt: string;
+  id: string;
 }
 
 /** The orchestrator's records: services and their event history, in its own SQLite file. */
@@ -72,17 +81,57 @@ export class ServiceStore {
       .all();
   }
 
+  /** Services matching `filter`, newest first. */
   list(filter: ListFilter = {}): ServiceRow[] {
-    const conditions = [];
-    if (filter.status) conditions.push(eq(schema.services.status, filter.status));
-    else if (!filter.all) conditions.push(inArray(schema.services.status, LIVE_STATUSES));
-    if (filter.idPrefix) conditions.push(like(schema.services.id, `${filter.idPrefix.replace(/[%_]/g, "")}%`));
     return this.db
       .select()
       .from(schema.services)
-      .where(and(...conditions))
+      .where(and(...this.conditions(filter)))
       .orderBy(desc(schema.services.createdAt))
       .all();
+  }
+
+  /**
+   * One page of the services matching `filter`: live ones first, then ended ones, each newest first;
+   * `after` is where the previous page ended. `next` is where this one ended, when more follow.
+   */
+  page(filter: ListFilter, limit: number, after?: ListPosition): { rows: ServiceRow[]; next?: ListPosition } {
+    const s = schema.services;
+    const ended = sql<number>`(CASE WHEN ${inArray(s.status, LIVE_STATUSES)} THEN 0 ELSE 1 END)`;
+    const conditions = this.conditions(filter);
+    if (after) {
+      conditions.push(
+        or(
+          sql`${ended} > ${after.ended}`,
+          and(sql`${ended} = ${after.ended}`, or(lt(s.createdAt, after.createdAt), and(eq(s.createdAt, after.createdAt), lt(s.id, after.id)))),
+        )!,
+      );
+    }
+    const rows = this.db
+      .select({ row: s, ended })
+      .from(s)
+      .where(and(...conditions))
+      .orderBy(asc(ended), desc(s.createdAt), desc(s.id))
+      .limit(limit + 1)
+      .all();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      rows: page.map((entry) => entry.row),
+      next: rows.length > limit && last ? { ended: last.ended ? 1 : 0, createdAt: last.row.createdAt, id: last.row.id } : undefined,
+    };
+  }
+
+  private conditions(filter: ListFilter): SQL[] {
+    const s = schema.services;
+    const conditions: SQL[] = [];
+    if (filter.status) conditions.push(eq(s.status, filter.status));
+    else if (!filter.all) {
+      const live = inArray(s.status, LIVE_STATUSES);
+      conditions.push(filter.endedSince ? or(live, gte(s.updatedAt, filter.endedSince.toISOString()))! : live);
+    }
+    if (filter.idPrefix) conditions.push(like(s.id, `${filter.idPrefix.replace(/[%_]/g, "")}%`));
+    return conditions;
   }
 
   /** Services the reconciler still follows. */
@@ -173,6 +222,17 @@ export class ServiceStore {
       .orderBy(asc(schema.serviceEvents.id))
       .all()
       .map((e) => ({ at: e.at, from: e.fromStatus, to: e.toStatus, reason: e.reason }));
+  }
+
+  /** When the service last moved to `status`, if it ever did. */
+  lastEnteredAt(id: string, status: ServiceStatus): string | undefined {
+    return this.db
+      .select({ at: schema.serviceEvents.at })
+      .from(schema.serviceEvents)
+      .where(and(eq(schema.serviceEvents.serviceId, id), eq(schema.serviceEvents.toStatus, status)))
+      .orderBy(desc(schema.serviceEvents.id))
+      .limit(1)
+      .get()?.at;
   }
 
   remove(id: string) {

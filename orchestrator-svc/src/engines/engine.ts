@@ -18,6 +18,16 @@ export interface LaunchSpec {
   job: JobOptions;
   /** Which job of the service this is: 0 (or absent) for the first, one more for each renewal successor. */
   generation?: number;
+  /** Host folders bound read-only into the service (`--mount`); none when absent. */
+  mounts?: Mount[];
+  /** Seconds a starting service may fail its health check before it is UNHEALTHY (`--grace-period`); the reconciler applies it, engines only show it. */
+  gracePeriod?: number;
+}
+
+/** A host folder bound read-only into a service: where it is on the host, and where the service sees it (the path as given). */
+export interface Mount {
+  source: string;
+  target: string;
 }
 
 /** The engine-side name of one job of a service: its id, and `<id>.<generation>` for a renewal's successor (own work folder and Slurm comment). */

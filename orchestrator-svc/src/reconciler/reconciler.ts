@@ -6,6 +6,7 @@ import { probeHealth } from "./health-probe";
 import { EngineBackoff } from "./backoff";
 import { idleFor, isIdleReason } from "./idle";
 import { Renewals } from "./renewal";
+import { readSpec } from "../services/records";
 
 /** While something is on its way (starting, stopping) the loop looks this often, so HEALTHY shows within a second. */
 const FAST_TICK_MS = 200;
@@ -125,7 +126,7 @@ export class Reconciler {
         if (await this.renewals.step(engine, row, observation, other, healthyAt)) return;
         const healthy = observation.phase === "running" && observation.port !== null ? await probe(observation.host, observation.port) : undefined;
         const stopReason = row.status === "STOPPING" && isIdleReason(row.reason) ? row.reason! : undefined;
-        const decision = nextStatus(row.status, observation, healthy, stopReason);
+        const decision = nextStatus(row.status, observation, healthy, this.grace(row, healthy), stopReason);
         const patch: ServicePatch = observation.phase === "running" ? { host: observation.host, port: observation.port } : {};
         const portChanged = observation.phase === "running" && (row.port !== observation.port || row.host !== observation.host);
         const endsAt = observation.phase === "running" ? (observation.endsAt ?? null) : row.endsAt;
@@ -137,7 +138,7 @@ export class Reconciler {
         if (reasonChanged) patch.reason = decision.reason;
         if (decision.status !== row.status || portChanged || reasonChanged || patch.endsAt !== undefined) {
           // Applied only if the status is still the one read (a stop requested meanwhile wins).
-          const applied = this.deps.store.transition(row.id, decision.status, decision.reason, patch, row.status);
+          const applied = this.deps.store.transition(row.id, decision.status, decision.reason, patch, row.status, new Date((this.deps.now ?? Date.now)()));
           if (applied && decision.status !== row.status) this.deps.log?.(`${row.id} ${row.status} → ${decision.status}${decision.reason ? `: ${decision.reason.split("\n")[0]}` : ""}`);
         }
         if (decision.status !== "HEALTHY" || row.status !== "HEALTHY") return;
@@ -153,6 +154,16 @@ export class Reconciler {
     if (!this.deps.store.transition(row.id, "STOPPING", reason, {}, "HEALTHY")) return;
     this.deps.log?.(`${row.id} HEALTHY → STOPPING: ${reason}`);
     await engine.stop(row.handle!);
+  }
+
+  /** A starting service's `--grace-period`, and whether it is over (measured from when it became STARTING). */
+  private grace(row: ServiceRow, healthy: boolean | undefined): { seconds: number; over: boolean } | undefined {
+    if (row.status !== "STARTING" || healthy !== false) return undefined;
+    const seconds = readSpec(row).gracePeriod;
+    if (seconds === undefined) return undefined;
+    const since = this.deps.store.lastEnteredAt(row.id, "STARTING");
+    const now = (this.deps.now ?? Date.now)();
+    return { seconds, over: since !== undefined && now - Date.parse(since) >= seconds * 1000 };
   }
 
   /** Services recorded as submitted but without a handle: the orchestrator stopped between submit and record. */

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { ActivityReport, readRunRequest, RunRequest, RunResponse, ServiceDetails, ServiceRecord } from "@svc/contracts";
+import { ActivityReport, readRunRequest, RunRequest, RunResponse, ServiceDetails, ServiceRecord, NEXT_CURSOR_HEADER } from "@svc/contracts";
 import { operation, textAnswer } from "@svc/platform";
 import type { ServicesService } from "./service";
 import { ActivityAnswer, ListQuery, LogsQuery, RefParams, RemoveQuery, RestartQuery } from "./model";
@@ -17,10 +17,26 @@ const ENGINE = {
 /** /api/services: run, list, inspect, stop, restart, remove and read the output of inference services. */
 export function servicesController(services: ServicesService) {
   return new Elysia({ name: "orchestrator/services", prefix: "/api/services" })
-    .get("", ({ query }) => services.list(query), {
-      query: ListQuery,
-      ...operation("listServices", { summary: "List services (live ones unless all or a status is given)", tags, ok: { 200: t.Array(ServiceRecord) } }),
-    })
+    .get(
+      "",
+      ({ query, set }) => {
+        const { services: page, nextCursor } = services.list(query);
+        if (nextCursor) set.headers[NEXT_CURSOR_HEADER] = nextCursor;
+        return page;
+      },
+      {
+        query: ListQuery,
+        ...operation("listServices", {
+          summary: "List services: live ones and those that ended in the last 24 hours (all: every one), a page at a time",
+          description:
+            "Live services first, then ended ones (STOPPED, FAILED, TIMEOUT), each newest first. A page holds `limit` services; when more follow, the answer's X-Next-Cursor header is the `cursor` of the next page.",
+          tags,
+          ok: { 200: t.Array(ServiceRecord) },
+          okHeaders: { 200: { [NEXT_CURSOR_HEADER]: "Present when more services follow: pass it as `cursor` to get the next page." } },
+          errors: { 400: "The cursor is not one this API gave." },
+        }),
+      },
+    )
     .post(
       "",
       async ({ body, set }) => {

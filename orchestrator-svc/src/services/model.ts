@@ -1,10 +1,15 @@
 import { t } from "elysia";
 import { ServiceStatus } from "@svc/contracts";
 
+export const DEFAULT_LIST_LIMIT = 100;
+export const MAX_LIST_LIMIT = 1000;
+
 export const ListQuery = t.Object({
   status: t.Optional(ServiceStatus),
   id: t.Optional(t.String({ maxLength: 36, description: "Only ids starting with this." })),
-  all: t.Optional(t.Boolean({ description: "Include stopped, failed and timed-out services." })),
+  all: t.Optional(t.Boolean({ description: "The whole history; without it (and without status), live services and those that ended in the last 24 hours." })),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT, description: `Services per page (default ${DEFAULT_LIST_LIMIT}).` })),
+  cursor: t.Optional(t.String({ minLength: 1, maxLength: 512, description: "Where the previous page ended: its X-Next-Cursor header." })),
 });
 
 export const RefParams = t.Object({

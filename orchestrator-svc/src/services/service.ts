@@ -8,6 +8,8 @@ import { planLaunch, type PlannerDeps } from "../launch/planner";
 import { engineFailure } from "./engine-failure";
 import { resolvePolicies } from "../launch/policies";
 import { launchOf, policiesOf, readSuccessor, toServiceDetails, toServiceRecord, type StoredSpec } from "./records";
+import { decodeCursor, encodeCursor } from "./list-cursor";
+import { DEFAULT_LIST_LIMIT } from "./model";
 
 export interface ServicesDeps {
   store: ServiceStore;
@@ -20,6 +22,9 @@ export interface ServicesDeps {
 }
 
 const NAME_PREFIX = "svc-";
+/** `svc ls` without --all shows the services that ended this recently, after the live ones. */
+export const RECENTLY_ENDED_MS = 24 * 3600 * 1000;
+
 
 /** svc run / ls / details / stop / restart / rm / logs, over the records and the engines. */
 export class ServicesService {
@@ -44,7 +49,9 @@ export class ServicesService {
       apiKey: request.apiKey,
       modelDir: plan.model.modelDir,
       inputDir: plan.inputDir,
-      job: request.job ?? {},
+      job: plan.job,
+      mounts: plan.mounts,
+      ...(request.gracePeriod !== undefined ? { gracePeriod: request.gracePeriod } : {}),
     };
     const script = await engine.render(spec).catch((error) => {
       throw engineFailure(error, `${engine.kind} cannot run this service`);
@@ -58,7 +65,10 @@ export class ServicesService {
       textGeneration: request.textGeneration,
       speechRecognition: request.speechRecognition,
       engineArgs: request.engineArgs ?? [],
-      launch: { image: spec.image, args: spec.args, modelDir: spec.modelDir, inputDir: spec.inputDir },
+      ...(request.mounts?.length ? { mounts: request.mounts } : {}),
+      ...(request.gracePeriod !== undefined ? { gracePeriod: request.gracePeriod } : {}),
+      ...(request.image !== undefined ? { image: request.image } : {}),
+      launch: { image: spec.image, args: spec.args, modelDir: spec.modelDir, inputDir: spec.inputDir, mounts: spec.mounts },
     };
     store.insert(
       {
@@ -118,8 +128,19 @@ export class ServicesService {
     }
   }
 
-  list(filter: { status?: ServiceStatus; id?: string; all?: boolean }): ServiceRecord[] {
-    return this.deps.store.list({ status: filter.status, idPrefix: filter.id, all: filter.all || Boolean(filter.status) }).map(toServiceRecord);
+  /**
+   * `svc ls`: live services and those that ended in the last RECENTLY_ENDED_MS, or with `all` (or a
+   * status) the whole history; live ones first, then ended ones, each newest first, a page of `limit`
+   * at a time (`cursor`: where the previous page ended).
+   */
+  list(filter: { status?: ServiceStatus; id?: string; all?: boolean; limit?: number; cursor?: string }, now = new Date()): { services: ServiceRecord[]; nextCursor?: string } {
+    const after = filter.cursor ? decodeCursor(filter.cursor) : undefined;
+    const { rows, next } = this.deps.store.page(
+      { status: filter.status, idPrefix: filter.id, all: filter.all || Boolean(filter.status), endedSince: new Date(now.getTime() - RECENTLY_ENDED_MS) },
+      filter.limit ?? DEFAULT_LIST_LIMIT,
+      after,
+    );
+    return { services: rows.map(toServiceRecord), ...(next ? { nextCursor: encodeCursor(next) } : {}) };
   }
 
   /** A service by full id, unique id prefix, or name; ambiguity lists the candidates. */

@@ -1,5 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
-import { isSlurmRuntime, parseDuration, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile } from "@svc/contracts";
+import { isSlurmRuntime, parseDuration, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
 import { LineError, type IniSection } from "./ini-document";
 
 /**
@@ -68,6 +68,13 @@ export function profileFromSection(section: IniSection): Profile {
       if (!isSlurmRuntime(runtime.value)) throw new LineError(runtime.line, `runtime "${runtime.value}" is not one of bare, apptainer`);
       slurm.runtime = runtime.value;
     }
+    for (const key of PROFILE_JOB_DEFAULTS) {
+      const entry = pick(section, key);
+      if (!entry?.value) continue;
+      const rule = key === "partition" ? SLURM_VALUE_RULES.PARTITION : SLURM_VALUE_RULES.ACCOUNT;
+      if (!rule.test(entry.value)) throw new LineError(entry.line, `${key} "${entry.value}" is not a Slurm ${key} name (letters, digits, '_', '.', '-')`);
+      slurm[key] = entry.value;
+    }
     profile = slurm;
   } else {
     throw new LineError(schema.line, `${where} has schema "${schema.value}": use local or slurm`);
@@ -111,6 +118,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
       ["identity_file", profile.identity_file],
       ["runtime", profile.runtime],
       ["idle_stop", profile.idle_stop],
+      ...PROFILE_JOB_DEFAULTS.map((key): [string, string | undefined] => [key, profile[key]]),
     ],
     aliases: mutable(KEY_ALIASES.slurm),
   };

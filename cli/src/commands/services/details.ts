@@ -29,6 +29,8 @@ export function formatDetails(d: ServiceDetails): string {
     ["last request", d.lastRequestAt],
     ["job ends", d.endsAt],
     ["successor", d.successor ? `${d.successor.phase}${d.successor.handle ? ` (${d.successor.phase === "draining" ? "old job " : "job "}${d.successor.handle.split(":")[0]})` : ""} since ${d.successor.since}` : null],
+    ["mounts", d.mounts?.length ? `${d.mounts.join(", ")} (read-only)` : "none"],
+    ["grace period", d.gracePeriod === undefined ? "none (STARTING until its health check answers)" : `${d.gracePeriod} s`],
     ["created", `${d.createdAt} by ${d.createdBy}`],
     ["updated", d.updatedAt],
     ["queued", d.phases.queued],

@@ -100,8 +100,11 @@ def run_service(task: Task, model: str, options: RunOptions, dry_run: bool = Fal
     return Call("POST", "/api/services", RunResponse, body=run_request(task, model, options, dry_run))
 
 
-def list_services(status: ServiceStatus | None = None, id: str | None = None, all: bool = False) -> Call[list[ServiceRecord]]:
-    return Call("GET", "/api/services", list[ServiceRecord], query=_query(status=status, id=id, all=all or None))
+def list_services(
+    status: ServiceStatus | None = None, id: str | None = None, all: bool = False, limit: int | None = None, cursor: str | None = None
+) -> Call[list[ServiceRecord]]:
+    """One page (`limit`, default 100) of the services; the answer's X-Next-Cursor header is the next page's `cursor`."""
+    return Call("GET", "/api/services", list[ServiceRecord], query=_query(status=status, id=id, all=all or None, limit=limit, cursor=cursor))
 
 
 def get_service(ref: str) -> Call[ServiceDetails]:

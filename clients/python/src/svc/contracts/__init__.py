@@ -1,6 +1,6 @@
 """Typed mirrors of the API's contracts (the repository's `contracts/src/*.ts`), as frozen dataclasses."""
 
-from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport, ImageBuild, RuntimeImage
+from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport, ImageBuild, ImageChoice, RuntimeImage
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
@@ -37,6 +37,7 @@ __all__ = [
     "HealthReport",
     "HostKeyNotice",
     "ImageBuild",
+    "ImageChoice",
     "JobOptions",
     "LocalProfile",
     "Model",

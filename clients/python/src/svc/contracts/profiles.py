@@ -29,6 +29,10 @@ class SlurmProfile:
     runtime: Literal["bare", "apptainer"] | None = None
     #: Default idle_stop of this profile's services (e.g. "30m").
     idle_stop: str | None = None
+    #: Defaults of this profile's jobs when `run()` gives none (profiles.cfg's account, partition, qos).
+    account: str | None = None
+    partition: str | None = None
+    qos: str | None = None
 
 
 Profile = Union[LocalProfile, SlurmProfile]
@@ -48,6 +52,10 @@ class ProfileAttributes(TypedDict, total=False):
     runtime: Literal["bare", "apptainer"]
     #: Default idle_stop of the profile's services: no request for this long stops one (e.g. "30m").
     idle_stop: str
+    #: slurm: defaults of the profile's jobs; an empty string removes one.
+    account: str
+    partition: str
+    qos: str
     #: slurm: the fingerprint (SHA256:…) of the host's key, checked beforehand, for a host not in
     #: known_hosts yet (SvcApiError ssh_host_key_unknown carries it); not stored in the profile.
     host_key_fingerprint: str

@@ -25,6 +25,13 @@ class JobOptions:
     gres: int | None = None
     partition: str | None = None
     constraint: str | None = None
+    account: str | None = None
+    qos: str | None = None
+    reservation: str | None = None
+    #: Nodes not to run on (a Slurm hostlist).
+    exclude: str | None = None
+    #: Nodes to run on (a Slurm hostlist).
+    nodelist: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,6 +106,10 @@ class ServiceRecord:
     #: When the current Slurm job reaches its time limit.
     ends_at: datetime | None
     successor: ServiceSuccessor | None
+    #: Host folders bound read-only into the service (`mount=[...]`).
+    mounts: list[str] | None = None
+    #: Seconds it may fail its health check while starting before it counts as UNHEALTHY.
+    grace_period: int | None = None
     created_by: str
     created_at: datetime
     updated_at: datetime
