@@ -8,4 +8,4 @@ export { ModelsApi } from "./models";
 export { ImagesApi } from "./images";
 export { RuntimesApi } from "./runtimes";
 export { KeysApi, UsageApi } from "./keys";
-export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations } from "./operations";
+export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations, type ServiceListQuery } from "./operations";

@@ -26,6 +26,7 @@ import type {
   RuntimeList,
   RuntimeRemoval,
   ServiceDetails,
+  ActivityReport,
   ServiceRecord,
   ServiceStatus,
   UsageQuery,
@@ -53,12 +54,13 @@ export interface Operations {
   "POST /api/models/downloads": { body: DownloadRequest; response: DownloadTask };
   "GET /api/models/downloads": { response: DownloadTask[] };
   "GET /api/models/downloads/{id}": { params: { id: string }; response: DownloadTask };
-  "GET /api/services": { query: { status?: ServiceStatus; id?: string; all?: boolean }; response: ServiceRecord[] };
+  "GET /api/services": { query: ServiceListQuery; response: ServiceRecord[] };
   "POST /api/services": { body: RunRequestBody; response: RunResponse };
   "GET /api/services/{ref}": { params: { ref: string }; response: ServiceDetails };
   "DELETE /api/services/{ref}": { params: { ref: string }; query: { force?: boolean }; response: ServiceRecord };
   "POST /api/services/{ref}/stop": { params: { ref: string }; response: ServiceRecord };
-  "POST /api/services/{ref}/restart": { params: { ref: string }; response: ServiceRecord };
+  "POST /api/services/{ref}/restart": { params: { ref: string }; query: { onDemand?: boolean }; response: ServiceRecord };
+  "POST /api/services/activity": { body: ActivityReport; response: { recorded: number } };
   "GET /api/services/{ref}/logs": { params: { ref: string }; query: { follow?: boolean; tail?: number }; response: string };
   "GET /api/images": { response: RuntimeImage[] };
   "GET /api/images/builds": { response: ImageBuild[] };
@@ -72,6 +74,18 @@ export interface Operations {
   "POST /api/keys": { body: CreateKeyRequest; response: CreatedKey };
   "DELETE /api/keys/{ref}": { params: { ref: string }; response: ApiKey };
   "GET /api/usage": { query: UsageQuery; response: UsageReport };
+}
+
+/** The query of GET /api/services (`svc ls`). */
+export interface ServiceListQuery {
+  status?: ServiceStatus;
+  id?: string;
+  /** The whole history, not only live services and those that ended in the last 24 hours. */
+  all?: boolean;
+  /** Services per page (default 100, at most 1000). */
+  limit?: number;
+  /** Where the previous page ended (its `X-Next-Cursor`). */
+  cursor?: string;
 }
 
 export type OperationKey = keyof Operations;

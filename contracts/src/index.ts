@@ -4,6 +4,7 @@ export * from "./topology";
 export * from "./version";
 export * from "./profiles";
 export * from "./services";
+export * from "./policies";
 export * from "./models";
 export * from "./images";
 export * from "./runtimes";

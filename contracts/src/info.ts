@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { ENGINE_KINDS, literalUnion } from "./services";
+import { ImageChoice } from "./images";
 
 export const DockerNetwork = Type.Union([literalUnion(["publish", "host"]), Type.Null()], {
   description:
@@ -14,6 +15,7 @@ export const AppInfo = Type.Object({
   homeDir: Type.String(),
   debug: Type.Boolean({ description: "Debug mode: when on, no authentication is required." }),
   dockerNetwork: DockerNetwork,
+  images: Type.Array(ImageChoice, { description: "The images services run, each pinned by svc start's environment or svc's default; `svc run --image` replaces one for a service." }),
 }, { $id: "AppInfo" });
 export type AppInfo = Static<typeof AppInfo>;
 

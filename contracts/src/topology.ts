@@ -19,7 +19,7 @@ export const SERVICE_HEALTH_PATH = "/health";
 /** Route orchestrator-svc answers with what /api/info reports of it (see ServiceFacts). */
 export const SERVICE_FACTS_PATH = "/facts";
 
-/** Route orchestrator-svc answers with the live services and how to reach them (see ServiceRoute), for the gateway's /v1. */
+/** Route orchestrator-svc answers with the live services (and the stopped on-demand ones) and how to reach them (see ServiceRoute), for the gateway's /v1. */
 export const SERVICE_ROUTES_PATH = "/routes";
 
 /** Route orchestrator-svc answers with its own Prometheus metrics (reconcile ticks), which the gateway's /metrics appends. */
@@ -53,4 +53,8 @@ export interface ServiceRoute {
   url: string | null;
   apiKey: string | null;
   createdAt: string;
+  /** --on-demand: a request for it starts it again when it is STOPPED (such services are listed even then). */
+  onDemand: boolean;
+  /** Requests wait for it while it is on its way up (--on-demand or --renew) instead of getting 503 at once. */
+  waits: boolean;
 }

@@ -6,6 +6,8 @@ import { authController } from "./auth";
 import { forwardController } from "./forward";
 import { proxyController } from "./proxy";
 import { ServiceProxy } from "./proxy/service";
+import { ActivityRecorder } from "./activity";
+import { OnDemandStarts } from "./on-demand/ensure-serving";
 import { statusController } from "./status";
 import { docsController } from "./docs";
 import { pagesController } from "./pages";
@@ -35,7 +37,10 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  */
 export function createGateway({ settings, internalSecret, upstreams, authToken, usageRetentionDays = DEFAULT_USAGE_RETENTION_DAYS }: GatewayEnv) {
   const client = internalClient(upstreams, internalSecret);
-  const proxy = new ServiceProxy(client, authToken);
+  // Idle clocks and on-demand starts, for /proxy/<id> and /v1 alike.
+  const activity = new ActivityRecorder((report) => client.services.reportActivity(report));
+  const starts = new OnDemandStarts(client.services);
+  const proxy = new ServiceProxy(client, authToken, activity, starts);
   const layout = homeLayout(settings.homeDir);
   mkdirSync(layout.dataDir("gateway"), { recursive: true, mode: 0o700 });
   const db = openGatewayDb(layout.dataDir("gateway"));
@@ -48,7 +53,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   const router = new OpenAiRouter(catalog, v1Authenticator(keys, authToken), (outcome) => {
     usage.record(outcome);
     metrics?.observe(outcome);
-  });
+  }, { activity, starts });
   metrics = new GatewayMetrics(client, router.balancer);
   // normalize: false refuses unknown fields of the gateway's own API (/api/keys) instead of dropping them, as the services do.
   const app: AnyElysia = new Elysia({ name: "gateway", normalize: false, serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT } })

@@ -15,6 +15,7 @@ import { v1Authenticator } from "../src/keys/v1-auth";
 import { ServiceCatalog } from "../src/openai/catalog";
 import type { V1Outcome } from "../src/openai/outcome";
 import { OpenAiRouter } from "../src/openai/service";
+import { NotServing } from "../src/on-demand/ensure-serving";
 import { UsageStore } from "../src/usage/store";
 
 interface Seen {
@@ -93,6 +94,8 @@ const route = (id: string, name: string, model: string, url: string | null, stat
   url,
   apiKey: `own-key-${name}`,
   createdAt: "2026-11-25T10:00:00.000Z",
+  onDemand: false,
+  waits: false,
 });
 
 let routes: ServiceRoute[] = [route("id-a1", "a1", "owner/a", a1.url), route("id-a2", "a2", "owner/a", a2.url), route("id-b", "b", "owner/b", b.url, "HEALTHY", "fedcba9876543210")];
@@ -270,5 +273,55 @@ describe("usage store", () => {
     expect(recorded).toBe(outcomes.length);
     expect(usage.prune(new Date(Date.now() + 31 * 86_400_000))).toBe(recorded);
     expect(usage.totals(since).requests).toBe(0);
+  });
+});
+
+describe("on-demand services behind /v1", () => {
+  /** A router whose lifecycle starts the stopped service `id-e` (as OnDemandStarts would): it turns HEALTHY at b's address. */
+  function wakingRouter(outcome: "starts" | "times out") {
+    const touched: string[] = [];
+    const starts: string[] = [];
+    let list: ServiceRoute[] = [{ ...route("id-e", "e", "owner/e", null, "STOPPED"), onDemand: true, waits: true }];
+    const wakingCatalog = new ServiceCatalog(async () => list);
+    const waking = new OpenAiRouter(wakingCatalog, v1Authenticator(keys, TOKEN), () => {}, {
+      activity: { touch: (id: string) => void touched.push(id) },
+      starts: {
+        async ensureServing(service) {
+          starts.push(typeof service === "string" ? service : service.id);
+          await Bun.sleep(50);
+          if (outcome === "times out") throw new NotServing("did not become HEALTHY within its start timeout (1 s); it is PENDING: Resources", "start_timeout", 30);
+          list = [{ ...list[0], status: "HEALTHY", url: b.url }];
+          return {} as never;
+        },
+      },
+    });
+    const send = (body: unknown) =>
+      waking.handle(new Request("http://localhost:8000/v1/chat/completions", { method: "POST", headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) }));
+    return { send, touched, starts };
+  }
+
+  test("a STOPPED on-demand service is started by a request for its model, which is then answered by it", async () => {
+    const { send, touched, starts } = wakingRouter("starts");
+    const response = await send({ model: "owner/e", messages: [] });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-svc-service")).toBe("id-e");
+    expect(starts).toEqual(["id-e"]);
+    expect(touched).toContain("id-e");
+  });
+
+  test("a streamed request gets keep-alive comments while it waits, then the service's stream", async () => {
+    const { send } = wakingRouter("starts");
+    const response = await send({ model: "owner/e", messages: [], stream: true });
+    const text = await response.text();
+    expect(text.startsWith(": waiting for the service to start\n\n")).toBe(true);
+    expect(text).toContain("data: [DONE]");
+  });
+
+  test("past the start timeout: 503 with Retry-After and the scheduler's reason", async () => {
+    const { send } = wakingRouter("times out");
+    const response = await send({ model: "owner/e", messages: [] });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("30");
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain("PENDING: Resources");
   });
 });

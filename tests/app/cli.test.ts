@@ -31,7 +31,7 @@ describe("svc CLI against a running application (debug off)", () => {
     const images = await runSvc(["image", "ls"], env());
     expect(images.code).toBe(0);
     expect(images.stdout).not.toContain("None");
-    expect(images.stdout).toMatch(/text-generation\s+svc\s+svc-text-generation:not-built-here\s+no\s+not built/);
+    expect(images.stdout).toMatch(/text-generation\s+svc\s+svc-text-generation:not-built-here\s+SVC_RUNTIME_IMAGE_TEXT_GENERATION\s+no\s+not built/);
   });
 
   test("a wrong token is reported with what to set", async () => {
@@ -85,7 +85,7 @@ describe("svc CLI usage and configuration errors", () => {
       [["model", "ls", "--refersh"], "unknown option --refersh. Did you mean --refresh?"],
       [["run", "text-generation", "a/b", "--max-totl-tokens", "5", "--", "x"], ""],
       [["run", "speech-recognition", "a/b", "--input-dri", "/x"], "unknown option --input-dri for speech-recognition. Did you mean --input-dir?"],
-      [["run", "--partiton", "debug", "text-generation", "a/b"], "unknown job option --partiton. Did you mean --partition?"],
+      [["run", "--partiton", "debug", "text-generation", "a/b"], "unknown option --partiton. Did you mean --partition?"],
       [["run", "text-generaton", "a/b"], "unknown task 'text-generaton'. Did you mean text-generation?"],
     ];
     for (const [args, expected] of cases) {

@@ -14,3 +14,4 @@ export { documentRuleProblems } from "./document-rules";
 export * from "./zombie";
 export * from "./cluster-app";
 export * from "./metrics-text";
+export * from "./lifecycle";

@@ -16,6 +16,7 @@ export function registerInfo(cli: CAC, ctx: CliContext) {
           `home folder: ${info.homeDir}`,
           `debug mode:  ${info.debug ? "on (no authentication)" : "off (auth token required)"}`,
           `docker:      ${dockerNetworkWords(info.dockerNetwork)}`,
+          ...info.images.map((i) => `${`${i.task} (${i.engine}):`.padEnd(28)} ${i.image}${i.setBy ? ` (${i.setBy})` : ""}`),
           `status:      ${health.status}`,
           "",
           formatTable(

@@ -139,7 +139,7 @@ def test_stop_then_rm(client: svc.Svc) -> None:
         service.rm()
     assert (refused.value.status, refused.value.error) == (409, "conflict")
     assert service.stop().status == "STOPPED"
-    assert service.id not in [live.id for live in client.services()]
+    assert [listed.status for listed in client.services() if listed.id == service.id] == ["STOPPED"]
     assert service.id in [ended.id for ended in client.services(status="STOPPED")]
     service.rm()
     with pytest.raises(svc.SvcApiError) as gone:

@@ -2,10 +2,14 @@ import type { ServiceRoute } from "@svc/contracts";
 
 /** Live states in which a service will answer soon: /v1 says 503 with Retry-After instead of 404. */
 const COMING = new Set(["SUBMITTED", "PENDING", "STARTING", "UNHEALTHY"]);
+/** States of an ended service that an on-demand request starts again. */
+const DORMANT = new Set(["STOPPED", "TIMEOUT"]);
 
 export type Resolution =
   | { kind: "ready"; repo: string; services: ServiceRoute[] }
   | { kind: "starting"; repo: string; services: ServiceRoute[] }
+  /** No service answers now, but `service` (--on-demand or --renew) is worth waiting for: on its way up, or stopped and started by the request. */
+  | { kind: "wake"; repo: string; service: ServiceRoute }
   | { kind: "ambiguous"; revisions: string[] }
   | { kind: "unknown" };
 
@@ -28,12 +32,15 @@ export function resolveModel(model: string, routes: ServiceRoute[]): Resolution 
     matches = routes.filter((route) => route.model === model);
     if (matches.length === 0) matches = routes.filter((route) => route.name === model || route.id === model);
   }
-  const live = matches.filter((route) => route.status !== "STOPPING");
-  if (live.length === 0) return { kind: "unknown" };
-  const repo = live[0].model;
-  const healthy = live.filter(ready);
-  if (healthy.length > 0) return { kind: "ready", repo, services: healthy };
-  if (live.some((route) => COMING.has(route.status))) return { kind: "starting", repo, services: live };
+  const healthy = matches.filter(ready);
+  if (healthy.length > 0) return { kind: "ready", repo: healthy[0].model, services: healthy };
+  const newest = (candidates: ServiceRoute[]) => [...candidates].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+  const coming = matches.filter((route) => COMING.has(route.status));
+  const awaited = coming.filter((route) => route.waits);
+  if (awaited.length > 0) return { kind: "wake", repo: awaited[0].model, service: newest(awaited) };
+  if (coming.length > 0) return { kind: "starting", repo: coming[0].model, services: coming };
+  const dormant = matches.filter((route) => route.onDemand && (DORMANT.has(route.status) || route.status === "STOPPING"));
+  if (dormant.length > 0) return { kind: "wake", repo: dormant[0].model, service: newest(dormant) };
   return { kind: "unknown" };
 }
 

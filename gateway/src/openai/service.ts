@@ -11,6 +11,15 @@ import { ROUTED_ENDPOINTS, USAGE_STREAM_ENDPOINTS } from "./paths";
 import { BodyError, readV1Body, type V1Body } from "./request-body";
 import { resolveModel, servedModels } from "./resolve";
 import { tapUsage } from "./usage-tap";
+import type { ActivityRecorder } from "../activity";
+import { NotServing, type OnDemandStarts } from "../on-demand/ensure-serving";
+import { waitingStream } from "../on-demand/wait-stream";
+
+/** The lifecycle policies' part in /v1: idle clocks see its requests, and a model whose service is on demand starts it. */
+export interface V1Lifecycle {
+  activity: Pick<ActivityRecorder, "touch">;
+  starts: Pick<OnDemandStarts, "ensureServing">;
+}
 
 /** The caller's credentials are for the gateway; the service gets its own key instead. */
 const DROPPED_REQUEST_HEADERS = ["authorization", "cookie", "x-svc-token", INTERNAL_SECRET_HEADER, "content-length"];
@@ -24,7 +33,9 @@ const RETRY_AFTER_SECONDS = "5";
  * One OpenAI base URL for every model: /v1/… picks a HEALTHY service by the request's `model`
  * (the one with the fewest requests in flight), sends the request there with the service's own
  * API key through the same relay /proxy uses (streams unbuffered, a caller that goes away cancels
- * the upstream request), and reports each request's outcome with its token usage.
+ * the upstream request), and reports each request's outcome with its token usage. A model whose
+ * only service is on demand (or being renewed) is waited for: a STOPPED one is started again, and
+ * streamed requests get keep-alive comments meanwhile (as through /proxy).
  */
 export class OpenAiRouter {
   readonly balancer = new LeastInFlight();
@@ -33,6 +44,7 @@ export class OpenAiRouter {
     private readonly catalog: ServiceCatalog,
     private readonly authenticate: Authenticate,
     private readonly sink: OutcomeSink,
+    private readonly lifecycle?: V1Lifecycle,
   ) {}
 
   async handle(request: Request, server?: TimeoutControl): Promise<Response> {
@@ -83,9 +95,65 @@ export class OpenAiRouter {
       return refuse(proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.", { "retry-after": RETRY_AFTER_SECONDS }), body.model);
     }
     const resolved = resolveModel(body.model, routes);
-    if ((resolved.kind === "ready" || resolved.kind === "starting") && !mayUse(caller, resolved.repo)) {
+    if ((resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake") && !mayUse(caller, resolved.repo)) {
       return refuse(proxyError(403, "model_not_allowed", `This API key may not use '${resolved.repo}'.`), resolved.repo, true);
     }
+    // Streams report usage in a final chunk only when asked: ask for it, and keep it from a client that did not.
+    let send = body.bytes;
+    let stripUsage = false;
+    if (body.stream && body.json && USAGE_STREAM_ENDPOINTS.has(path)) {
+      const options = body.json.stream_options;
+      const asked = !!options && typeof options === "object" && (options as { include_usage?: unknown }).include_usage === true;
+      if (!asked && (options === undefined || options === null || typeof options === "object")) {
+        stripUsage = true;
+        send = new TextEncoder().encode(JSON.stringify({ ...body.json, stream_options: { ...((options as object) ?? {}), include_usage: true } })).buffer as ArrayBuffer;
+      }
+    }
+
+    const model = body.model;
+    const forward = async (repo: string, services: ServiceRoute[]): Promise<Response> => {
+      const tried = new Set<string>();
+      let candidates = services;
+      for (;;) {
+        const service = this.balancer.pick(repo, candidates.filter((s) => !tried.has(s.id)));
+        if (!service) {
+          return refuse(proxyError(502, "service_unreachable", `No service of '${repo}' answered (tried ${[...tried].join(", ")}); svc ls shows their state.`), repo, true);
+        }
+        tried.add(service.id);
+        const done = this.balancer.begin(service.id, service.name);
+        this.lifecycle?.activity.touch(service.id);
+        let response: Response;
+        try {
+          response = await relay(request, `${service.url}${path}`, {
+            drop: DROPPED_REQUEST_HEADERS,
+            set: service.apiKey ? { authorization: `Bearer ${service.apiKey}` } : {},
+            body: send,
+            dropFromResponse: ["set-cookie"],
+            setOnResponse: { ...CONFINED_RESPONSE, ...closing, [SERVICE_HEADER]: service.id },
+          });
+        } catch {
+          done();
+          if (request.signal.aborted) return new Response(null, { status: 499 });
+          // Nothing started there (it stopped meanwhile, or its address is stale): try another one.
+          this.catalog.invalidate();
+          const fresh = await this.catalog.routes().catch(() => routes);
+          const again = resolveModel(model, fresh);
+          candidates = again.kind === "ready" ? again.services : candidates;
+          continue;
+        }
+        const finish = (how: V1Outcome["end"], usage: V1Outcome["usage"]) => {
+          done();
+          this.sink(outcome({ status: response.status, model: repo, modelServed: true, serviceId: service.id, serviceName: service.name, end: how, usage }));
+        };
+        if (!response.body) {
+          finish("complete", null);
+          return response;
+        }
+        const sse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
+        const tapped = tapUsage(response.body, { sse, stripUsage: sse && stripUsage, onEnd: (usage, how) => finish(how, usage) });
+        return new Response(tapped, { status: response.status, headers: response.headers });
+      }
+    };
     switch (resolved.kind) {
       case "unknown": {
         const served = servedModels(routes.filter((route) => mayUse(caller, route.model)));
@@ -104,60 +172,42 @@ export class OpenAiRouter {
           resolved.repo,
           true,
         );
+      case "wake":
+        if (this.lifecycle) return this.wake(request, resolved.service, body, closing, () => this.afterWake(body.model!, resolved.repo, forward), refuse);
+        return refuse(proxyError(503, "model_not_ready", `The model '${resolved.repo}' is not serving now; try again shortly.`, { "retry-after": RETRY_AFTER_SECONDS }), resolved.repo, true);
     }
+    return forward(resolved.repo, resolved.services);
+  }
 
-    // Streams report usage in a final chunk only when asked: ask for it, and keep it from a client that did not.
-    let send = body.bytes;
-    let stripUsage = false;
-    if (body.stream && body.json && USAGE_STREAM_ENDPOINTS.has(path)) {
-      const options = body.json.stream_options;
-      const asked = !!options && typeof options === "object" && (options as { include_usage?: unknown }).include_usage === true;
-      if (!asked && (options === undefined || options === null || typeof options === "object")) {
-        stripUsage = true;
-        send = new TextEncoder().encode(JSON.stringify({ ...body.json, stream_options: { ...((options as object) ?? {}), include_usage: true } })).buffer as ArrayBuffer;
-      }
+  /** Waits for an on-demand (or renewing) service, starting it if it is stopped, then routes the request: a stream gets keep-alive comments meanwhile. */
+  private async wake(
+    request: Request,
+    service: ServiceRoute,
+    body: V1Body,
+    closing: Record<string, string>,
+    proceed: () => Promise<Response>,
+    refuse: (response: Response, model: string | null, modelServed?: boolean) => Response,
+  ): Promise<Response> {
+    const { activity, starts } = this.lifecycle!;
+    activity.touch(service.id);
+    const ready = starts.ensureServing(service.id, { signal: request.signal });
+    if (body.stream) return waitingStream(ready, proceed, { ...CONFINED_RESPONSE, ...closing });
+    try {
+      await ready;
+    } catch (error) {
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      if (error instanceof NotServing) return refuse(proxyError(503, error.code, error.message, { "retry-after": String(error.retryAfterSeconds) }), service.model, true);
+      return refuse(proxyError(502, "service_unreachable", `Service ${service.id} did not start: ${(error as Error).message}`), service.model, true);
     }
+    return proceed();
+  }
 
-    const tried = new Set<string>();
-    let candidates = resolved.services;
-    for (;;) {
-      const service = this.balancer.pick(resolved.repo, candidates.filter((s) => !tried.has(s.id)));
-      if (!service) {
-        return refuse(proxyError(502, "service_unreachable", `No service of '${resolved.repo}' answered (tried ${[...tried].join(", ")}); svc ls shows their state.`), resolved.repo, true);
-      }
-      tried.add(service.id);
-      const done = this.balancer.begin(service.id, service.name);
-      let response: Response;
-      try {
-        response = await relay(request, `${service.url}${path}`, {
-          drop: DROPPED_REQUEST_HEADERS,
-          set: service.apiKey ? { authorization: `Bearer ${service.apiKey}` } : {},
-          body: send,
-          dropFromResponse: ["set-cookie"],
-          setOnResponse: { ...CONFINED_RESPONSE, ...closing, [SERVICE_HEADER]: service.id },
-        });
-      } catch {
-        done();
-        if (request.signal.aborted) return new Response(null, { status: 499 });
-        // Nothing started there (it stopped meanwhile, or its address is stale): try another one.
-        this.catalog.invalidate();
-        const fresh = await this.catalog.routes().catch(() => routes);
-        const again = resolveModel(body.model, fresh);
-        candidates = again.kind === "ready" ? again.services : candidates;
-        continue;
-      }
-      const finish = (how: V1Outcome["end"], usage: V1Outcome["usage"]) => {
-        done();
-        this.sink(outcome({ status: response.status, model: resolved.repo, modelServed: true, serviceId: service.id, serviceName: service.name, end: how, usage }));
-      };
-      if (!response.body) {
-        finish("complete", null);
-        return response;
-      }
-      const sse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
-      const tapped = tapUsage(response.body, { sse, stripUsage: sse && stripUsage, onEnd: (usage, how) => finish(how, usage) });
-      return new Response(tapped, { status: response.status, headers: response.headers });
-    }
+  /** Once a woken service is HEALTHY: the catalog is read again and the request goes to what now serves the model. */
+  private async afterWake(model: string, repo: string, forward: (repo: string, services: ServiceRoute[]) => Promise<Response>): Promise<Response> {
+    this.catalog.invalidate();
+    const again = resolveModel(model, await this.catalog.routes());
+    if (again.kind !== "ready") return proxyError(503, "model_not_ready", `The model '${repo}' started but is not answering yet; try again shortly.`, { "retry-after": RETRY_AFTER_SECONDS });
+    return forward(again.repo, again.services);
   }
 
   private async models(path: string, caller: Caller): Promise<Response> {
@@ -172,7 +222,7 @@ export class OpenAiRouter {
     if (path === "/v1/models") return Response.json({ object: "list", data: list });
     const wanted = decodeURIComponent(path.slice("/v1/models/".length));
     const resolved = resolveModel(wanted, visible);
-    const found = resolved.kind === "ready" || resolved.kind === "starting" ? list.find((model) => model.id === resolved.repo) : undefined;
+    const found = resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake" ? list.find((model) => model.id === resolved.repo) : undefined;
     if (!found) {
       return proxyError(404, "model_not_found", `The model '${wanted}' is not served. Served now: ${servedModels(visible).join(", ") || "none"}.`);
     }

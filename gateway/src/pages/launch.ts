@@ -21,18 +21,32 @@ const LaunchForm = t.Object(
     gres: text(16),
     partition: text(128),
     constraint: text(256),
+    account: text(128),
+    qos: text(128),
+    reservation: text(128),
+    exclude: text(1024),
+    nodelist: text(1024),
+    mounts: text(65536),
+    gracePeriod: text(16),
+    image: text(512),
     maxInputLength: text(16),
     maxTotalTokens: text(16),
     sharded: text(16),
     disableCustomKernels: text(8),
     engineArgs: text(65536),
     inputDir: text(4096),
+    idleStop: text(32),
+    onDemand: text(8),
+    startTimeout: text(32),
+    renew: text(8),
+    renewBefore: text(32),
   },
   { additionalProperties: true },
 );
 
-type IntegerField = "ntasksPerNode" | "mem" | "gres" | "maxInputLength" | "maxTotalTokens";
+type IntegerField = "ntasksPerNode" | "mem" | "gres" | "maxInputLength" | "maxTotalTokens" | "gracePeriod";
 const LABELS: Record<IntegerField, string> = {
+  gracePeriod: "Grace period",
   ntasksPerNode: "Tasks per node",
   mem: "Memory",
   gres: "GPUs per node",
@@ -46,12 +60,24 @@ const OPTION_FIELDS: Array<[RegExp, keyof LaunchFormValues]> = [
   [/^--time\b|^job\.time:/, "time"],
   [/^--partition\b|^job\.partition:/, "partition"],
   [/^--constraint\b|^job\.constraint:/, "constraint"],
+  [/^--account\b|^job\.account:/, "account"],
+  [/^--qos\b|^job\.qos:/, "qos"],
+  [/^--reservation\b|^job\.reservation:/, "reservation"],
+  [/^--exclude\b|^job\.exclude:/, "exclude"],
+  [/^--nodelist\b|^job\.nodelist:/, "nodelist"],
+  [/^--mount\b|^mounts/, "mounts"],
+  [/^--grace-period\b|^gracePeriod:/, "gracePeriod"],
+  [/^--image\b|^image:/, "image"],
   [/^--api-key\b|^apiKey:/, "apiKey"],
   [/^--sharded\b|^textGeneration\.sharded:/, "sharded"],
   [/^--max-input-length\b|^textGeneration\.maxInputLength:/, "maxInputLength"],
   [/^--max-total-tokens\b|^textGeneration\.maxTotalTokens:/, "maxTotalTokens"],
   [/^--input-dir\b|^speechRecognition\.inputDir:/, "inputDir"],
   [/^engine argument|^unknown options for speech|^engineArgs/i, "engineArgs"],
+  [/^--idle-stop\b|^policies\.idleStop:|^the profile's idle_stop/, "idleStop"],
+  [/^--start-timeout\b|^policies\.startTimeout:/, "startTimeout"],
+  [/^--renew-before\b|^policies\.renewBefore:/, "renewBefore"],
+  [/^--renew\b/, "renew"],
   [/^--mem\b|^job\.mem:/, "mem"],
   [/^--gres\b|^job\.gres:/, "gres"],
   [/^--ntasks-per-node\b|^job\.ntasksPerNode:/, "ntasksPerNode"],
@@ -80,11 +106,17 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
     integers[key] = Number(raw);
   }
   const clean = (key: keyof LaunchFormValues) => values[key]?.trim() || undefined;
+  const mounts = (values.mounts ?? "").split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
   const job = Object.fromEntries(
     Object.entries({
       time: clean("time"),
       partition: clean("partition"),
       constraint: clean("constraint"),
+      account: clean("account"),
+      qos: clean("qos"),
+      reservation: clean("reservation"),
+      exclude: clean("exclude"),
+      nodelist: clean("nodelist"),
       mem: integers.mem,
       gres: integers.gres,
       ntasksPerNode: integers.ntasksPerNode,
@@ -98,7 +130,20 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
     ...(clean("name") ? { name: clean("name") } : {}),
     ...(clean("apiKey") ? { apiKey: clean("apiKey") } : {}),
     ...(Object.keys(job).length ? { job } : {}),
+    ...(mounts.length ? { mounts } : {}),
+    ...(integers.gracePeriod !== undefined ? { gracePeriod: integers.gracePeriod } : {}),
+    ...(clean("image") ? { image: clean("image") } : {}),
   };
+  const policies = Object.fromEntries(
+    Object.entries({
+      idleStop: clean("idleStop"),
+      onDemand: values.onDemand ? true : undefined,
+      startTimeout: clean("startTimeout"),
+      renew: values.renew ? true : undefined,
+      renewBefore: clean("renewBefore"),
+    }).filter(([, v]) => v !== undefined),
+  );
+  if (Object.keys(policies).length) request.policies = policies;
   if (!request.model) return { error: { field: "model", message: "Choose a model. Only registered models can run: add or refresh them on the Models page." } };
   if (task === "text-generation") {
     const options = Object.fromEntries(

@@ -1,5 +1,6 @@
 import { SERVICE_FACTS_PATH, SERVICE_HEALTH_PATH, SERVICES, VERSION, type AppInfo, type ComponentHealth, type HealthReport, type ServiceFacts, type ServiceName } from "@svc/contracts";
 import type { InternalClient, Settings } from "@svc/platform";
+import { loadImageChoices } from "@svc/platform/config";
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -16,7 +17,16 @@ async function orchestratorFacts(client: InternalClient): Promise<ServiceFacts> 
 
 export async function appInfo(settings: Settings, client: InternalClient): Promise<AppInfo> {
   const { dockerNetwork } = await orchestratorFacts(client);
-  return { name: "svc", version: VERSION, host: settings.host, port: settings.port, homeDir: settings.homeDir, debug: settings.debug, dockerNetwork };
+  return {
+    name: "svc",
+    version: VERSION,
+    host: settings.host,
+    port: settings.port,
+    homeDir: settings.homeDir,
+    debug: settings.debug,
+    dockerNetwork,
+    images: loadImageChoices(process.env),
+  };
 }
 
 async function probe(client: InternalClient, name: ServiceName): Promise<ComponentHealth> {

@@ -16,12 +16,27 @@ export interface LaunchSpec {
   /** Speech recognition: the folder `audio_path` is resolved in (on the host that runs the service). */
   inputDir?: string;
   job: JobOptions;
+  /** Which job of the service this is: 0 (or absent) for the first, one more for each renewal successor. */
+  generation?: number;
+  /** Host folders bound read-only into the service (`--mount`); none when absent. */
+  mounts?: Mount[];
+  /** Seconds a starting service may fail its health check before it is UNHEALTHY (`--grace-period`); the reconciler applies it, engines only show it. */
+  gracePeriod?: number;
 }
+
+/** A host folder bound read-only into a service: where it is on the host, and where the service sees it (the path as given). */
+export interface Mount {
+  source: string;
+  target: string;
+}
+
+/** The engine-side name of one job of a service: its id, and `<id>.<generation>` for a renewal's successor (own work folder and Slurm comment). */
+export const instanceKey = (serviceId: string, generation = 0) => (generation ? `${serviceId}.${generation}` : serviceId);
 
 /** What the engine reports about one service, in engine-neutral terms. */
 export type Observation =
   | { phase: "queued"; reason?: string }
-  | { phase: "running"; host: string; port: number | null }
+  | { phase: "running"; host: string; port: number | null; endsAt?: string }
   | { phase: "exited"; outcome: "completed" | "failed" | "timeout" | "cancelled"; reason: string }
   | { phase: "missing" };
 

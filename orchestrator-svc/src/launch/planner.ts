@@ -1,8 +1,11 @@
 import { join } from "node:path";
-import { profileFolders, type InferenceServer, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import { profileFolders, type InferenceServer, type JobOptions, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import type { Mount } from "../engines/engine";
 import { DEFAULT_SLURM_RUNTIME } from "../engines/slurm/runtime-command";
 import { checkCpuEngineArgs } from "./engine-args";
+import { idleOptionWarnings, jobWithProfileDefaults } from "./idle-options";
 import { checkInputDir } from "./input-dir";
+import { checkMounts } from "./mounts";
 import { chooseModel } from "./model-choice";
 import { serverArgs } from "./server-args";
 import { validateRunRequest } from "./validate-request";
@@ -32,6 +35,9 @@ export interface LaunchPlan {
   args: string[];
   /** Speech recognition: the folder `audio_path` is resolved in; default `<home>/inputs`. */
   inputDir?: string;
+  /** The run's job options with the profile's defaults filled in. */
+  job: JobOptions;
+  mounts: Mount[];
 }
 
 /** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
@@ -44,20 +50,24 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   const choice = chooseModel(rows, request.model, request.task, profile.name, request.revision, registered);
   const gpus = request.job?.gres ?? 0;
   const server: InferenceServer = request.task === "text-generation" ? (gpus > 0 ? "vllm" : deps.cpuTextGeneration) : "svc";
-  const image = deps.image(request.task, server);
+  const image = request.image ?? deps.image(request.task, server);
   // A bare Slurm job always runs the project's runtime tree, whatever the image is called.
   const bareSlurm = profile.schema === "slurm" && (profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "bare";
   const engineWarnings =
     request.task === "text-generation" && server === "svc" && (bareSlurm || deps.isProjectRuntime(image)) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
   const { args, warnings } = serverArgs(server, request, request.model);
+  const job = jobWithProfileDefaults(request.job ?? {}, profile);
+  const idle = idleOptionWarnings(request, job, profile, server, bareSlurm);
   return {
     profile,
     model: choice.model,
     matched: choice.matched,
-    warnings: [...choice.warnings, ...warnings, ...engineWarnings],
+    warnings: [...choice.warnings, ...warnings, ...idle, ...engineWarnings],
     server,
     image,
     args,
+    job,
+    mounts: checkMounts(profile, request.mounts ?? []),
     inputDir:
       request.task === "speech-recognition"
         ? checkInputDir(profile, request.speechRecognition?.inputDir ?? join(profileFolders(profile).home, "inputs"), deps.inputRoots)

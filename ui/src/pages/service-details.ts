@@ -118,6 +118,10 @@ function fieldsCard(s: ServiceDetails): SafeHtml {
       ${option("--disable-custom-kernels", tg.disableCustomKernels ? "yes" : undefined)}
       ${option("--input-dir", s.speechRecognition?.inputDir)}
       ${option("engine arguments", s.engineArgs.length ? s.engineArgs.join(" ") : undefined)}
+      ${option("--idle-stop", s.policies.idleStop)}${option("--on-demand", s.policies.onDemand ? `yes (start timeout ${s.policies.startTimeout})` : undefined)}
+      ${option("--renew", s.policies.renew ? `yes, ${s.policies.renewBefore} before the job's end` : undefined)}
+      ${option("last request", s.lastRequestAt)}${option("job ends", s.endsAt)}
+      ${option("successor", s.successor ? `${s.successor.phase}${s.successor.handle ? ` (${s.successor.handle.split(":")[0]})` : ""} since ${s.successor.since}` : undefined)}
       ${option("created by", s.createdBy)}
       <dt>created</dt><dd>${when(s.createdAt)} (${age(s.createdAt)})</dd>
       <dt>updated</dt><dd>${when(s.updatedAt)} (${age(s.updatedAt)})</dd>

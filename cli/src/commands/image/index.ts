@@ -13,8 +13,8 @@ const size = (image: RuntimeImage) => (!image.present ? "not built" : image.size
 
 function table(images: RuntimeImage[]): string {
   return formatTable(
-    ["task", "engine", "image", "present", "size"],
-    images.map((i) => [i.task, i.engine, i.image, i.present ? "yes" : "no", size(i)]),
+    ["task", "engine", "image", "set by", "present", "size"],
+    images.map((i) => [i.task, i.engine, i.image, i.setBy ?? "default", i.present ? "yes" : "no", size(i)]),
   );
 }
 

@@ -2,6 +2,7 @@ import type { CAC } from "cac";
 import type { ServiceDetails } from "@svc/contracts";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
+import { formatPolicies } from "./policies";
 
 /** A reason on one line: a multi-line one (an exit with its last output) points to the full text below instead of ending in "last output:". */
 function summary(reason: string): string {
@@ -24,6 +25,12 @@ export function formatDetails(d: ServiceDetails): string {
     ["runtime", d.runtime],
     ["options", Object.keys(options).length ? Object.entries(options).map(([k, v]) => `${k}=${v}`).join(" ") : "none"],
     ["engine args", d.engineArgs.length ? d.engineArgs.join(" ") : "none"],
+    ["policies", formatPolicies(d.policies)],
+    ["last request", d.lastRequestAt],
+    ["job ends", d.endsAt],
+    ["successor", d.successor ? `${d.successor.phase}${d.successor.handle ? ` (${d.successor.phase === "draining" ? "old job " : "job "}${d.successor.handle.split(":")[0]})` : ""} since ${d.successor.since}` : null],
+    ["mounts", d.mounts?.length ? `${d.mounts.join(", ")} (read-only)` : "none"],
+    ["grace period", d.gracePeriod === undefined ? "none (STARTING until its health check answers)" : `${d.gracePeriod} s`],
     ["created", `${d.createdAt} by ${d.createdBy}`],
     ["updated", d.updatedAt],
     ["queued", d.phases.queued],

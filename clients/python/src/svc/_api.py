@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypedDict, TypeVar
 from urllib.parse import quote
 
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
@@ -101,8 +101,11 @@ def run_service(task: Task, model: str, options: RunOptions, dry_run: bool = Fal
     return Call("POST", "/api/services", RunResponse, body=run_request(task, model, options, dry_run))
 
 
-def list_services(status: ServiceStatus | None = None, id: str | None = None, all: bool = False) -> Call[list[ServiceRecord]]:
-    return Call("GET", "/api/services", list[ServiceRecord], query=_query(status=status, id=id, all=all or None))
+def list_services(
+    status: ServiceStatus | None = None, id: str | None = None, all: bool = False, limit: int | None = None, cursor: str | None = None
+) -> Call[list[ServiceRecord]]:
+    """One page (`limit`, default 100) of the services; the answer's X-Next-Cursor header is the next page's `cursor`."""
+    return Call("GET", "/api/services", list[ServiceRecord], query=_query(status=status, id=id, all=all or None, limit=limit, cursor=cursor))
 
 
 def get_service(ref: str) -> Call[ServiceDetails]:
@@ -113,8 +116,23 @@ def stop_service(ref: str) -> Call[ServiceRecord]:
     return Call("POST", "/api/services/{ref}/stop", ServiceRecord, {"ref": ref})
 
 
-def restart_service(ref: str) -> Call[ServiceRecord]:
-    return Call("POST", "/api/services/{ref}/restart", ServiceRecord, {"ref": ref})
+def restart_service(ref: str, on_demand: bool = False) -> Call[ServiceRecord]:
+    """With on_demand (what the gateway does for a request to an on-demand service), a live service is left as it is."""
+    return Call("POST", "/api/services/{ref}/restart", ServiceRecord, {"ref": ref}, _query(onDemand=on_demand or None))
+
+
+#: One entry of an activity report: a service id and when a request last went to it (ISO 8601).
+ServiceActivity = TypedDict("ServiceActivity", {"id": str, "lastRequestAt": str})
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActivityAnswer:
+    recorded: int
+
+
+def report_service_activity(services: list[ServiceActivity]) -> Call[ActivityAnswer]:
+    """The gateway's report of the last request to each service (the idle clocks of idle_stop)."""
+    return Call("POST", "/api/services/activity", ActivityAnswer, body={"services": list(services)})
 
 
 def remove_service(ref: str, force: bool = False) -> Call[ServiceRecord]:
@@ -182,7 +200,7 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     info, health, openapi_document,
     list_profiles, get_profile, create_profile, update_profile, remove_profile,
     list_models, refresh_models, start_download, get_download, list_downloads,
-    run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs,
+    run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs, report_service_activity,
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
     list_keys, create_key, remove_key, usage,

@@ -10,7 +10,7 @@ import httpx
 
 from . import _api as api
 from ._client_base import ClientBase
-from ._http import AsyncHttp
+from ._http import NEXT_CURSOR_HEADER, AsyncHttp
 from .async_service import AsyncService
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
@@ -64,8 +64,17 @@ class AsyncSvc(ClientBase[AsyncHttp]):
     async def service(self, ref: str, api_key: str | None = None) -> AsyncService:
         return AsyncService(self._http, await self._http.call(api.get_service(ref)), api_key)
 
-    async def services(self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None) -> list[AsyncService]:
-        return [AsyncService(self._http, record) for record in await self._http.call(api.list_services(status, id, all))]
+    async def services(
+        self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> list[AsyncService]:
+        return (await self.services_page(status, all=all, id=id, limit=limit, cursor=cursor))[0]
+
+    async def services_page(
+        self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> tuple[list[AsyncService], str | None]:
+        """One page of `services()` and the `cursor` of the next page (None on the last one)."""
+        records, headers = await self._http.call_with_headers(api.list_services(status, id, all, limit, cursor))
+        return [AsyncService(self._http, record) for record in records], headers.get(NEXT_CURSOR_HEADER)
 
     async def models(self, refresh: bool = False, *, profile: str | None = None, image: ModelImage | None = None, repo: str | None = None) -> list[Model]:
         if refresh:

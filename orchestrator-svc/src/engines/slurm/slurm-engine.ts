@@ -1,6 +1,6 @@
 import type { SlurmProfile } from "@svc/contracts";
 import { connectionKey, remotePathWord, Tunnels, type ClusterConnection } from "@svc/ssh";
-import type { Engine, EngineCapabilities, LaunchSpec, Observation, Submitted } from "../engine";
+import { instanceKey, type Engine, type EngineCapabilities, type LaunchSpec, type Observation, type Submitted } from "../engine";
 import { EngineError } from "../engine-error";
 import type { ApptainerImages } from "./apptainer-images";
 import { clusterFailure } from "./cluster-failure";
@@ -121,7 +121,7 @@ export class SlurmEngine implements Engine {
     renderJobScript(spec, { runtime: "bare" });
     const { target, notes } = await this.target(spec, reach, true);
     const script = renderJobScript(spec, target);
-    const workDir = slurmWorkDir(profile, spec.serviceId);
+    const workDir = slurmWorkDir(profile, instanceKey(spec.serviceId, spec.generation));
     const dir = remotePathWord(workDir);
     // The script goes on sh's standard input, so nothing in it (the key included) is on a command line.
     const write = (file: string, text: string) => `printf '%s' '${Buffer.from(text).toString("base64")}' | base64 -d > ${file}`;
@@ -166,8 +166,10 @@ export class SlurmEngine implements Engine {
         const status = statuses.get(jobId);
         let observation = observe(status);
         if (observation.phase === "running") {
+          const endsAt = status?.endsAt;
           if (!status?.server) observation = { phase: "running", host: "127.0.0.1", port: null };
           else if (!connection.local) observation = { phase: "running", host: "127.0.0.1", port: await tunnels.ensure(jobId, status.server.host, status.server.port) };
+          if (endsAt) observation = { ...observation, endsAt };
         } else tunnels.close(jobId);
         observations.set(handle, observation);
       }),
@@ -206,7 +208,7 @@ export class SlurmEngine implements Engine {
     this.reach?.tunnels.close(parseHandle(handle).jobId);
   }
 
-  /** Jobs of this user whose comment names one of these services (svc:<id>). */
+  /** Jobs of this user whose comment names one of these services (svc:<id>), or jobs of them (instance keys, svc:<id>.<generation>). */
   async adopt(serviceIds: string[]): Promise<Map<string, string>> {
     const { profile, connection } = await this.current();
     const wanted = new Set(serviceIds);

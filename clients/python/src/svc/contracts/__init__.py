@@ -1,6 +1,6 @@
 """Typed mirrors of the API's contracts (the repository's `contracts/src/*.ts`), as frozen dataclasses."""
 
-from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport, ImageBuild, RuntimeImage
+from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport, ImageBuild, ImageChoice, RuntimeImage
 from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
@@ -15,7 +15,9 @@ from .services import (
     ServiceDetails,
     ServiceEvent,
     ServicePhases,
+    ServicePolicyState,
     ServiceRecord,
+    ServiceSuccessor,
     ServiceStatus,
     SpeechRecognitionOptions,
     Task,
@@ -44,6 +46,7 @@ __all__ = [
     "HealthReport",
     "HostKeyNotice",
     "ImageBuild",
+    "ImageChoice",
     "JobOptions",
     "LocalProfile",
     "Model",
@@ -65,6 +68,8 @@ __all__ = [
     "ServiceDetails",
     "ServiceEvent",
     "ServicePhases",
+    "ServicePolicyState",
+    "ServiceSuccessor",
     "ServiceRecord",
     "ServiceStatus",
     "SlurmProfile",
