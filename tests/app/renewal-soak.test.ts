@@ -2,9 +2,9 @@
  * Outliving Slurm's wall time (--renew), end to end on the Slurm test cluster: a service with
  * --time 00:02:00 --renew --renew-before 00:01:00 answers one chat request a second through
  * /proxy/<id> for five minutes with no failure, hands over to a successor job at least twice (its
- * events say so), and ends with exactly one job in squeue. The second variant kills orchestrator-svc
- * (kill -9; the supervisor starts it again) while a successor is starting: the handover resumes,
- * no request fails after the restart, and there is still exactly one job at the end, the service's.
+ * events say so), and ends with exactly one job in squeue. The second variant kills the whole of
+ * svc (kill -9 of `svc start`) while a successor is starting and starts it again: the handover
+ * resumes, no request fails after the restart, and there is still exactly one job at the end, the service's.
  * Both variants run side by side, each with its own app and cluster, so the suite grows by one soak.
  */
 import { expect, test } from "bun:test";
@@ -15,7 +15,7 @@ const SOAK_MS = 5 * 60_000 + 5_000;
 interface SoakReport {
   variant: string;
   results: { at: number; result: ChatResult }[];
-  /** Kill variant: when orchestrator-svc answered again after the kill. */
+  /** Kill variant: when svc answered again after the kill. */
   restartedAt?: number;
   killedAt?: number;
   handovers: number;
@@ -26,10 +26,10 @@ interface SoakReport {
 const jobsInQueue = async (started: ClusterApp) =>
   (await started.cluster.execAsUser("squeue -h -u svc -t PD,R,CF,CG -o %i")).output.split("\n").map((line) => line.trim()).filter(Boolean);
 
-async function soak(variant: "plain" | "orchestrator killed mid-handover"): Promise<SoakReport> {
+async function soak(variant: "plain" | "svc killed mid-handover"): Promise<SoakReport> {
   const started = await startAppWithCluster("cluster");
   try {
-    const { client, app, env } = started;
+    const { client, env } = started;
     const run = await runSvc(["run", "-p", "cluster", "--time", "00:02:00", "--renew", "--renew-before", "00:01:00", "text-generation", TEXT_MODEL, "--name", "soak"], env);
     if (run.code !== 0) throw new Error(`svc run failed: ${run.stderr}`);
     const id = run.stdout.trim();
@@ -42,15 +42,15 @@ async function soak(variant: "plain" | "orchestrator killed mid-handover"): Prom
         ? Promise.resolve()
         : (async () => {
             await eventually(async () => (await client.services.get(id)).successor?.phase === "starting", 200_000, "a successor job to be starting");
-            process.kill(app.lock().components["orchestrator-svc"].pid!, "SIGKILL");
             report.killedAt = Date.now();
-            await eventually(async () => Boolean(await client.services.get(id)), 60_000, "orchestrator-svc to answer again");
+            await started.killAndRestart();
+            await eventually(async () => Boolean(await client.services.get(id).catch(() => undefined)), 60_000, "svc to answer again");
             report.restartedAt = Date.now();
           })();
     const end = Date.now() + SOAK_MS;
     while (Date.now() < end) {
       const at = Date.now();
-      report.results.push({ at, result: await chatThroughProxy(app.url, id, TEXT_MODEL, { timeoutMs: 120_000 }) });
+      report.results.push({ at, result: await chatThroughProxy(started.app.url, id, TEXT_MODEL, { timeoutMs: 120_000 }) });
       await Bun.sleep(Math.max(0, 1000 - (Date.now() - at)));
     }
     await killer;
@@ -74,13 +74,13 @@ async function soak(variant: "plain" | "orchestrator killed mid-handover"): Prom
   }
 }
 
-test("--renew: five minutes of one request a second through /proxy across ≥2 handovers, 0 failures, one job at the end; the same with orchestrator-svc killed mid-handover", async () => {
-  const reports = await Promise.all([soak("plain"), soak("orchestrator killed mid-handover")]);
+test("--renew: five minutes of one request a second through /proxy across ≥2 handovers, 0 failures, one job at the end; the same with svc killed (kill -9) and started again mid-handover", async () => {
+  const reports = await Promise.all([soak("plain"), soak("svc killed mid-handover")]);
   for (const report of reports) {
     const after = report.results.filter(({ at }) => report.restartedAt === undefined || at >= report.restartedAt);
     const failed = after.filter(({ result }) => !result.ok).map(({ at, result }) => `${new Date(at).toISOString()} ${result.status} ${result.text.slice(0, 200)}`);
     const before = report.results.length - after.length;
-    const restart = report.restartedAt === undefined ? "" : `, ${before} before orchestrator-svc answered again after the kill`;
+    const restart = report.restartedAt === undefined ? "" : `, ${before} before svc answered again after the kill`;
     console.log(`${report.variant}: ${report.results.length} requests (${report.results.filter(({ result }) => !result.ok).length} failed in all${restart}), ${report.handovers} handovers`);
     expect({ variant: report.variant, failed }).toEqual({ variant: report.variant, failed: [] });
     expect(report.results.length).toBeGreaterThanOrEqual(280);
