@@ -1,13 +1,14 @@
 /**
  * Stop when idle and start on the first request, end to end on Docker and on the Slurm test
  * cluster: a service run with --idle-stop 5s --on-demand is STOPPED ("idle for 5 s") after idling;
- * ten requests through /proxy/<id> arriving together start it once and are all answered; a streamed
- * request receives keep-alive comments while it waits; and (Slurm) a start the scheduler cannot
+ * ten requests arriving together, through /proxy/<id> and then through the gateway's /v1 by model,
+ * start it once each time and are all answered; a streamed /v1 request receives keep-alive comments
+ * while it waits; and (Slurm) a start the scheduler cannot
  * place within --start-timeout is a 503 with Retry-After and the scheduler's reason.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SvcClient } from "@svc/client";
-import { chatThroughProxy, eventually, eventsLike, runSvc, startAppWithCluster, startAppWithTinyModels, TEXT_MODEL, type ClusterApp, type TinyApp, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
+import { chatThroughProxy, chatThroughV1, eventually, eventsLike, runSvc, startAppWithCluster, startAppWithTinyModels, TEXT_MODEL, type ChatResult, type ClusterApp, type TinyApp, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
 const WAITING = ": waiting for the service to start";
 
@@ -20,18 +21,21 @@ async function idleThenOnDemand(appUrl: string, client: SvcClient, id: string) {
   expect(details.reason).toBe("idle for 5 s");
   expect(details.events.filter((e) => e.to === "STOPPING" && e.reason === "idle for 5 s")).toHaveLength(1);
 
-  // Ten requests at once while it is STOPPED: one start, ten answers.
-  const answers = await Promise.all(Array.from({ length: 10 }, () => chatThroughProxy(appUrl, id, TEXT_MODEL)));
-  expect(answers.filter((a) => !a.ok).map((a) => `${a.status} ${a.text.slice(0, 300)}`)).toEqual([]);
+  // Ten requests at once while it is STOPPED: one start, ten answers; through /proxy/<id>, then through /v1 by model.
+  const failures = (answers: ChatResult[]) => answers.filter((a) => !a.ok).map((a) => `${a.status} ${a.text.slice(0, 300)}`);
+  expect(failures(await Promise.all(Array.from({ length: 10 }, () => chatThroughProxy(appUrl, id, TEXT_MODEL))))).toEqual([]);
   expect(await eventsLike(client, id, "started on demand by a request")).toHaveLength(1);
-
-  // Idle again; a streamed request waits with keep-alive comments, then gets the service's stream.
   await stopped();
-  const streamed = await chatThroughProxy(appUrl, id, TEXT_MODEL, { stream: true });
+  expect(failures(await Promise.all(Array.from({ length: 10 }, () => chatThroughV1(appUrl, TEXT_MODEL))))).toEqual([]);
+  expect(await eventsLike(client, id, "started on demand by a request")).toHaveLength(2);
+
+  // Idle again; a streamed /v1 request waits with keep-alive comments, then gets the service's stream.
+  await stopped();
+  const streamed = await chatThroughV1(appUrl, TEXT_MODEL, { stream: true });
   expect(streamed.ok).toBe(true);
   expect(streamed.text.startsWith(WAITING)).toBe(true);
   expect(streamed.text.indexOf(WAITING)).toBeLessThan(streamed.text.indexOf("data: "));
-  expect(await eventsLike(client, id, "started on demand by a request")).toHaveLength(2);
+  expect(await eventsLike(client, id, "started on demand by a request")).toHaveLength(3);
 }
 
 describe("on Docker", () => {

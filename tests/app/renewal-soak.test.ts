@@ -1,14 +1,14 @@
 /**
  * Outliving Slurm's wall time (--renew), end to end on the Slurm test cluster: a service with
- * --time 00:02:00 --renew --renew-before 00:01:00 answers one chat request a second through
- * /proxy/<id> for five minutes with no failure, hands over to a successor job at least twice (its
- * events say so), and ends with exactly one job in squeue. The second variant kills the whole of
+ * --time 00:02:00 --renew --renew-before 00:01:00 answers one chat request a second through the
+ * gateway's /v1 (the model picks the service) for five minutes with no failure, hands over to a
+ * successor job at least twice (its events say so), and ends with exactly one job in squeue. The second variant kills the whole of
  * svc (kill -9 of `svc start`) while a successor is starting and starts it again: the handover
  * resumes, no request fails after the restart, and there is still exactly one job at the end, the service's.
  * Both variants run side by side, each with its own app and cluster, so the suite grows by one soak.
  */
 import { expect, test } from "bun:test";
-import { chatThroughProxy, eventually, eventsLike, runSvc, startAppWithCluster, TEXT_MODEL, type ChatResult, type ClusterApp } from "@svc/testing";
+import { chatThroughV1, eventually, eventsLike, runSvc, startAppWithCluster, TEXT_MODEL, type ChatResult, type ClusterApp } from "@svc/testing";
 
 const SOAK_MS = 5 * 60_000 + 5_000;
 
@@ -50,7 +50,7 @@ async function soak(variant: "plain" | "svc killed mid-handover"): Promise<SoakR
     const end = Date.now() + SOAK_MS;
     while (Date.now() < end) {
       const at = Date.now();
-      report.results.push({ at, result: await chatThroughProxy(started.app.url, id, TEXT_MODEL, { timeoutMs: 120_000 }) });
+      report.results.push({ at, result: await chatThroughV1(started.app.url, TEXT_MODEL, { timeoutMs: 120_000 }) });
       await Bun.sleep(Math.max(0, 1000 - (Date.now() - at)));
     }
     await killer;
@@ -74,7 +74,7 @@ async function soak(variant: "plain" | "svc killed mid-handover"): Promise<SoakR
   }
 }
 
-test("--renew: five minutes of one request a second through /proxy across ≥2 handovers, 0 failures, one job at the end; the same with svc killed (kill -9) and started again mid-handover", async () => {
+test("--renew: five minutes of one request a second through /v1 across ≥2 handovers, 0 failures, one job at the end; the same with svc killed (kill -9) and started again mid-handover", async () => {
   const reports = await Promise.all([soak("plain"), soak("svc killed mid-handover")]);
   for (const report of reports) {
     const after = report.results.filter(({ at }) => report.restartedAt === undefined || at >= report.restartedAt);

@@ -28,6 +28,9 @@ const CONFINED_RESPONSE = { "content-security-policy": "sandbox", "x-content-typ
 /** Header naming the service that answered, for whoever needs to tell replicas apart. */
 export const SERVICE_HEADER = "x-svc-service";
 const RETRY_AFTER_SECONDS = "5";
+/** How long a request whose services all failed to answer waits for one to show up at a new address, and how often it looks. */
+const MOVE_WAIT_MS = 10_000;
+const MOVE_POLL_MS = 250;
 
 /**
  * One OpenAI base URL for every model: /v1/… picks a HEALTHY service by the request's `model`
@@ -112,14 +115,26 @@ export class OpenAiRouter {
 
     const model = body.model;
     const forward = async (repo: string, services: ServiceRoute[]): Promise<Response> => {
+      // A service is tried once at each address: a renewal's handover or new tunnels after a restart move it.
       const tried = new Set<string>();
+      const untried = (route: ServiceRoute) => !tried.has(`${route.id} ${route.url}`);
+      const moveDeadline = Date.now() + MOVE_WAIT_MS;
       let candidates = services;
       for (;;) {
-        const service = this.balancer.pick(repo, candidates.filter((s) => !tried.has(s.id)));
-        if (!service) {
-          return refuse(proxyError(502, "service_unreachable", `No service of '${repo}' answered (tried ${[...tried].join(", ")}); svc ls shows their state.`), repo, true);
+        let service = this.balancer.pick(repo, candidates.filter(untried));
+        while (!service && Date.now() < moveDeadline && !request.signal.aborted) {
+          await Bun.sleep(MOVE_POLL_MS);
+          this.catalog.invalidate();
+          const again = resolveModel(model, await this.catalog.routes().catch(() => routes));
+          if (again.kind !== "ready") break;
+          candidates = again.services;
+          service = this.balancer.pick(repo, candidates.filter(untried));
         }
-        tried.add(service.id);
+        if (!service) {
+          if (request.signal.aborted) return new Response(null, { status: 499 });
+          return refuse(proxyError(502, "service_unreachable", `No service of '${repo}' answered (tried ${[...tried].map((key) => key.split(" ")[0]).join(", ")}); svc ls shows their state.`), repo, true);
+        }
+        tried.add(`${service.id} ${service.url}`);
         const done = this.balancer.begin(service.id, service.name);
         this.lifecycle?.activity.touch(service.id);
         let response: Response;
