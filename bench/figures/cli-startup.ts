@@ -1,0 +1,18 @@
+/** Figure 1: CLI start-up. `svc --version`, `svc ls`, `svc model ls` against `docker ps`, all in one hyperfine run. */
+import { SvcClient } from "@svc/client";
+import { ensureDocker, registerTinyModels, SVC, startSvc } from "@svc/testing";
+import { atMost, hyperfine, type Row } from "../lib/measure";
+
+export async function cliStartup(): Promise<Row[]> {
+  ensureDocker();
+  const app = await startSvc();
+  try {
+    await registerTinyModels(new SvcClient({ baseUrl: app.url }), app.home);
+    const env = { ...process.env, SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) };
+    const commands = [`${SVC} --version`, `${SVC} ls`, `${SVC} model ls`];
+    const [docker, ...svc] = hyperfine(["docker ps", ...commands], env);
+    return commands.map((command, i) => atMost(`CLI start-up: svc ${command.slice(SVC.length + 1)}`, svc[i], "docker ps", docker, 1.0));
+  } finally {
+    await app.cleanup();
+  }
+}

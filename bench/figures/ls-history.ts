@@ -1,0 +1,47 @@
+/**
+ * Figure 2: flat with history. `svc ls` and `svc ls --all` (its first page) on a home with 10,000 ended
+ * services against the same on a home with 10, both apps up at once and timed in one hyperfine run.
+ * The records ended 2 to 30 days ago, so `svc ls` lists the live ones (none) either way.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ServiceStore } from "@svc/orchestrator-svc";
+import { startSvc, SVC, tempHome, type RunningSvc } from "@svc/testing";
+import { atMost, hyperfine, type Row } from "../lib/measure";
+
+const DAY = 86_400_000;
+
+function homeWithEnded(count: number): string {
+  const home = tempHome("svc-bench-ls-");
+  mkdirSync(join(home, "data", "orchestrator-svc"), { recursive: true });
+  const store = new ServiceStore(join(home, "data", "orchestrator-svc", "orchestrator.db"));
+  const now = Date.now();
+  for (let i = 0; i < count; i++) {
+    const at = new Date(now - 2 * DAY - (i / count) * 28 * DAY).toISOString();
+    store.insert(
+      {
+        id: crypto.randomUUID(), name: `svc-${i}`, task: "text-generation", model: "svc-tiny/tiny-llama-gguf", revision: "0".repeat(40), profile: "default",
+        status: i % 100 === 0 ? "FAILED" : "STOPPED", reason: null, host: null, port: null, engine: "docker", runtime: "svc-text-generation:latest",
+        handle: null, apiKey: null, spec: JSON.stringify({ job: {}, engineArgs: [], launch: {} }), createdBy: "bench", createdAt: at, updatedAt: at,
+      },
+      null,
+    );
+  }
+  return home;
+}
+
+export async function lsHistory(): Promise<Row[]> {
+  const apps: RunningSvc[] = [];
+  try {
+    for (const count of [10, 10_000]) apps.push(await startSvc({ home: homeWithEnded(count) }));
+    const env = (app: RunningSvc) => `env SVC_HOME_DIR=${app.home} SVC_HOST=127.0.0.1 SVC_PORT=${app.port} ${SVC}`;
+    const rows: Row[] = [];
+    for (const args of ["ls", "ls --all"]) {
+      const [few, many] = hyperfine(apps.map((app) => `${env(app)} ${args}`));
+      rows.push(atMost(`flat with history: svc ${args}, 10,000 ended vs 10`, many, "10 ended", few, 1.2));
+    }
+    return rows;
+  } finally {
+    for (const app of apps) await app.cleanup();
+  }
+}

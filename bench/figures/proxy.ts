@@ -1,0 +1,95 @@
+/**
+ * Figure 3: gateway proxy. Small-request throughput to one text-generation service (tiny model, Docker)
+ * directly, through the gateway's /proxy/<id> and /v1, and through Debian's nginx (`proxy_pass` with
+ * upstream keep-alive, one worker like the gateway's one process; installed here for the bench only).
+ * Each path's ratio to direct; the goal is the gateway's ratio ≥ nginx's. The sides alternate in
+ * short rounds so load from other work on the machine falls on both.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, runSvc, startAppWithTinyModels, TEXT_MODEL } from "@svc/testing";
+import { aptInstall, median, throughput, until, type Row } from "../lib/measure";
+
+const ROUNDS = 5;
+const SECONDS = 1.5;
+
+async function startNginx(backendPort: number) {
+  aptInstall("nginx", ["nginx-light"]);
+  const dir = mkdtempSync(join(tmpdir(), "svc-bench-nginx-"));
+  for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
+  const port = await freePort();
+  writeFileSync(
+    join(dir, "nginx.conf"),
+    `worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log;
+events { worker_connections 1024; }
+http {
+  access_log ${dir}/access.log;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  upstream service { server 127.0.0.1:${backendPort}; keepalive 32; }
+  server {
+    listen 127.0.0.1:${port};
+    location / { proxy_pass http://service; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+`,
+  );
+  const proc = Bun.spawn(["nginx", "-p", dir, "-c", join(dir, "nginx.conf")], { stdout: "ignore", stderr: "ignore" });
+  await until(async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, 10_000, 20);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      proc.kill("SIGQUIT");
+      await proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function proxy(): Promise<Row[]> {
+  const tiny = await startAppWithTinyModels();
+  try {
+    const run = await runSvc(["run", "text-generation", TEXT_MODEL, "--name", "bench-proxy"], tiny.env);
+    if (run.code !== 0) throw new Error(`svc run failed: ${run.stderr}`);
+    const id = run.stdout.trim();
+    await tiny.reaches(id, "HEALTHY", 180_000);
+    const direct = (await tiny.client.services.get(id)).url!;
+    const port = Number(new URL(direct).port);
+    const nginx = await startNginx(port);
+    try {
+      const embed: RequestInit = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: TEXT_MODEL, input: "hi" }) };
+      const cases = [
+        { name: "GET /v1/models", path: "/v1/models", init: {}, gateway: `${tiny.app.url}/proxy/${id}`, label: "/proxy" },
+        { name: "POST /v1/embeddings", path: "/v1/embeddings", init: embed, gateway: `${tiny.app.url}/proxy/${id}`, label: "/proxy" },
+        { name: "POST /v1/embeddings", path: "/v1/embeddings", init: embed, gateway: tiny.app.url, label: "/v1" },
+      ];
+      const rows: Row[] = [];
+      for (const c of cases) {
+        const sides = { direct, gateway: c.gateway, nginx: nginx.url };
+        const rates: Record<keyof typeof sides, number[]> = { direct: [], gateway: [], nginx: [] };
+        for (const base of Object.values(sides)) await throughput(`${base}${c.path}`, 0.5, 16, c.init); // warm-up
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const side of Object.keys(sides) as Array<keyof typeof sides>) rates[side].push(await throughput(`${sides[side]}${c.path}`, SECONDS, 16, c.init));
+        }
+        const [d, g, n] = [median(rates.direct), median(rates.gateway), median(rates.nginx)];
+        const [gatewayRatio, nginxRatio] = [g / d, n / d];
+        rows.push({
+          figure: `gateway proxy: ${c.label} ${c.name}, req/s ÷ direct`,
+          svc: `${g.toFixed(0)}/s (${gatewayRatio.toFixed(2)} of direct ${d.toFixed(0)}/s)`,
+          comparison: `nginx ${n.toFixed(0)}/s (${nginxRatio.toFixed(2)})`,
+          ratio: gatewayRatio / nginxRatio,
+          goal: "≥ 1.00",
+          met: gatewayRatio >= nginxRatio,
+        });
+      }
+      return rows;
+    } finally {
+      await nginx.stop();
+    }
+  } finally {
+    await tiny.cleanup();
+  }
+}

@@ -1,0 +1,87 @@
+/** What the figures of `bench/run-all.ts` share: a row of the table, medians, hyperfine, Debian packages. */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface Row {
+  figure: string;
+  /** svc's side, e.g. "12.0 ms". */
+  svc: string;
+  /** The other side, e.g. "docker ps 14.1 ms". */
+  comparison: string;
+  ratio: number;
+  /** e.g. "≤ 1.00". */
+  goal: string;
+  met: boolean;
+}
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const ms = (value: number) => `${value.toFixed(1)} ms`;
+export const load = () => loadavg().map((v) => v.toFixed(2)).join(" ");
+
+/** A ratio row where the svc side should be at most `goal` times the comparison (times, lower is better). */
+export function atMost(figure: string, svcMs: number, label: string, otherMs: number, goal: number, format = ms): Row {
+  const ratio = svcMs / otherMs;
+  return { figure, svc: format(svcMs), comparison: `${label} ${format(otherMs)}`, ratio, goal: `≤ ${goal.toFixed(2)}`, met: ratio <= goal };
+}
+
+/** A ratio row where the svc side should be at least `goal` times the comparison (rates, higher is better). */
+export function atLeast(figure: string, svcValue: number, label: string, otherValue: number, goal: number, unit: string): Row {
+  const ratio = svcValue / otherValue;
+  return { figure, svc: `${svcValue.toFixed(1)} ${unit}`, comparison: `${label} ${otherValue.toFixed(1)} ${unit}`, ratio, goal: `≥ ${goal.toFixed(2)}`, met: ratio >= goal };
+}
+
+/** Installs Debian packages when `binary` is missing (as tests/setup does): the bench only, never the app. */
+export function aptInstall(binary: string, packages: string[]) {
+  if (Bun.which(binary)) return;
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  for (const command of [["apt-get", "update"], ["apt-get", "install", "-y", "--no-install-recommends", ...packages]]) {
+    const result = Bun.spawnSync(command, { env, stdout: "pipe", stderr: "pipe" });
+    if (result.exitCode !== 0) throw new Error(`${command.join(" ")}: ${result.stderr}`);
+  }
+}
+
+/**
+ * Times shell commands with hyperfine (each interleaved with its warm-up), returning each median in ms.
+ * The commands run in one hyperfine call so both sides see the same machine.
+ */
+export function hyperfine(commands: string[], env: Record<string, string | undefined> = process.env, runs = 40): number[] {
+  aptInstall("hyperfine", ["hyperfine"]);
+  const dir = mkdtempSync(join(tmpdir(), "svc-bench-hf-"));
+  try {
+    const out = join(dir, "out.json");
+    const result = Bun.spawnSync(["hyperfine", "-N", "--warmup", "5", "--runs", String(runs), "--export-json", out, ...commands], { env, stdout: "pipe", stderr: "pipe" });
+    if (result.exitCode !== 0) throw new Error(`hyperfine: ${result.stderr}`);
+    const report = JSON.parse(readFileSync(out, "utf8")) as { results: Array<{ median: number }> };
+    return report.results.map((r) => r.median * 1000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Polls `check` every `stepMs` until it is true; the time it first was (performance.now()). */
+export async function until(check: () => Promise<boolean>, limitMs = 120_000, stepMs = 2): Promise<number> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return performance.now();
+    await Bun.sleep(stepMs);
+  }
+  throw new Error("timed out");
+}
+
+/** Requests/s of `url` (GET unless `init` says otherwise) with `concurrency` requests in flight for `seconds`. */
+export async function throughput(url: string, seconds: number, concurrency = 16, init: RequestInit = {}): Promise<number> {
+  let done = 0;
+  const deadline = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const response = await fetch(url, init);
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+        done++;
+      }
+    }),
+  );
+  return done / seconds;
+}
