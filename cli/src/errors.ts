@@ -1,6 +1,5 @@
 import { ApiError, SvcUnreachableError } from "@svc/client";
 import { ConfigError, DEFAULTS, type Settings } from "@svc/platform/config";
-import { AlreadyRunningError, StartError } from "@svc/supervisor";
 
 /** A usage problem (unknown command or option, missing argument): exit code 2. */
 export class UsageError extends Error {
@@ -43,7 +42,8 @@ export function reportError(error: unknown, err: (text: string) => void, setting
     err(`svc: ${error.message}${hint}`);
     return EXIT.failure;
   }
-  if (error instanceof AlreadyRunningError || error instanceof StartError || error instanceof StateError) {
+  // By name: importing @svc/supervisor here would load it for every command (see program.ts).
+  if (error instanceof StateError || (error instanceof Error && (error.name === "AlreadyRunningError" || error.name === "StartError"))) {
     err(`svc: ${error.message}`);
     return EXIT.failure;
   }

@@ -1,28 +1,40 @@
-import { cac } from "cac";
+import { cac, type CAC } from "cac";
 import { VERSION } from "@svc/contracts/version";
 import { loadSettings, type Settings } from "@svc/platform/config";
 import { clientFromEnvironment, type SvcClient } from "@svc/client";
 import { EXIT, reportError } from "./errors";
 import { unknownCommand, withOptionHint } from "./suggestions";
 import type { CliContext, Io } from "./io";
-import { registerStart } from "./commands/start";
-import { registerInfo } from "./commands/info";
-import { registerInit } from "./commands/init";
-import { profileGroup } from "./commands/profile";
-import { modelGroup } from "./commands/model";
+import type { CommandGroup } from "./group";
 import { terminalPrompter, type Prompter, type PromptingContext } from "./prompt";
-import { runCommand } from "./commands/run";
-import { imageGroup } from "./commands/image";
-import { runtimeGroup } from "./commands/runtime";
-import { keyGroup } from "./commands/key";
-import { registerUsage } from "./commands/usage";
-import { registerLs } from "./commands/services/ls";
-import { registerDetails } from "./commands/services/details";
-import { registerLogs, registerRestart, registerRm, registerStop } from "./commands/services/lifecycle";
 
-const COMMANDS = [registerStart, registerInfo, registerInit, registerLs, registerDetails, registerStop, registerRestart, registerRm, registerLogs, registerUsage];
+type Register = (cli: CAC, ctx: CliContext & PromptingContext) => void;
+
+/**
+ * Commands are loaded when they are run, so `svc ls` loads `ls` and not every command's imports
+ * (start-up time is mostly module loading). Help and unknown commands load them all.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  start: () => import("./commands/start").then((m) => m.registerStart),
+  info: () => import("./commands/info").then((m) => m.registerInfo),
+  init: () => import("./commands/init").then((m) => m.registerInit),
+  ls: () => import("./commands/services/ls").then((m) => m.registerLs),
+  details: () => import("./commands/services/details").then((m) => m.registerDetails),
+  stop: () => import("./commands/services/lifecycle").then((m) => m.registerStop),
+  restart: () => import("./commands/services/lifecycle").then((m) => m.registerRestart),
+  rm: () => import("./commands/services/lifecycle").then((m) => m.registerRm),
+  logs: () => import("./commands/services/lifecycle").then((m) => m.registerLogs),
+  usage: () => import("./commands/usage").then((m) => m.registerUsage),
+};
 /** Two-word commands (`svc profile ls`, see group.ts), and `svc run`, which parses its own arguments. */
-const GROUPS = [profileGroup, modelGroup, imageGroup, runtimeGroup, keyGroup, runCommand];
+const GROUPS: Record<string, () => Promise<CommandGroup<CliContext & PromptingContext>>> = {
+  profile: () => import("./commands/profile").then((m) => m.profileGroup as CommandGroup<CliContext & PromptingContext>),
+  model: () => import("./commands/model").then((m) => m.modelGroup),
+  image: () => import("./commands/image").then((m) => m.imageGroup),
+  runtime: () => import("./commands/runtime").then((m) => m.runtimeGroup),
+  key: () => import("./commands/key").then((m) => m.keyGroup),
+  run: () => import("./commands/run").then((m) => m.runCommand),
+};
 
 export interface RunOptions {
   /** Asks questions; default: the terminal (stdin). Tests pass a scripted one. */
@@ -46,10 +58,14 @@ export async function runCli(args: string[], io: Io, env: Record<string, string 
   };
 
   const cli = cac("svc");
-  for (const register of COMMANDS) register(cli, ctx);
-  for (const group of GROUPS) group.register(cli);
+  const first = args[0];
+  const group = first !== undefined && Object.hasOwn(GROUPS, first) ? await GROUPS[first]() : undefined;
+  if (first !== undefined && Object.hasOwn(COMMANDS, first)) (await COMMANDS[first]())(cli, ctx);
+  else if (!group) {
+    for (const load of Object.values(COMMANDS)) (await load())(cli, ctx);
+    for (const load of Object.values(GROUPS)) (await load()).register(cli);
+  }
   cli.help();
-  const group = GROUPS.find((g) => g.name === args[0]);
   cli.option("-v, --version", "Print the version");
   try {
     if (group) {

@@ -1,4 +1,5 @@
 export * from "./errors";
+export * from "./error-body";
 export * from "./info";
 export * from "./topology";
 export * from "./version";
@@ -6,6 +7,7 @@ export * from "./profiles";
 export * from "./services";
 export * from "./policies";
 export * from "./models";
+export * from "./file-patterns";
 export * from "./images";
 export * from "./runtimes";
 export * from "./runtime-container";

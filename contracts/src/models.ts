@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { TASKS, TaskName, literalUnion } from "./services";
+import { FILE_PATTERN_RULE } from "./file-patterns";
 
 /**
  * Models (spec §2.3): the model registry kept by model-svc. One row per (repo, revision, profile),
@@ -103,13 +104,6 @@ export const RefreshReport = Type.Object({
 }, { $id: "RefreshReport" });
 export type RefreshReport = Static<typeof RefreshReport>;
 
-/** `--include`/`--exclude` of `svc model add`: glob patterns with huggingface-cli's meaning. */
-export const FILE_PATTERN_RULE =
-  "fnmatch-style glob patterns on the file's path in the repo, as huggingface-cli's --include/--exclude: * and ? also match /, [seq] and [!seq] are sets, a pattern ending in / takes a whole folder";
-/** The patterns as the options that give them, for messages: `--include '*.gguf' --exclude 'old/'`. */
-export function describeFilePatterns({ include = [], exclude = [] }: { include?: string[]; exclude?: string[] }): string {
-  return [...include.map((p) => `--include '${p}'`), ...exclude.map((p) => `--exclude '${p}'`)].join(" ");
-}
 export const FilePatternList = (what: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 64, description: `${what}: ${FILE_PATTERN_RULE}.`, examples: [["*.gguf"]] });
 

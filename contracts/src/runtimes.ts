@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { ErrorBody } from "./errors";
+import { ErrorBody } from "./error-body";
 import { literalUnion, Task } from "./services";
 
 /**

@@ -14,58 +14,15 @@ export function literalUnion<const T extends readonly string[]>(values: T, optio
   return Type.Union(values.map((value) => Type.Literal(value)), options) as unknown as TUnion<Literals<T>>;
 }
 
-/**
- * The task a service (and a model) serves. A model row's and the API's `image` field carry the
- * task too (spec §2.4's IMAGE column); everywhere else "image" means a container image.
- */
-export const TASKS = ["text-generation", "speech-recognition"] as const;
-export type Task = (typeof TASKS)[number];
+import { ENGINE_KINDS, TASK_NAMES, TASKS, SERVICE_STATUSES, toTask, type ServiceStatus as ServiceStatusValue, type Task as TaskValue, type TaskName as TaskNameValue } from "./service-values";
+
+export * from "./service-values";
+export type Task = TaskValue;
 export const Task = literalUnion(TASKS);
-export const isTask = (text: unknown): text is Task => (TASKS as readonly unknown[]).includes(text);
-/**
- * How a task may be written wherever one is read (CLI, REST, UI): as above, or as the IMAGE column
- * shows it (`text_generation`). What is read is turned into a Task with toTask.
- */
-export const TASK_NAMES = [...TASKS, "text_generation", "speech_recognition"] as const;
-export type TaskName = (typeof TASK_NAMES)[number];
+export type TaskName = TaskNameValue;
 export const TaskName = literalUnion(TASK_NAMES, { description: "The task: text-generation or speech-recognition (text_generation and speech_recognition are read the same)." });
-/** The task `text` names in either spelling, else undefined. */
-export const toTask = (text: unknown): Task | undefined => {
-  const dashed = typeof text === "string" ? text.replace("_", "-") : text;
-  return isTask(dashed) ? dashed : undefined;
-};
-
-/** The IMAGE column of `svc ls`: the task written with an underscore (spec §2.4). */
-export type ImageName = "text_generation" | "speech_recognition";
-export const imageOf = (task: Task): ImageName => task.replace("-", "_") as ImageName;
-
-/** What runs services: a container on this machine's Docker, or a Slurm job. */
-export const ENGINE_KINDS = ["docker", "slurm"] as const;
-export type EngineKind = (typeof ENGINE_KINDS)[number];
-
-/**
- * How an inference server is started where the engine runs it: `docker` (a container image on a
- * local profile), or on a slurm profile `bare` (the runtime tree run by Bun) or `apptainer` (a SIF image).
- */
-export const RUNTIME_KINDS = ["bare", "apptainer", "docker"] as const;
-export type RuntimeKind = (typeof RUNTIME_KINDS)[number];
-
-/** Which inference server serves a task: the project's CPU runtimes (`svc`), or vLLM's OpenAI server. */
-export const INFERENCE_SERVERS = ["svc", "vllm"] as const;
-export type InferenceServer = (typeof INFERENCE_SERVERS)[number];
-
-export const SERVICE_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "HEALTHY", "UNHEALTHY", "STOPPING", "STOPPED", "FAILED", "TIMEOUT"] as const;
-export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
+export type ServiceStatus = ServiceStatusValue;
 export const ServiceStatus = literalUnion(SERVICE_STATUSES);
-export const isServiceStatus = (text: unknown): text is ServiceStatus => (SERVICE_STATUSES as readonly unknown[]).includes(text);
-/** States a service does not leave by itself; `restart` starts it again. */
-export const TERMINAL_STATUSES = ["STOPPED", "FAILED", "TIMEOUT"] as const satisfies readonly ServiceStatus[];
-/** States the reconciler still follows (every other one). */
-export const LIVE_STATUSES = SERVICE_STATUSES.filter((status) => !(TERMINAL_STATUSES as readonly string[]).includes(status));
-/** Live states on the way somewhere (starting, stopping): the reconciler looks more often while any service is in one. */
-export const BUSY_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "STOPPING"] as const satisfies readonly ServiceStatus[];
-export const isLive = (status: ServiceStatus) => LIVE_STATUSES.includes(status);
-export const isBusy = (status: ServiceStatus) => (BUSY_STATUSES as readonly ServiceStatus[]).includes(status);
 
 /**
  * The characters Slurm accepts for the values svc passes to it (and the shapes of --time): a run
@@ -147,8 +104,6 @@ export const GracePeriod = Type.Integer({
   maximum: MAX_GRACE_PERIOD,
   description: "Seconds a starting service may fail its health check before it counts as UNHEALTHY; default: no limit (it stays STARTING until it answers).",
 });
-/** A container image reference (`name[:tag][@digest]`, with a registry host and port): no spaces, quotes or shell syntax. */
-export const IMAGE_REFERENCE = /^[A-Za-z0-9][A-Za-z0-9._\/:@+-]{0,511}$/;
 /** A `--mount` folder: absolute, one line, without `:` and `,` (which separate Apptainer's and Docker's mount fields) or `..`. */
 export const isMountPath = (path: string) => /^\/[^\x00-\x1f\x7f:,]*$/.test(path) && !path.split("/").includes("..");
 /** `--image REF`. */
@@ -194,8 +149,6 @@ export type RunRequest = Omit<RunRequestBody, "task"> & { task: Task };
 /** The request with its task in the one spelling svc works with. */
 export const readRunRequest = (body: RunRequestBody): RunRequest => ({ ...body, task: toTask(body.task)! });
 
-/** The answer header of GET /api/services that carries the next page's cursor, when more services follow. */
-export const NEXT_CURSOR_HEADER = "X-Next-Cursor";
 
 export const ServiceEvent = Type.Object({
   at: Type.String({ format: "date-time" }),
