@@ -40,7 +40,7 @@ export const services = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (table) => [index("services_status").on(table.status), index("services_created_at").on(table.createdAt), index("services_name").on(table.name)],
+  (table) => [index("services_status").on(table.status), index("services_created_at").on(table.createdAt), index("services_name").on(table.name), index("services_updated_at").on(table.updatedAt)],
 );
 
 /** Every state change of every service, in order. */

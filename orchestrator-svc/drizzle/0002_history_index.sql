@@ -1,0 +1,1 @@
+CREATE INDEX `services_updated_at` ON `services` (`updated_at`);
