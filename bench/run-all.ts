@@ -11,11 +11,13 @@ import { load, type Row } from "./lib/measure";
 import { cliStartup } from "./figures/cli-startup";
 import { lsHistory } from "./figures/ls-history";
 import { proxy } from "./figures/proxy";
+import { launchDocker } from "./figures/launch-docker";
 
 const FIGURES: Record<string, () => Promise<Row[]>> = {
   cli: cliStartup,
   ls: lsHistory,
   proxy,
+  "launch-docker": launchDocker,
 };
 
 const wanted = process.argv.slice(2);
