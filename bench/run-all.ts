@@ -12,12 +12,14 @@ import { cliStartup } from "./figures/cli-startup";
 import { lsHistory } from "./figures/ls-history";
 import { proxy } from "./figures/proxy";
 import { launchDocker } from "./figures/launch-docker";
+import { controlLoop } from "./figures/control-loop";
 
 const FIGURES: Record<string, () => Promise<Row[]>> = {
   cli: cliStartup,
   ls: lsHistory,
   proxy,
   "launch-docker": launchDocker,
+  "control-loop": controlLoop,
 };
 
 const wanted = process.argv.slice(2);

@@ -123,7 +123,8 @@ export class Reconciler {
   private async reconcile(engine: Engine, rows: ServiceRow[]) {
     await this.adoptOrphans(engine, rows);
     await this.renewals.adopt(engine, rows);
-    rows = rows.map((row) => this.deps.store.get(row.id) ?? row);
+    const current = this.deps.store.byIds(rows.map((row) => row.id));
+    rows = rows.map((row) => current.get(row.id) ?? row);
     const tracked = rows.filter((row) => row.handle);
     if (tracked.length === 0) return;
     // One inspect for the services' jobs and any renewal's other job.
