@@ -12,6 +12,7 @@ import { cliStartup } from "./figures/cli-startup";
 import { lsHistory } from "./figures/ls-history";
 import { proxy } from "./figures/proxy";
 import { launchDocker } from "./figures/launch-docker";
+import { launchSlurm } from "./figures/launch-slurm";
 import { controlLoop } from "./figures/control-loop";
 
 const FIGURES: Record<string, () => Promise<Row[]>> = {
@@ -19,6 +20,7 @@ const FIGURES: Record<string, () => Promise<Row[]>> = {
   ls: lsHistory,
   proxy,
   "launch-docker": launchDocker,
+  "launch-slurm": launchSlurm,
   "control-loop": controlLoop,
 };
 
