@@ -14,6 +14,7 @@ import { proxy } from "./figures/proxy";
 import { launchDocker } from "./figures/launch-docker";
 import { launchSlurm } from "./figures/launch-slurm";
 import { controlLoop } from "./figures/control-loop";
+import { runtimeVsEngine } from "./figures/runtime";
 
 const FIGURES: Record<string, () => Promise<Row[]>> = {
   cli: cliStartup,
@@ -22,6 +23,7 @@ const FIGURES: Record<string, () => Promise<Row[]>> = {
   "launch-docker": launchDocker,
   "launch-slurm": launchSlurm,
   "control-loop": controlLoop,
+  runtime: runtimeVsEngine,
 };
 
 const wanted = process.argv.slice(2);

@@ -124,6 +124,7 @@ export class LlamaEngine {
     await sequence.clearHistory();
     const filter = new StopTextFilter(options.stop);
     const generated: Token[] = [];
+    const decoded = new IncrementalDecoder(this.model);
     let text = "";
     let stopReason: string | null = null;
     let hitLimit = false;
@@ -135,7 +136,7 @@ export class LlamaEngine {
     });
     for await (const token of evaluation) {
       generated.push(token);
-      const { piece, stoppedBy } = filter.next(this.model.detokenize(generated));
+      const { piece, stoppedBy } = filter.next(decoded.push(generated));
       if (piece) {
         text += piece;
         yield piece;
@@ -151,7 +152,7 @@ export class LlamaEngine {
       if (options.signal?.aborted) break;
     }
     if (stopReason === null) {
-      const rest = filter.flush(this.model.detokenize(generated));
+      const rest = filter.flush(decoded.text(generated));
       if (rest) {
         text += rest;
         yield rest;
@@ -160,3 +161,32 @@ export class LlamaEngine {
     return { text, completionTokens: generated.length, finishReason: hitLimit ? "length" : "stop", stopReason };
   }
 }
+
+/**
+ * The text of a growing list of tokens, decoding only the tokens since the last whole character
+ * (with a few before them as context, for the tokenizer's spacing) rather than all of them each time:
+ * a 256-token answer costs 256 small decodes, not 256 ever longer ones.
+ */
+class IncrementalDecoder {
+  private done = "";
+  private doneTokens = 0;
+
+  constructor(private readonly model: LlamaModel) {}
+
+  /** The text of `tokens` (the previous call's plus new ones at the end). */
+  push(tokens: readonly Token[]): string {
+    const text = this.text(tokens);
+    if (!text.endsWith("\uFFFD")) {
+      this.done = text;
+      this.doneTokens = tokens.length;
+    }
+    return text;
+  }
+
+  text(tokens: readonly Token[]): string {
+    const context = tokens.slice(Math.max(0, this.doneTokens - CONTEXT_TOKENS), this.doneTokens);
+    return this.done + this.model.detokenize(tokens.slice(this.doneTokens), false, context);
+  }
+}
+
+const CONTEXT_TOKENS = 4;

@@ -1,0 +1,159 @@
+/**
+ * Figure 6: the runtime adds nothing to the engine. On the tiny models, one thread each side:
+ * - text: a 256-token greedy chat completion streamed over HTTP from the text-generation runtime
+ *   against node-llama-cpp driven in-process on the same GGUF and the same prompt tokens; tokens/s
+ *   (end to end) and time to first token, medians of 5, alternating;
+ * - speech: a transcription over HTTP from the speech runtime against whisper.node's transcribeFile
+ *   on the same 16 kHz WAV (spoken by espeak-ng); transcriptions/s, medians of 5, alternating.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getLlama, LlamaLogLevel, resolveChatWrapper, GeneralChatWrapper } from "node-llama-cpp";
+import { initWhisper } from "@fugood/whisper.node";
+import { makeTinyModels } from "@svc/runtime-tiny-models";
+import { decodeWav, resampleTo16k } from "@svc/runtime-speech-recognition";
+import { freePort, REPO_ROOT } from "@svc/testing";
+import { aptInstall, atLeast, median, until, type Row } from "../lib/measure";
+
+const ROUNDS = 5;
+const MAX_TOKENS = 256;
+const PROMPT = "Write a long story about a lighthouse keeper.";
+
+function fileIn(dir: string, suffix: string): string {
+  const name = readdirSync(dir).find((file) => file.endsWith(suffix));
+  if (!name) throw new Error(`no ${suffix} file in ${dir}`);
+  return join(dir, name);
+}
+
+async function startRuntime(task: "text-generation" | "speech-recognition", modelDir: string) {
+  const port = await freePort();
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "runtimes", task, "src", "main.ts"), "--model", modelDir, "--port", String(port), "--threads", "1"], { stdout: "ignore", stderr: "ignore" });
+  await until(async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, 120_000, 20);
+  return { url: `http://127.0.0.1:${port}`, stop: async () => (proc.kill(), await proc.exited) };
+}
+
+/** A 16-bit mono 16 kHz WAV of `samples`. */
+function wav16k(samples: Float32Array): Uint8Array {
+  const data = new DataView(new ArrayBuffer(44 + samples.length * 2));
+  const text = (at: number, s: string) => [...s].forEach((c, i) => data.setUint8(at + i, c.charCodeAt(0)));
+  text(0, "RIFF"); data.setUint32(4, 36 + samples.length * 2, true); text(8, "WAVE"); text(12, "fmt ");
+  data.setUint32(16, 16, true); data.setUint16(20, 1, true); data.setUint16(22, 1, true); data.setUint32(24, 16000, true);
+  data.setUint32(28, 32000, true); data.setUint16(32, 2, true); data.setUint16(34, 16, true); text(36, "data"); data.setUint32(40, samples.length * 2, true);
+  samples.forEach((s, i) => data.setInt16(44 + i * 2, Math.max(-1, Math.min(1, s)) * 0x7fff, true));
+  return new Uint8Array(data.buffer);
+}
+
+async function text(modelDir: string): Promise<Row[]> {
+  const llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.warn });
+  const model = await llama.loadModel({ modelPath: fileIn(modelDir, ".gguf"), gpuLayers: 0 });
+  const context = await model.createContext({ contextSize: Math.min(model.trainContextSize, 4096), sequences: 1, threads: 1 });
+  const sequence = context.getSequence();
+  const wrapper = resolveChatWrapper(model) ?? new GeneralChatWrapper();
+  const tokens = wrapper.generateContextState({ chatHistory: [{ type: "user", text: PROMPT }, { type: "model", response: [] }] }).contextText.tokenize(model.tokenizer);
+  const direct = async () => {
+    await sequence.clearHistory();
+    const started = performance.now();
+    let first = 0;
+    let count = 0;
+    for await (const _token of sequence.evaluate(tokens, { temperature: 0 })) {
+      if (count++ === 0) first = performance.now() - started;
+      if (count >= MAX_TOKENS) break;
+    }
+    return { tps: count / ((performance.now() - started) / 1000), ttft: first, count };
+  };
+  const runtime = await startRuntime("text-generation", modelDir);
+  const overHttp = async () => {
+    const started = performance.now();
+    const response = await fetch(`${runtime.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: PROMPT }], max_tokens: MAX_TOKENS, temperature: 0, stream: true, stream_options: { include_usage: true } }),
+    });
+    const decoder = new TextDecoder();
+    let first = 0;
+    let buffered = "";
+    let count = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffered += decoder.decode(chunk, { stream: true });
+      if (!first && buffered.includes('"content"')) first = performance.now() - started;
+    }
+    for (const line of buffered.split("\n")) {
+      const usage = line.startsWith("data: {") ? (JSON.parse(line.slice(6)) as { usage?: { completion_tokens: number } }).usage : undefined;
+      if (usage) count = usage.completion_tokens;
+    }
+    return { tps: count / ((performance.now() - started) / 1000), ttft: first, count };
+  };
+  try {
+    await direct();
+    await overHttp();
+    const sides = { direct: [] as Array<{ tps: number; ttft: number; count: number }>, http: [] as Array<{ tps: number; ttft: number; count: number }> };
+    for (let i = 0; i < ROUNDS; i++) {
+      sides.direct.push(await direct());
+      sides.http.push(await overHttp());
+    }
+    const [d, h] = [sides.direct, sides.http];
+    const tokens = `${median(h.map((r) => r.count))}/${median(d.map((r) => r.count))} tokens`;
+    const ttftD = median(d.map((r) => r.ttft));
+    const ttftH = median(h.map((r) => r.ttft));
+    return [
+      { ...atLeast(`runtime vs engine: text tokens/s (${tokens}, 1 thread)`, median(h.map((r) => r.tps)), "node-llama-cpp in-process", median(d.map((r) => r.tps)), 0.95, "tok/s") },
+      // Time to first token is a time: the engine's over the runtime's, so ≥ 0.95 means at most ~5% slower.
+      { figure: "runtime vs engine: text time to first token", svc: `${ttftH.toFixed(1)} ms`, comparison: `node-llama-cpp in-process ${ttftD.toFixed(1)} ms`, ratio: ttftD / ttftH, goal: "≥ 0.95", met: ttftD / ttftH >= 0.95 },
+    ];
+  } finally {
+    await runtime.stop();
+    await context.dispose();
+    await model.dispose();
+  }
+}
+
+async function speech(modelDir: string, dir: string): Promise<Row[]> {
+  aptInstall("espeak-ng", ["espeak-ng"]);
+  const spoken = join(dir, "spoken.wav");
+  const result = Bun.spawnSync(["espeak-ng", "-v", "en", "-w", spoken, "The quick brown fox jumps over the lazy dog, and then it runs far away into the forest."]);
+  if (result.exitCode !== 0) throw new Error(`espeak-ng: ${result.stderr}`);
+  const file = join(dir, "spoken-16k.wav");
+  writeFileSync(file, wav16k(resampleTo16k(decodeWav(new Uint8Array(readFileSync(spoken))))));
+  const whisper = await initWhisper({ filePath: fileIn(modelDir, ".bin"), useGpu: false });
+  const runtime = await startRuntime("speech-recognition", modelDir);
+  const bytes = readFileSync(file);
+  const direct = async () => {
+    const started = performance.now();
+    await whisper.transcribeFile(file, { language: "en", maxThreads: 1, temperature: 0, temperatureInc: 0 }).promise;
+    return performance.now() - started;
+  };
+  const overHttp = async () => {
+    const form = new FormData();
+    form.append("file", new Blob([bytes], { type: "audio/wav" }), "spoken.wav");
+    form.append("model", "whisper");
+    const started = performance.now();
+    const response = await fetch(`${runtime.url}/v1/audio/transcriptions`, { method: "POST", body: form });
+    if (!response.ok) throw new Error(`transcription answered ${response.status}: ${await response.text()}`);
+    await response.arrayBuffer();
+    return performance.now() - started;
+  };
+  try {
+    await direct();
+    await overHttp();
+    const [d, h]: number[][] = [[], []];
+    for (let i = 0; i < ROUNDS; i++) {
+      d.push(await direct());
+      h.push(await overHttp());
+    }
+    return [atLeast("runtime vs engine: speech transcriptions/s", 1000 / median(h), "whisper.node transcribeFile", 1000 / median(d), 0.95, "/s")];
+  } finally {
+    await runtime.stop();
+    await whisper.release();
+  }
+}
+
+export async function runtimeVsEngine(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), "svc-bench-runtime-"));
+  try {
+    const models = makeTinyModels(join(dir, "cache"));
+    return [...(await text(models.textGeneration)), ...(await speech(models.speechRecognition, dir))];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
