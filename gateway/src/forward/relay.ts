@@ -12,8 +12,8 @@ export interface RelayOptions {
   body?: ArrayBuffer;
   /** Response headers that stay there. */
   dropFromResponse?: string[];
-  /** Response headers to set. */
-  setOnResponse?: Record<string, string>;
+  /** Response headers to set (or a function of the upstream answer that gives them). */
+  setOnResponse?: Record<string, string> | ((upstream: Response) => Record<string, string>);
 }
 
 /**
@@ -36,6 +36,7 @@ export async function relay(request: Request, target: string, options: RelayOpti
   });
   const responseHeaders = new Headers(upstream.headers);
   for (const name of [...DROPPED_RESPONSE_HEADERS, ...(options.dropFromResponse ?? [])]) responseHeaders.delete(name);
-  for (const [name, value] of Object.entries(options.setOnResponse ?? {})) responseHeaders.set(name, value);
+  const set = typeof options.setOnResponse === "function" ? options.setOnResponse(upstream) : (options.setOnResponse ?? {});
+  for (const [name, value] of Object.entries(set)) responseHeaders.set(name, value);
   return new Response(upstream.body, { status: upstream.status, headers: responseHeaders });
 }

@@ -17,3 +17,47 @@ export function holdOpen(request: Request, server: TimeoutControl): Record<strin
   server?.timeout(request, 0);
   return { connection: "close" };
 }
+
+/** How long a passed-on request may wait for its answer before its idle timeout is lifted (well inside IDLE_TIMEOUT_SECONDS). */
+export const LIFT_AFTER_MS = (IDLE_TIMEOUT_SECONDS * 1000) / 2;
+
+/** holdOpen for a request passed on to a service, done only when its answer turns out slow or streamed. */
+export interface LazyHold {
+  /** Headers for the answer `upstream` gave: none when it came quickly with a known length (the connection is kept for the next request). */
+  answered(upstream: Response): Record<string, string>;
+  /** `response` (made here, not passed on) as it must go: closing the connection if the timeout was lifted meanwhile. */
+  settle(response: Response): Response;
+}
+
+/**
+ * Like holdOpen, but lifts the timeout only once the answer is slow (LIFT_AFTER_MS without one) or
+ * a stream (no content-length): a small quick answer keeps its connection alive, so a client
+ * sending many small requests does not open a connection for each (what nginx does too).
+ */
+export function holdOpenIfSlow(request: Request, server: TimeoutControl, liftAfterMs = LIFT_AFTER_MS): LazyHold {
+  let lifted = false;
+  const lift = () => {
+    if (lifted) return;
+    lifted = true;
+    try {
+      server?.timeout(request, 0);
+    } catch {
+      // The request is already over: nothing to hold open.
+    }
+  };
+  const timer = server ? setTimeout(lift, liftAfterMs) : undefined;
+  (timer as { unref?: () => void } | undefined)?.unref?.();
+  const close = (): Record<string, string> => (lifted ? { connection: "close" } : {});
+  return {
+    answered(upstream) {
+      clearTimeout(timer);
+      if (!upstream.headers.has("content-length")) lift();
+      return close();
+    },
+    settle(response) {
+      clearTimeout(timer);
+      if (lifted && !response.headers.has("connection")) response.headers.set("connection", "close");
+      return response;
+    },
+  };
+}

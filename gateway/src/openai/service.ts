@@ -1,6 +1,6 @@
 import { INTERNAL_SECRET_HEADER, type ServiceRoute } from "@svc/contracts";
 import { relay } from "../forward/relay";
-import { holdOpen, type TimeoutControl } from "../guard/hold-open";
+import { holdOpen, holdOpenIfSlow, type LazyHold, type TimeoutControl } from "../guard/hold-open";
 import { proxyError } from "../proxy/proxy-error";
 import { LeastInFlight } from "./balancer";
 import { mayUse, type Authenticate, type Caller } from "./caller";
@@ -62,7 +62,12 @@ export class OpenAiRouter {
     }
     if (request.method !== "POST") return proxyError(405, "method_not_allowed", `${path} takes POST.`, { allow: "POST" });
 
-    const closing = holdOpen(request, server);
+    const hold = holdOpenIfSlow(request, server);
+    return hold.settle(await this.route(request, server, caller, path, started, hold));
+  }
+
+  /** A routed POST, from reading its body to the service's answer (or the refusal). */
+  private async route(request: Request, server: TimeoutControl, caller: Caller, path: string, started: number, hold: LazyHold): Promise<Response> {
     const outcome = (partial: Partial<V1Outcome> & Pick<V1Outcome, "status">): V1Outcome => ({
       at: new Date(),
       caller,
@@ -144,7 +149,7 @@ export class OpenAiRouter {
             set: service.apiKey ? { authorization: `Bearer ${service.apiKey}` } : {},
             body: send,
             dropFromResponse: ["set-cookie"],
-            setOnResponse: { ...CONFINED_RESPONSE, ...closing, [SERVICE_HEADER]: service.id },
+            setOnResponse: (upstream) => ({ ...CONFINED_RESPONSE, ...hold.answered(upstream), [SERVICE_HEADER]: service.id }),
           });
         } catch {
           done();
@@ -188,7 +193,7 @@ export class OpenAiRouter {
           true,
         );
       case "wake":
-        if (this.lifecycle) return this.wake(request, resolved.service, body, closing, () => this.afterWake(body.model!, resolved.repo, forward), refuse);
+        if (this.lifecycle) return this.wake(request, resolved.service, body, holdOpen(request, server), () => this.afterWake(body.model!, resolved.repo, forward), refuse);
         return refuse(proxyError(503, "model_not_ready", `The model '${resolved.repo}' is not serving now; try again shortly.`, { "retry-after": RETRY_AFTER_SECONDS }), resolved.repo, true);
     }
     return forward(resolved.repo, resolved.services);

@@ -3,7 +3,7 @@ import { INTERNAL_SECRET_HEADER, type ServiceRecord } from "@svc/contracts";
 import { secretsEqual } from "@svc/platform";
 import { bearerToken } from "../auth/service";
 import { relay } from "../forward/relay";
-import { holdOpen, type TimeoutControl } from "../guard/hold-open";
+import { holdOpen, holdOpenIfSlow, type TimeoutControl } from "../guard/hold-open";
 import type { ActivityRecorder } from "../activity";
 import { NotServing, OnDemandStarts } from "../on-demand/ensure-serving";
 import { asksForStream, waitingStream } from "../on-demand/wait-stream";
@@ -59,12 +59,24 @@ export class ServiceProxy {
       if (OnDemandStarts.shouldWait(found)) return this.waitThenRelay(request, server, found, parts, drop);
       return this.notReady(found);
     }
-    const closing = holdOpen(request, server);
+    const hold = holdOpenIfSlow(request, server);
     this.activity.touch(found.id);
     // A small body is kept, so the request can be sent again if the service's address moved under it.
     const replayable = hasNoBody(request) || Number(request.headers.get("content-length") ?? Number.NaN) <= REPLAY_BODY_LIMIT;
     const body = replayable && !hasNoBody(request) ? await request.arrayBuffer() : undefined;
-    const send = (url: string) => relay(request, `${url}${parts.rest}`, { drop, body, dropFromResponse: ["set-cookie"], setOnResponse: { ...CONFINED_RESPONSE, ...closing } });
+    const send = (url: string) =>
+      relay(request, `${url}${parts.rest}`, { drop, body, dropFromResponse: ["set-cookie"], setOnResponse: (upstream) => ({ ...CONFINED_RESPONSE, ...hold.answered(upstream) }) });
+    return hold.settle(await this.sendFollowing(request, parts, { ...found, url: found.url }, replayable, send));
+  }
+
+  /** `send` to the service's address; if it does not answer, once more where it moved, else the error to give. */
+  private async sendFollowing(
+    request: Request,
+    parts: { ref: string; rest: string },
+    found: ServiceRecord & { url: string },
+    replayable: boolean,
+    send: (url: string) => Promise<Response>,
+  ): Promise<Response> {
     try {
       return await send(found.url);
     } catch {
