@@ -16,9 +16,11 @@ mkdirSync(staging, { recursive: true });
 writeFileSync(join(staging, "stamp"), "");
 const result = await Bun.build({ entrypoints: [join(import.meta.dir, "src", "main.ts")], target: "bun", minify: true, splitting: true, outdir: staging, metafile: true });
 if (!result.success) {
+  // `npm install` goes on: without a bundle ./svc runs the sources.
   for (const log of result.logs) console.error(log);
   rmSync(staging, { recursive: true, force: true });
-  process.exit(1);
+  console.error("svc: the CLI was not bundled; ./svc runs it from its sources.");
+  process.exit(0);
 }
 // The source folder and package.json of every workspace package that went in: `find -newer` in
 // ./svc walks them, so a file added, removed or edited anywhere there makes the bundle stale.
