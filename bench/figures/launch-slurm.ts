@@ -55,6 +55,10 @@ export async function launchSlurm(): Promise<Row[]> {
         if (run.code !== 0) throw new Error(run.stderr);
         const id = run.stdout.trim();
         viaSvc.push((await until(async () => (await client.services.get(id)).status === "HEALTHY", 120_000, 10)) - started);
+        if (process.env.BENCH_VERBOSE) {
+          const events = (await client.services.get(id)).events.map((e) => `${e.to}@${(Date.parse(e.at) - (performance.timeOrigin + started)).toFixed(0)}`);
+          console.error(`svc run: ${events.join(" ")}; bare ${bare[bare.length - 1].toFixed(0)} ms`);
+        }
         await client.services.stop(id);
       }
     } finally {

@@ -2,8 +2,9 @@
  * Figure 3: gateway proxy. Small-request throughput to one text-generation service (tiny model, Docker)
  * directly, through the gateway's /proxy/<id> and /v1, and through Debian's nginx (`proxy_pass` with
  * upstream keep-alive, one worker like the gateway's one process; installed here for the bench only).
- * Each path's ratio to direct; the goal is the gateway's ratio ≥ nginx's. The sides alternate in
- * short rounds so load from other work on the machine falls on both.
+ * Each path's ratio to direct; the goal is the gateway's ratio ≥ nginx's. For scale, the floor of
+ * any Bun proxy: a bare Bun.serve that passes each request on with fetch (no checks at all). The
+ * sides alternate in short rounds so load from other work on the machine falls on all of them.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -49,6 +50,15 @@ http {
   };
 }
 
+/** The least a proxy on Bun can do: Bun.serve passing each request on with fetch, nothing else. */
+async function startBareBunProxy(backendPort: number) {
+  const port = await freePort();
+  const code = `Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: (r) => { const u = new URL(r.url); return fetch("http://127.0.0.1:${backendPort}" + u.pathname + u.search, { method: r.method, headers: r.headers, body: r.body }); } })`;
+  const proc = Bun.spawn([process.execPath, "-e", code], { stdout: "ignore", stderr: "ignore" });
+  await until(async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, 10_000, 20);
+  return { url: `http://127.0.0.1:${port}`, stop: async () => (proc.kill(), await proc.exited) };
+}
+
 export async function proxy(): Promise<Row[]> {
   const tiny = await startAppWithTinyModels();
   try {
@@ -59,6 +69,7 @@ export async function proxy(): Promise<Row[]> {
     const direct = (await tiny.client.services.get(id)).url!;
     const port = Number(new URL(direct).port);
     const nginx = await startNginx(port);
+    const bun = await startBareBunProxy(port);
     try {
       const embed: RequestInit = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: TEXT_MODEL, input: "hi" }) };
       const cases = [
@@ -68,18 +79,18 @@ export async function proxy(): Promise<Row[]> {
       ];
       const rows: Row[] = [];
       for (const c of cases) {
-        const sides = { direct, gateway: c.gateway, nginx: nginx.url };
-        const rates: Record<keyof typeof sides, number[]> = { direct: [], gateway: [], nginx: [] };
+        const sides = { direct, gateway: c.gateway, nginx: nginx.url, bun: bun.url };
+        const rates: Record<keyof typeof sides, number[]> = { direct: [], gateway: [], nginx: [], bun: [] };
         for (const base of Object.values(sides)) await throughput(`${base}${c.path}`, 0.5, 16, c.init); // warm-up
         for (let round = 0; round < ROUNDS; round++) {
           for (const side of Object.keys(sides) as Array<keyof typeof sides>) rates[side].push(await throughput(`${sides[side]}${c.path}`, SECONDS, 16, c.init));
         }
-        const [d, g, n] = [median(rates.direct), median(rates.gateway), median(rates.nginx)];
+        const [d, g, n, b] = [median(rates.direct), median(rates.gateway), median(rates.nginx), median(rates.bun)];
         const [gatewayRatio, nginxRatio] = [g / d, n / d];
         rows.push({
           figure: `gateway proxy: ${c.label} ${c.name}, req/s ÷ direct`,
           svc: `${g.toFixed(0)}/s (${gatewayRatio.toFixed(2)} of direct ${d.toFixed(0)}/s)`,
-          comparison: `nginx ${n.toFixed(0)}/s (${nginxRatio.toFixed(2)})`,
+          comparison: `nginx ${n.toFixed(0)}/s (${nginxRatio.toFixed(2)}); bare Bun proxy ${b.toFixed(0)}/s (${(b / d).toFixed(2)})`,
           ratio: gatewayRatio / nginxRatio,
           goal: "≥ 1.00",
           met: gatewayRatio >= nginxRatio,
@@ -88,6 +99,7 @@ export async function proxy(): Promise<Row[]> {
       return rows;
     } finally {
       await nginx.stop();
+      await bun.stop();
     }
   } finally {
     await tiny.cleanup();
