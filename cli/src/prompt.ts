@@ -1,4 +1,4 @@
-import { createInterface, type Interface } from "node:readline";
+import type { Interface } from "node:readline";
 import { UsageError } from "./errors";
 
 /** Asks the user questions; only in a real terminal. Without one every question fails with what to pass instead. */
@@ -43,6 +43,8 @@ export function terminalPrompter(
 
   const open = () => {
     if (rl) return;
+    // Loaded on the first question only: node:readline costs every command's start a few ms.
+    const { createInterface } = require("node:readline") as typeof import("node:readline");
     rl = createInterface({ input, output, terminal: interactive });
     rl.on("line", (line) => {
       const next = waiting.shift();

@@ -4,6 +4,7 @@ import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
 import { relativeAge } from "../../output/age";
+import { isTerminal } from "../../output/terminal";
 
 /** `--filter id=<prefix>,status=<status>` as in the spec. */
 export function parseFilter(text: string | undefined): { id?: string; status?: ServiceStatus } {
@@ -43,7 +44,7 @@ export function registerLs(cli: CAC, ctx: CliContext) {
       const limit = parseLimit(options.limit);
       const filter = { ...parseFilter(options.filter), all: options.all, limit, cursor: options.cursor === undefined ? undefined : String(options.cursor) };
       const { services, nextCursor } = await ctx.client().services.page(filter);
-      const tty = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+      const tty = isTerminal(1) && !process.env.NO_COLOR;
       ctx.emit(services, Boolean(options.json), () => {
         if (services.length === 0) {
           return options.all || options.filter || options.cursor
