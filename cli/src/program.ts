@@ -13,13 +13,14 @@ import { terminalPrompter, type Prompter, type PromptingContext } from "./prompt
 import { runCommand } from "./commands/run";
 import { imageGroup } from "./commands/image";
 import { runtimeGroup } from "./commands/runtime";
+import { batchGroup } from "./commands/batch";
 import { registerLs } from "./commands/services/ls";
 import { registerDetails } from "./commands/services/details";
 import { registerLogs, registerRestart, registerRm, registerStop } from "./commands/services/lifecycle";
 
 const COMMANDS = [registerStart, registerInfo, registerInit, registerLs, registerDetails, registerStop, registerRestart, registerRm, registerLogs];
 /** Two-word commands (`svc profile ls`, see group.ts), and `svc run`, which parses its own arguments. */
-const GROUPS = [profileGroup, modelGroup, imageGroup, runtimeGroup, runCommand];
+const GROUPS = [profileGroup, modelGroup, imageGroup, runtimeGroup, batchGroup, runCommand];
 
 export interface RunOptions {
   /** Asks questions; default: the terminal (stdin). Tests pass a scripted one. */

@@ -9,3 +9,4 @@ export * from "./images";
 export * from "./runtimes";
 export * from "./runtime-container";
 export * from "./engine-options";
+export * from "./batches";

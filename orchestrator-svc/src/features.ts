@@ -22,6 +22,10 @@ import { sharedSlurmDeps } from "./engines/slurm/shared-deps";
 import { parseHandle } from "./engines/slurm/job-status";
 import { runtimesController } from "./runtimes";
 import { RuntimesService } from "./runtimes/service";
+import { BatchStore } from "./db/batch-store";
+import { batchesController } from "./batches";
+import { BatchesService } from "./batches/service";
+import type { JobFollower } from "./reconciler/reconciler";
 
 /** Wires the orchestrator: its records, the engines, the reconciler loop and the services API. */
 export function features(ctx: ServiceContext): AnyElysia[] {
@@ -44,17 +48,28 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     profile: (name) => client.profiles.get(name),
   });
   const log = (message: string) => console.log(`[reconciler] ${message}`);
-  const reconciler = new Reconciler({ store, engineFor: (row) => engines.forRecord(row), log });
+  const followers: JobFollower[] = [];
+  const reconciler = new Reconciler({ store, engineFor: (row) => engines.forRecord(row), log, followers });
+  const planner = {
+    profile: (name: string) => client.profiles.get(name),
+    models: (profile: string, repo: string) => client.models.list({ profile, repo }),
+    image: (task: Parameters<typeof catalog.image>[0], server: Parameters<typeof catalog.image>[1]) => catalog.image(task, server),
+    cpuTextGeneration: catalog.cpuTextGeneration,
+    inputRoots: inputRootsFromEnv(env),
+    isProjectRuntime: (image: string) => catalog.isProjectRuntime(image),
+  };
+  const batches = new BatchesService({
+    store: new BatchStore(join(ctx.dataDir, "orchestrator.db")),
+    planner,
+    engineFor: (profile) => engines.forProfile(profile),
+    engineOf: (row) => engines.forRecord(row),
+    wake: () => reconciler.wake(),
+    log: (message) => console.log(`[batches] ${message}`),
+  });
+  followers.push(batches);
   const services = new ServicesService({
     store,
-    planner: {
-      profile: (name) => client.profiles.get(name),
-      models: (profile, repo) => client.models.list({ profile, repo }),
-      image: (task, server) => catalog.image(task, server),
-      cpuTextGeneration: catalog.cpuTextGeneration,
-      inputRoots: inputRootsFromEnv(env),
-      isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    },
+    planner,
     engineFor: (profile) => engines.forProfile(profile),
     engineOf: (row) => engines.forRecord(row),
     reconciler,
@@ -67,5 +82,5 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     installs: slurmDeps.installs,
     liveJobs: (profile) => new Map(store.live().flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : []))),
   });
-  return [servicesController(services), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker)];
+  return [servicesController(services), batchesController(batches), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker)];
 }

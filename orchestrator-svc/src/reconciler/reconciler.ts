@@ -11,8 +11,23 @@ const SLOW_TICK_MS = 2000;
 /** A submit interrupted before its handle was recorded, and not found in the engine after this long, failed. */
 const ADOPT_GRACE_MS = 30_000;
 
+/**
+ * Jobs other than services whose engine state the loop reads in the same call as the services'
+ * (batch jobs): it groups their handles with the services of the same engine, so a Slurm profile
+ * still costs one status round trip per tick, and hands each follower what was seen.
+ */
+export interface JobFollower {
+  /** Live jobs with a handle, and the engine of each. */
+  tracked(): { engine: Engine; handle: string }[];
+  /** What the engine reported about them this tick. */
+  observed(engine: Engine, observations: Map<string, Observation>): Promise<void>;
+  /** Whether any is on its way somewhere (the loop then looks more often). */
+  busy(): boolean;
+}
+
 export interface ReconcilerDeps {
   store: ServiceStore;
+  followers?: JobFollower[];
   /** The engine that runs a recorded service. */
   engineFor(row: ServiceRow): Engine;
   probe?: typeof probeHealth;
@@ -76,7 +91,7 @@ export class Reconciler {
         this.wake();
         return;
       }
-      const busy = this.deps.store.live().some((row) => isBusy(row.status));
+      const busy = this.deps.store.live().some((row) => isBusy(row.status)) || (this.deps.followers ?? []).some((follower) => follower.busy());
       this.timer = setTimeout(() => this.wake(), busy ? FAST_TICK_MS : SLOW_TICK_MS);
     });
   }
@@ -88,12 +103,19 @@ export class Reconciler {
       const engine = this.deps.engineFor(row);
       groups.set(engine, [...(groups.get(engine) ?? []), row]);
     }
+    const others = new Map<Engine, { follower: JobFollower; handle: string }[]>();
+    for (const follower of this.deps.followers ?? []) {
+      for (const { engine, handle } of follower.tracked()) {
+        others.set(engine, [...(others.get(engine) ?? []), { follower, handle }]);
+        if (!groups.has(engine)) groups.set(engine, []);
+      }
+    }
     await Promise.allSettled(
       [...groups]
         .filter(([engine]) => this.backoff.due(engine))
         .map(async ([engine, rows]) => {
           try {
-            await this.reconcile(engine, rows);
+            await this.reconcile(engine, rows, others.get(engine) ?? []);
             this.backoff.succeeded(engine);
           } catch (error) {
             const report = this.backoff.failed(engine, (error as Error).message);
@@ -103,11 +125,15 @@ export class Reconciler {
     );
   }
 
-  private async reconcile(engine: Engine, rows: ServiceRow[]) {
+  private async reconcile(engine: Engine, rows: ServiceRow[], others: { follower: JobFollower; handle: string }[]) {
     await this.adoptOrphans(engine, rows);
     const tracked = rows.filter((row) => row.handle);
-    if (tracked.length === 0) return;
-    const observations = await engine.inspect(tracked.map((row) => row.handle!));
+    if (tracked.length === 0 && others.length === 0) return;
+    const observations = await engine.inspect([...tracked.map((row) => row.handle!), ...others.map((other) => other.handle)]);
+    for (const follower of new Set(others.map((other) => other.follower))) {
+      const mine = new Map(others.filter((other) => other.follower === follower).map(({ handle }) => [handle, observations.get(handle) ?? { phase: "missing" as const }]));
+      await follower.observed(engine, mine).catch((error) => this.deps.log?.(`following ${mine.size} job(s) failed: ${(error as Error).message}`));
+    }
     const probe = this.deps.probe ?? probeHealth;
     await Promise.all(
       tracked.map(async (row) => {
