@@ -14,6 +14,7 @@ import { buildRuntimeImages, ensureDocker, eventually, registerTinyModels, runSv
 /** The issue asks for 40 of each; the tiny models take well under a second per file. */
 const WAVS = 40;
 const TEXTS = 40;
+const LONG_WAVS = 8;
 const JOB_MS = 240_000;
 
 let runtimes: ReturnType<typeof buildRuntimeImages>;
@@ -45,6 +46,9 @@ beforeAll(async () => {
   }
   writeFileSync(join(work, "audio", "corrupt.wav"), "RIFF not really a wave file");
   for (let i = 0; i < 3; i++) sh(["espeak-ng", "-w", join(work, "late", `late-${i}.wav`), `added while running ${i}`]);
+  mkdirSync(join(work, "long"), { recursive: true });
+  sh(["espeak-ng", "-w", join(work, "long", "long-0.wav"), [...Array(25).keys()].map((i) => `this is sentence number ${i} of a long recording.`).join(" ")]);
+  for (let i = 1; i < LONG_WAVS; i++) copyFileSync(join(work, "long", "long-0.wav"), join(work, "long", `long-${i}.wav`));
   for (let i = 0; i < TEXTS; i++) writeFileSync(join(work, "texts", `doc-${String(i).padStart(2, "0")}.txt`), `Document ${i}. The quick brown fox jumps over the lazy dog ${i} times.`);
 }, 600_000);
 
@@ -147,7 +151,7 @@ describe("batch jobs on Docker", () => {
       for (const ext of [".txt", ".json", ".srt"]) expect(after.has(`${stem}${ext}`)).toBe(true);
     }
     expect(after.has("corrupt.json")).toBe(false);
-    expect(readFileSync(join(out, "clip-00.srt"), "utf8")).toMatch(/^1\n00:00:00,000 --> /);
+    expect(readFileSync(join(out, "clip-00.srt"), "utf8")).toMatch(/^1\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}\n/);
 
     const details = await client.batches.get(id);
     expect(details.allocations).toBe(2);
@@ -170,7 +174,7 @@ describe("batch jobs on Docker", () => {
     for (const [path, mtime] of after) expect(outputs(out).get(path)).toBe(mtime);
   }, 600_000);
 
-  test("chat: kill -9 of the whole app mid-job, then svc start: the job finishes without redoing finished files", async () => {
+  test("chat: 40 text files, each answered under the prompt template", async () => {
     const out = join(work, "answers");
     const { batch } = await client.batches.run({
       task: "chat",
@@ -178,21 +182,30 @@ describe("batch jobs on Docker", () => {
       inputDir: join(work, "texts"),
       outputDir: out,
       params: { prompt: "Summarise in a few words:\n{text}", system: "You are terse.", max_tokens: 24, temperature: 0 },
-      concurrency: 2,
-      idleTimeout: 2,
+      idleTimeout: 1,
     });
+    await reaches(batch!.id, "COMPLETED");
+    const files = outputs(out);
+    expect([...files.keys()].sort()).toEqual([...Array(TEXTS).keys()].map((i) => `doc-${String(i).padStart(2, "0")}.txt`));
+    expect((await client.batches.get(batch!.id)).failures).toEqual([]);
+  }, 300_000);
+
+  test("kill -9 of the whole app mid-job, then svc start: the job finishes without redoing finished files", async () => {
+    // Long recordings (a few seconds each to transcribe), so the job is still running when the app is killed.
+    const out = join(work, "long-transcripts");
+    const { batch } = await client.batches.run({ task: "transcribe", model: SPEECH_MODEL, inputDir: join(work, "long"), outputDir: out, concurrency: 1, idleTimeout: 1 });
     const id = batch!.id;
-    await eventually(async () => ((await client.batches.get(id)).progress?.done ?? 0) >= 5, JOB_MS, "a few answers");
+    await eventually(async () => ((await client.batches.get(id)).progress?.done ?? 0) >= 2, JOB_MS, "a few transcripts");
     const home = app.home;
     process.kill(-app.proc.pid!, "SIGKILL");
     await app.proc.exited;
     const before = outputs(out);
+    expect(before.size).toBeLessThan(LONG_WAVS * 2);
     connect(await startSvc({ env: runtimes.env, home }));
     await reaches(id, "COMPLETED");
     const after = outputs(out);
-    expect(after.size).toBe(TEXTS);
+    expect(after.size).toBe(LONG_WAVS * 2);
     for (const [path, mtime] of before) expect(after.get(path)).toBe(mtime);
-    for (const path of after.keys()) expect(path).toMatch(/^doc-\d\d\.txt$/);
     const details = await client.batches.get(id);
     expect(details.allocations).toBe(1);
     expect(details.failures).toEqual([]);

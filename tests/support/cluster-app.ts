@@ -21,12 +21,13 @@ export interface ClusterApp {
   cleanup(): Promise<void>;
 }
 
-export async function startAppWithCluster(profile = "cluster"): Promise<ClusterApp> {
+/** `options.wrapper`: runs svc start under it (e.g. ["setsid"], so a test can kill the whole app's process group). */
+export async function startAppWithCluster(profile = "cluster", options: { wrapper?: string[] } = {}): Promise<ClusterApp> {
   ensureDocker();
   const localHome = tempHome("svc-slurm-user-");
   const key = writeKeyPair(join(localHome, ".ssh"));
   const cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey] });
-  const app = await startSvc({ env: { HOME: localHome } });
+  const app = await startSvc({ env: { HOME: localHome }, wrapper: options.wrapper });
   const env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), HOME: localHome };
   const client = new SvcClient({ baseUrl: app.url });
   mkdirSync(join(app.home, "cache"), { recursive: true });

@@ -235,6 +235,8 @@ export class BatchesService implements JobFollower {
       if (store.transition(row.id, to, reason, {}, row.status)) log(to, reason);
     };
     const finished = progress?.phase === "finished";
+    // Inputs left: none once the driver finished, or when it was ended (e.g. at its time limit) while it only waited for new files.
+    const left = !finished && (!progress || remaining(progress) > 0 || progress.phase === "starting");
     const unfinished = progress ? `${remaining(progress)} of ${progress.total} inputs left` : "its inputs not all done";
     switch (observation.phase) {
       case "queued":
@@ -249,14 +251,14 @@ export class BatchesService implements JobFollower {
       case "missing":
         if (stopping) return move("STOPPED", "stopped by its creator");
         if (row.status === "SUBMITTED") return;
-        if (finished) return move("COMPLETED", progress?.message ?? null);
+        if (!left) return move("COMPLETED", progress?.message ?? null);
         if (row.engine === "slurm") return this.resubmit(row, `the engine no longer knows its job, with ${unfinished}: submitted again`);
         return move("FAILED", "the engine no longer knows this job (removed outside svc?)");
       case "exited":
         if (stopping || observation.outcome === "cancelled") return move("STOPPED", stopping ? "stopped by its creator" : observation.reason);
         if (observation.outcome === "completed") return move("COMPLETED", progress?.message ?? null);
-        if (observation.outcome === "timeout" && !finished) return this.resubmit(row, `reached its time limit with ${unfinished}: submitted again`);
-        if (observation.outcome === "timeout") return move("COMPLETED", progress?.message ?? null);
+        if (observation.outcome === "timeout" && left) return this.resubmit(row, `reached its time limit with ${unfinished}: submitted again`);
+        if (observation.outcome === "timeout") return move("COMPLETED", progress?.message ?? `its time limit ended the wait for new inputs; all ${progress?.total ?? 0} were done`);
         if (progress?.phase === "stopped") return move("STOPPED", "its driver was stopped outside svc");
         return move("FAILED", progress?.phase === "failed" && progress.message ? `${progress.message} (${observation.reason.split("\n")[0]})` : observation.reason);
     }

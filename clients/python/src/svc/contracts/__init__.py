@@ -1,5 +1,6 @@
 """Typed mirrors of the API's contracts (the repository's `contracts/src/*.ts`), as frozen dataclasses."""
 
+from .batches import BATCH_STATUSES, BATCH_TASKS, FINISHED_BATCH_STATUSES, BatchDetails, BatchEvent, BatchFile, BatchProgress, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .app import AppInfo, ComponentHealth, ErrorBody, HealthReport, ImageBuild, RuntimeImage
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
@@ -22,6 +23,17 @@ from .services import (
 )
 
 __all__ = [
+    "BATCH_STATUSES",
+    "BATCH_TASKS",
+    "FINISHED_BATCH_STATUSES",
+    "BatchDetails",
+    "BatchEvent",
+    "BatchFile",
+    "BatchProgress",
+    "BatchRecord",
+    "BatchRunResponse",
+    "BatchStatus",
+    "BatchTask",
     "AppInfo",
     "ChatChoice",
     "ChatCompletion",
