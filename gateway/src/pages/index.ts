@@ -9,6 +9,7 @@ import { servicePages } from "./services";
 import { launchPages } from "./launch";
 import { serviceDetailPages } from "./service-details";
 import { playgroundPages } from "./playground";
+import { batchPages } from "./batches";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
@@ -22,6 +23,7 @@ export function pagesController(settings: Settings, client: InternalClient, prox
     .use(launchPages(client, loggedIn))
     .use(serviceDetailPages(client, loggedIn))
     .use(playgroundPages(client, loggedIn, proxy))
+    .use(batchPages(client, loggedIn))
     .get(
       "/",
       async () => new Response(overviewPage(await appInfo(settings, client), await healthReport(client), loggedIn), { headers: htmlHeaders }),
