@@ -1,7 +1,7 @@
 import { BATCH_TASKS, isLiveBatch, type BatchDetails, type BatchRecord, type BatchStatus } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
-import { age, SERVICE_STYLE } from "./services";
+import { SERVICE_STYLE } from "./services";
 
 export const BATCHES_PATH = "/batches";
 export const batchUrl = (id: string) => `${BATCHES_PATH}/${encodeURIComponent(id)}`;
@@ -34,6 +34,9 @@ const BATCH_STYLE = html`<style>
   .bar span.done { float: left; }
   .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: .5rem 1rem; }
   .failures td { white-space: normal; }
+  dl.grid dt { color: var(--muted); font-size: .85rem; }
+  dl.grid dd { margin: 0; overflow-wrap: anywhere; }
+  #launcher select { width: 100%; padding: .45rem .5rem; border: 1px solid var(--line); border-radius: 6px; font: inherit; background: #fff; }
 </style>`;
 
 /** A bar of inputs done (green) and failed (red) out of those seen, with the counts beside it. */
@@ -63,17 +66,16 @@ export function batchesTable(batches: BatchRecord[], options: { version: string;
         ? html`<p>No ${options.all ? "" : "live "}batch jobs. Start one with the form below, or <code>svc batch run</code>.${options.all ? "" : html` <a href="${BATCHES_PATH}?all=1">Show finished ones too</a>.`}</p>`
         : html`<div class="table-wrap"><table class="services batches">
             <thead><tr><th scope="col">Batch ID</th><th scope="col">Task</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">Progress</th>
-              <th scope="col">Files/min</th><th scope="col">ETA</th><th scope="col">Allocations</th><th scope="col">Name</th><th scope="col">Profile</th><th scope="col">Created</th></tr></thead>
+              <th scope="col">Files/min</th><th scope="col">ETA</th><th scope="col">Allocations</th><th scope="col">Name</th><th scope="col">Profile</th></tr></thead>
             <tbody>
               ${batches.map(
                 (b) => html`<tr data-batch-id="${b.id}">
                   <td><a href="${batchUrl(b.id)}" title="${b.id}"><code>${b.id.slice(0, 13)}</code></a></td>
                   <td>${b.task}</td><td>${b.model}</td>
-                  <td>${statusBadge(b.status)}${b.reason && b.status !== "RUNNING" ? html`<span class="reason">${b.reason.split("\n")[0]}</span>` : ""}</td>
+                  <td>${statusBadge(b.status)}${b.reason && !["RUNNING", "COMPLETED"].includes(b.status) ? html`<span class="reason">${b.reason.split("\n")[0]}</span>` : ""}</td>
                   <td>${progressBar(b)}</td>
                   <td>${b.progress ? b.progress.filesPerMinute : "—"}</td><td>${eta(b)}</td><td>${b.allocations}</td>
                   <td>${b.name}</td><td>${b.profile}</td>
-                  <td><time datetime="${b.createdAt}" title="${b.createdAt}">${age(b.createdAt)}</time></td>
                 </tr>`,
               )}
             </tbody></table></div>`}
