@@ -1,9 +1,11 @@
 /**
- * `bun bench/batch.ts [files] [concurrency]`: files per second of svc's batch driver against the
+ * `bun bench/batch.ts [files] [concurrency] [rounds]`: files per second of svc's batch driver against the
  * same runtime driven directly by a loop with the same concurrency, for transcribe (spoken WAVs,
  * tiny whisper) and chat (text files, tiny llama), in one run. Both talk to one runtime started
  * once per task (its start-up is left out of both), both write each output to a file. Prints each
- * rate and their ratio (the issue's goal: the driver at 0.95× the loop or better).
+ * the median rate of each over `rounds` interleaved rounds (default 3, the order alternating) and
+ * their ratio (the issue's goal: the driver at 0.95× the loop or better), with the machine's load
+ * average, since other work on the machine moves single runs a lot.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +15,7 @@ import { makeTinyModels } from "@svc/runtime-tiny-models";
 
 const files = Number(process.argv[2] ?? 40);
 const concurrency = Number(process.argv[3] ?? 4);
+const rounds = Number(process.argv[4] ?? 3);
 const root = new URL("..", import.meta.url).pathname;
 const bun = process.execPath;
 const work = mkdtempSync(join(tmpdir(), "svc-bench-batch-"));
@@ -88,7 +91,7 @@ async function driver(task: "transcribe" | "chat", url: string, inputDir: string
 }
 
 try {
-  console.log(`batch bench: ${files} files per task, ${concurrency} requests in flight`);
+  console.log(`batch bench: ${files} files per task, ${concurrency} requests in flight, median of ${rounds} rounds; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
   for (const [task, runtime, model, kind] of [
     ["transcribe", "speech-recognition", models.speechRecognition, "audio"],
     ["chat", "text-generation", models.textGeneration, "texts"],
@@ -97,14 +100,22 @@ try {
     const server = await startRuntime(runtime, model);
     try {
       await direct(task, server.url, join(dir, readdirSync(dir)[0]), mkdtempSync(join(work, "warm-"))); // warm-up
-      // Interleaved, twice each, so a drift of the machine's load touches both alike.
-      const loops = [await loop(task, server.url, dir)];
-      const batches = [await driver(task, server.url, dir)];
-      batches.push(await driver(task, server.url, dir));
-      loops.push(await loop(task, server.url, dir));
-      const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-      const [direct_, batch] = [mean(loops), mean(batches)];
-      console.log(`${task.padEnd(10)} loop ${direct_.toFixed(2)} files/s   batch driver ${batch.toFixed(2)} files/s   ratio ${(batch / direct_).toFixed(3)}×`);
+      // Interleaved, the order alternating, so a drift of the machine's load touches both alike.
+      const loops: number[] = [];
+      const batches: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        if (round % 2 === 0) {
+          loops.push(await loop(task, server.url, dir));
+          batches.push(await driver(task, server.url, dir));
+        } else {
+          batches.push(await driver(task, server.url, dir));
+          loops.push(await loop(task, server.url, dir));
+        }
+      }
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+      const [direct_, batch] = [median(loops), median(batches)];
+      const all = (values: number[]) => values.map((v) => v.toFixed(2)).join(", ");
+      console.log(`${task.padEnd(10)} loop ${direct_.toFixed(2)} files/s   batch driver ${batch.toFixed(2)} files/s   ratio ${(batch / direct_).toFixed(3)}×   (loop: ${all(loops)}; driver: ${all(batches)})`);
     } finally {
       server.stop();
     }
