@@ -137,3 +137,16 @@ describe("each status pass, for a job", () => {
     expect(slurm.store.get(ID)).toMatchObject({ status: "SUBMITTED", allocations: 2 });
   });
 });
+
+test("a job whose submit was cut off before its handle was recorded is adopted from the engine by its id", async () => {
+  const store = new BatchStore(join(mkdtempSync(join(root, "db-")), "orchestrator.db"));
+  const engine = new FakeEngine("docker");
+  const batches = new BatchesService({ store, planner: {} as never, engineFor: () => engine, engineOf: () => engine, wake: () => {} });
+  const now = new Date().toISOString();
+  store.insert({ id: ID, name: "b", task: "chat", model: "m", revision: "r", profile: "p", engine: "docker", status: "SUBMITTED", reason: null, handle: null, allocations: 1, progress: null, spec: JSON.stringify(stored()), createdBy: "u", createdAt: now, updatedAt: now }, "submitted");
+  await batches.beforeTick();
+  expect(store.get(ID)!.handle).toBeNull();
+  engine.known.set(ID, "container-1");
+  await batches.beforeTick();
+  expect(store.get(ID)!.handle).toBe("container-1");
+});

@@ -20,6 +20,8 @@ export interface BatchesDeps {
 }
 
 const NAME_PREFIX = "batch-";
+/** A submit cut off before its handle was recorded, and not found in the engine after this long, failed. */
+const ADOPT_GRACE_MS = 30_000;
 const BUSY: BatchStatus[] = ["SUBMITTED", "PENDING", "STOPPING"];
 
 /**
@@ -206,6 +208,22 @@ export class BatchesService implements JobFollower {
       .live()
       .filter((row) => row.handle && !this.inFlight.has(row.id))
       .map((row) => ({ engine: this.deps.engineOf(row), handle: row.handle! }));
+  }
+
+  /** Jobs recorded as submitted without a handle (svc stopped between submit and record): found in the engine by their id, or failed after a grace period. */
+  async beforeTick(): Promise<void> {
+    const orphans = this.deps.store.live().filter((row) => !row.handle && row.status === "SUBMITTED" && !this.inFlight.has(row.id));
+    if (orphans.length === 0) return;
+    const byEngine = new Map<Engine, BatchRow[]>();
+    for (const row of orphans) byEngine.set(this.deps.engineOf(row), [...(byEngine.get(this.deps.engineOf(row)) ?? []), row]);
+    for (const [engine, rows] of byEngine) {
+      const found = await engine.adopt(rows.map((row) => row.id));
+      for (const row of rows) {
+        const handle = found.get(row.id);
+        if (handle) this.deps.store.patch(row.id, { handle });
+        else if (Date.now() - Date.parse(row.updatedAt) > ADOPT_GRACE_MS) this.deps.store.transition(row.id, "FAILED", "the submission was interrupted before the engine accepted it", {}, "SUBMITTED");
+      }
+    }
   }
 
   busy() {

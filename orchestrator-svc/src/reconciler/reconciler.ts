@@ -23,6 +23,8 @@ export interface JobFollower {
   observed(engine: Engine, observations: Map<string, Observation>): Promise<void>;
   /** Whether any is on its way somewhere (the loop then looks more often). */
   busy(): boolean;
+  /** Runs at the start of each tick (e.g. to adopt jobs whose submit was cut off before their handle was recorded). */
+  beforeTick?(): Promise<void>;
 }
 
 export interface ReconcilerDeps {
@@ -98,6 +100,7 @@ export class Reconciler {
 
   /** One pass over every live service: each engine's services on their own, side by side. */
   async tick(): Promise<void> {
+    for (const follower of this.deps.followers ?? []) await follower.beforeTick?.().catch((error) => this.deps.log?.(`adopting jobs failed: ${(error as Error).message}`));
     const groups = new Map<Engine, ServiceRow[]>();
     for (const row of this.deps.store.live()) {
       const engine = this.deps.engineFor(row);
