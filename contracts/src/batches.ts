@@ -29,6 +29,29 @@ export const BatchStatus = literalUnion(BATCH_STATUSES);
 export const LIVE_BATCH_STATUSES = ["SUBMITTED", "PENDING", "RUNNING", "STOPPING"] as const satisfies readonly BatchStatus[];
 export const isLiveBatch = (status: BatchStatus) => (LIVE_BATCH_STATUSES as readonly BatchStatus[]).includes(status);
 
+/** The `--params` each batch task takes (checked by the orchestrator before a job starts, and by the driver on the node). */
+export const BATCH_PARAMS: Record<BatchTask, readonly string[]> = {
+  transcribe: ["language", "format", "prompt", "temperature"],
+  chat: ["prompt", "system", "max_tokens", "temperature", "seed"],
+  embed: [],
+  openai: [],
+};
+
+/** What is wrong with `params` for `task`, naming the option, or undefined when nothing is. */
+export function batchParamsProblem(task: BatchTask, params: Record<string, unknown>): string | undefined {
+  const allowed = BATCH_PARAMS[task];
+  const unknown = Object.keys(params).filter((key) => !allowed.includes(key));
+  if (unknown.length) return `--params ${unknown.join(", ")}: ${task} takes ${allowed.length ? allowed.join(", ") : "no params"}`;
+  const format = params.format;
+  if (format !== undefined && !["json", "text", "srt", "vtt"].includes(String(format))) return `--params format ${JSON.stringify(format)}: use json, text, srt or vtt`;
+  if (params.prompt !== undefined && typeof params.prompt !== "string") return "--params prompt: give a string";
+  if (params.system !== undefined && typeof params.system !== "string") return "--params system: give a string";
+  if (params.language !== undefined && !/^[a-z]{2,3}$/.test(String(params.language))) return `--params language ${JSON.stringify(params.language)}: give a language code such as en`;
+  for (const key of ["max_tokens", "seed"]) if (params[key] !== undefined && !Number.isInteger(params[key])) return `--params ${key}: give a whole number`;
+  for (const key of ["temperature"]) if (params[key] !== undefined && typeof params[key] !== "number") return `--params ${key}: give a number`;
+  return undefined;
+}
+
 /** Body of POST /api/batches (`svc batch run`). */
 export const BatchRunRequest = Type.Object(
   {

@@ -1,7 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { posix } from "node:path";
-import { checkParams } from "@svc/runtime-batch-driver";
-import { badRequest, BATCH_TASK_MODEL, batchTasksFor, DEFAULT_PROFILE, type BatchRunRequest, type JobOptions, type Profile, type RunRequest } from "@svc/contracts";
+import { badRequest, batchParamsProblem, BATCH_TASK_MODEL, batchTasksFor, DEFAULT_PROFILE, type BatchRunRequest, type JobOptions, type Profile, type RunRequest } from "@svc/contracts";
 import type { BatchLaunch } from "../engines/engine";
 import { checkInputDir } from "../launch/input-dir";
 import { planLaunch, type LaunchPlan, type PlannerDeps } from "../launch/planner";
@@ -98,7 +97,7 @@ export async function planBatch(request: BatchRunRequest, deps: PlannerDeps): Pr
     const can = batchTasksFor(rows[0].image);
     throw badRequest(`${request.model} is a ${rows[0].image} model: it cannot ${request.task}. Its batch tasks: ${can.join(", ")}.`, { field: "task" });
   }
-  const problem = checkParams(request.task, request.params ?? {});
+  const problem = batchParamsProblem(request.task, request.params ?? {});
   if (problem) throw badRequest(problem, { field: "params" });
   const paths = checkPaths(request, profile, deps.inputRoots);
   const plan = await planLaunch(

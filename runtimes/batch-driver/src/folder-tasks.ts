@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { batchParamsProblem } from "@svc/contracts";
 import { basename, join } from "node:path";
 import { writeAtomically } from "./atomic-write";
 import { InputFailure, type RuntimeClient } from "./runtime-client";
@@ -20,23 +21,8 @@ const withoutExtension = (item: string) => {
 const text = (params: Record<string, unknown>, key: string): string | undefined => (typeof params[key] === "string" ? (params[key] as string) : undefined);
 const number = (params: Record<string, unknown>, key: string): number | undefined => (typeof params[key] === "number" ? (params[key] as number) : undefined);
 
-/** Checks --params for a task before anything runs, naming what to fix. */
-export function checkParams(task: FolderTask | "openai", params: Record<string, unknown>): string | undefined {
-  const allowed: Record<string, string[]> = {
-    transcribe: ["language", "format", "prompt", "temperature"],
-    chat: ["prompt", "system", "max_tokens", "temperature", "seed"],
-    embed: [],
-    openai: [],
-  };
-  const unknown = Object.keys(params).filter((key) => !allowed[task].includes(key));
-  if (unknown.length) return `--params ${unknown.join(", ")}: ${task} takes ${allowed[task].length ? allowed[task].join(", ") : "no params"}`;
-  const format = params.format;
-  if (format !== undefined && !["json", "text", "srt", "vtt"].includes(String(format))) return `--params format ${JSON.stringify(format)}: use json, text, srt or vtt`;
-  if (params.prompt !== undefined && typeof params.prompt !== "string") return "--params prompt: give a string";
-  if (params.system !== undefined && typeof params.system !== "string") return "--params system: give a string";
-  if (params.language !== undefined && !/^[a-z]{2,3}$/.test(String(params.language))) return `--params language ${JSON.stringify(params.language)}: give a language code such as en`;
-  return undefined;
-}
+/** Checks --params for a task before anything runs, naming what to fix (the rules are the orchestrator's too). */
+export const checkParams = (task: FolderTask | "openai", params: Record<string, unknown>) => batchParamsProblem(task, params);
 
 /** Runs one input through the runtime and writes its outputs (companions first, the marker last). */
 export async function runFolderItem(task: FolderTask, client: RuntimeClient, inputDir: string, outputDir: string, item: string, params: Record<string, unknown>, tmpDir: string) {

@@ -2,4 +2,3 @@
 export { parseDriverArgs, defaultStateDir, DRIVER_TASKS, DEFAULT_EXTENSIONS, type DriverOptions, type DriverTask } from "./args";
 export { runDriver, stateFiles } from "./driver";
 export type { Progress, StateFile } from "./job-state";
-export { checkParams } from "./folder-tasks";
