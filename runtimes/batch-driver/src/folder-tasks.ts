@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { batchParamsProblem } from "@svc/contracts";
+// The subpath, not the index: the index reads the repository's package.json, which runtime images do not carry.
+import { batchParamsProblem } from "@svc/contracts/batches";
 import { basename, join } from "node:path";
 import { writeAtomically } from "./atomic-write";
 import { InputFailure, type RuntimeClient } from "./runtime-client";
