@@ -11,6 +11,7 @@ import { BaseChoiceError, buildSettings, chooseBase, type BaseChoice, type BaseP
 import { imageExists, pullImage } from "./lib/docker-cli";
 import { buildRuntimeImage } from "./lib/runtime-image";
 import { buildAppImage } from "./lib/app-image";
+import { engineBun } from "./lib/engine-bun";
 
 export const RUNTIMES = ["text-generation", "speech-recognition"] as const;
 const TARGETS: readonly string[] = [...RUNTIMES, "app"];
@@ -71,11 +72,23 @@ if (import.meta.main) {
   }
   console.error(choice.message);
   const base = prepareBase(choice);
+  // The ordinary path may run anywhere Docker does (macOS too): its images carry Linux Bun for the engine.
+  let bun: string | undefined;
+  if (choice.path === "pull") {
+    try {
+      const found = await engineBun(root);
+      console.error(found.message);
+      bun = found.path;
+    } catch (error) {
+      console.error(`Cannot get Bun for the Docker Engine: ${(error as Error).message}`);
+      process.exit(1);
+    }
+  }
   for (const runtime of wanted.runtimes) {
     const started = performance.now();
     const options = { showProgress: true, name: wanted.image?.name, alsoTag: wanted.image?.tag };
     console.error(`Building the ${runtime === "app" ? "application's" : `${runtime} runtime`} image…`);
-    const image = runtime === "app" ? buildAppImage(root, base, options) : buildRuntimeImage(root, runtime, base, { ...options, path: choice.path });
+    const image = runtime === "app" ? buildAppImage(root, base, { ...options, bun }) : buildRuntimeImage(root, runtime, base, { ...options, path: choice.path, bun });
     const how = image.built ? `built in ${((performance.now() - started) / 1000).toFixed(1)} s` : "up to date";
     console.error(`${image.tag} (${how})`);
     console.log(image.tag);

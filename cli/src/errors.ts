@@ -7,6 +7,11 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** A request that cannot be done in the current state (e.g. removing a running service): exit code 1, the message as it is. */
+export class StateError extends Error {
+  override name = "StateError";
+}
+
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 function unreachableMessage(error: SvcUnreachableError, settings: Settings | undefined): string {
@@ -38,7 +43,7 @@ export function reportError(error: unknown, err: (text: string) => void, setting
     err(`svc: ${error.message}${hint}`);
     return EXIT.failure;
   }
-  if (error instanceof AlreadyRunningError || error instanceof StartError) {
+  if (error instanceof AlreadyRunningError || error instanceof StartError || error instanceof StateError) {
     err(`svc: ${error.message}`);
     return EXIT.failure;
   }

@@ -1,5 +1,5 @@
 import { cac, type CAC } from "cac";
-import { UsageError } from "./errors";
+import { unknownCommand, withOptionHint } from "./suggestions";
 
 /**
  * A command group: `svc <group> <command> [options]`, e.g. `svc profile ls`. cac matches only
@@ -30,17 +30,21 @@ export function defineGroup<Ctx>(spec: {
       const cli = cac(`svc ${spec.name}`);
       for (const register of spec.commands) register(cli, ctx);
       cli.help();
-      cli.parse(["bun", `svc ${spec.name}`, ...args], { run: false });
-      if (cli.options.help) return;
-      if (!cli.matchedCommand) {
-        if (cli.args.length === 0) {
-          cli.outputHelp();
-          return;
+      try {
+        cli.parse(["bun", `svc ${spec.name}`, ...args], { run: false });
+        if (cli.options.help) return;
+        if (!cli.matchedCommand) {
+          if (cli.args.length === 0) {
+            cli.outputHelp();
+            return;
+          }
+          const typed = String(cli.args[0]);
+          throw unknownCommand(`svc ${spec.name} `, typed, cli.commands.flatMap((c) => [c.name, ...c.aliasNames]));
         }
-        const names = cli.commands.map((c) => [c.name, ...c.aliasNames].join("/")).join(", ");
-        throw new UsageError(`unknown command 'svc ${spec.name} ${cli.args[0]}'. Commands: ${names}.`);
+        await cli.runMatchedCommand();
+      } catch (error) {
+        throw withOptionHint(error, cli);
       }
-      await cli.runMatchedCommand();
     },
   };
 }

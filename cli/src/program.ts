@@ -2,7 +2,8 @@ import { cac } from "cac";
 import { VERSION } from "@svc/contracts/version";
 import { loadSettings, type Settings } from "@svc/platform/config";
 import { clientFromEnvironment, type SvcClient } from "@svc/client";
-import { EXIT, reportError, UsageError } from "./errors";
+import { EXIT, reportError } from "./errors";
+import { unknownCommand, withOptionHint } from "./suggestions";
 import type { CliContext, Io } from "./io";
 import { registerStart } from "./commands/start";
 import { registerInfo } from "./commands/info";
@@ -14,13 +15,15 @@ import { runCommand } from "./commands/run";
 import { imageGroup } from "./commands/image";
 import { runtimeGroup } from "./commands/runtime";
 import { batchGroup } from "./commands/batch";
+import { keyGroup } from "./commands/key";
+import { registerUsage } from "./commands/usage";
 import { registerLs } from "./commands/services/ls";
 import { registerDetails } from "./commands/services/details";
 import { registerLogs, registerRestart, registerRm, registerStop } from "./commands/services/lifecycle";
 
-const COMMANDS = [registerStart, registerInfo, registerInit, registerLs, registerDetails, registerStop, registerRestart, registerRm, registerLogs];
+const COMMANDS = [registerStart, registerInfo, registerInit, registerLs, registerDetails, registerStop, registerRestart, registerRm, registerLogs, registerUsage];
 /** Two-word commands (`svc profile ls`, see group.ts), and `svc run`, which parses its own arguments. */
-const GROUPS = [profileGroup, modelGroup, imageGroup, runtimeGroup, batchGroup, runCommand];
+const GROUPS = [profileGroup, modelGroup, imageGroup, runtimeGroup, keyGroup, batchGroup, runCommand];
 
 export interface RunOptions {
   /** Asks questions; default: the terminal (stdin). Tests pass a scripted one. */
@@ -65,12 +68,12 @@ export async function runCli(args: string[], io: Io, env: Record<string, string 
         cli.outputHelp();
         return EXIT.ok;
       }
-      const names = cli.commands.map((c) => c.name).filter(Boolean).join(", ");
-      throw new UsageError(`unknown command '${cli.args[0]}'. Commands: ${names}.`);
+      const typed = String(cli.args[0]);
+      throw unknownCommand("", typed, cli.commands.map((c) => c.name).filter(Boolean));
     }
     await cli.runMatchedCommand();
     return EXIT.ok;
   } catch (error) {
-    return reportError(error, io.err, settings, group ? group.name : cli.matchedCommandName);
+    return reportError(group ? error : withOptionHint(error, cli), io.err, settings, group ? group.name : cli.matchedCommandName);
   }
 }

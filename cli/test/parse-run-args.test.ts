@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { RunRequest } from "@svc/contracts";
 import { parseRunArgs } from "../src/commands/run/parse-run-args";
 
 const parse = (line: string[]) => parseRunArgs(line);
@@ -41,8 +42,37 @@ describe("svc run arguments", () => {
     expect(() => parse(["--mem", "lots", "text-generation", "m/x"])).toThrow("--mem \"lots\": use a whole number of at least 1");
     expect(() => parse(["--gres", "-1", "text-generation", "m/x"])).toThrow(`--gres "-1": use a whole number of at least 0`);
     expect(() => parse(["text-generation", "m/x", "--name"])).toThrow("--name needs a value");
-    expect(() => parse(["--bogus", "text-generation", "m/x"])).toThrow("unknown job option --bogus");
+    expect(() => parse(["--bogus", "text-generation", "m/x"])).toThrow("unknown option --bogus. Run 'svc run --help' for svc's options; engine arguments go after 'text-generation MODEL'.");
     expect(() => parse(["text-generation", "--top-k", "5", "m/x"])).toThrow("unknown option --top-k");
     expect(() => parse(["text-generation", "m/x", "--dry-run=yes"])).toThrow("--dry-run is a flag");
+  });
+
+  test("one rule for every svc option: it may stand before or after the task and the model", () => {
+    const options = ["--name", "chat", "--mount", "/data/a", "--grace-period", "60", "--image", "reg.example/llama:1", "--account", "proj", "--max-total-tokens", "64"];
+    const expected: RunRequest = {
+      task: "text-generation",
+      model: "acme/tiny",
+      name: "chat",
+      mounts: ["/data/a"],
+      gracePeriod: 60,
+      image: "reg.example/llama:1",
+      job: { account: "proj" },
+      textGeneration: { maxTotalTokens: 64 },
+    };
+    expect(parse([...options, "text-generation", "acme/tiny"])).toEqual({ help: false, json: false, request: expected });
+    expect(parse(["text-generation", ...options, "acme/tiny"])).toEqual({ help: false, json: false, request: expected });
+    expect(parse(["text-generation", "acme/tiny", ...options])).toEqual({ help: false, json: false, request: expected });
+    expect(parse(["--input-dir", "/in", "speech-recognition", "acme/ears"])).toMatchObject({ request: { speechRecognition: { inputDir: "/in" } } });
+  });
+
+  test("the new job options, and --mount (-m) repeated", () => {
+    const parsed = parse(["text-generation", "acme/tiny", "--qos", "high", "--reservation=r1", "--exclude", "node[1-3]", "--nodelist", "n4", "-m", "/a", "--mount=/b"]);
+    expect(parsed).toMatchObject({ request: { job: { qos: "high", reservation: "r1", exclude: "node[1-3]", nodelist: "n4" }, mounts: ["/a", "/b"] } });
+    expect(() => parse(["text-generation", "acme/tiny", "--grace-period", "soon"])).toThrow('--grace-period "soon": use a whole number of at least 0');
+  });
+
+  test("an option of the other task is refused, naming the task it belongs to", () => {
+    expect(() => parse(["--input-dir", "/in", "text-generation", "acme/tiny"])).toThrow("--input-dir is a speech-recognition option; text-generation does not take it.");
+    expect(() => parse(["speech-recognition", "acme/ears", "--max-total-tokens", "5"])).toThrow("--max-total-tokens is a text-generation option; speech-recognition does not take it.");
   });
 });

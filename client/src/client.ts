@@ -5,6 +5,7 @@ import { BatchesApi } from "./batches";
 import { ImagesApi } from "./images";
 import { ModelsApi } from "./models";
 import { RuntimesApi } from "./runtimes";
+import { KeysApi, UsageApi } from "./keys";
 import { operationRequest, type OperationAnswer, type OperationInput, type OperationKey } from "./operations";
 
 export interface SvcClientOptions {
@@ -39,6 +40,10 @@ export class SvcClient {
   readonly models: ModelsApi;
   /** The svc runtime on slurm profiles' clusters: list, install, remove. */
   readonly runtimes: RuntimesApi;
+  /** API keys for /v1: list, create, remove. */
+  readonly keys: KeysApi;
+  /** What /v1 served: the usage report. */
+  readonly usage: UsageApi;
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
@@ -50,6 +55,8 @@ export class SvcClient {
     this.images = new ImagesApi(this);
     this.models = new ModelsApi(this);
     this.runtimes = new RuntimesApi(this);
+    this.keys = new KeysApi(this);
+    this.usage = new UsageApi(this);
   }
 
   /** Sends one operation of the API (see `Operations`); returns its answer or throws ApiError / SvcUnreachableError. */

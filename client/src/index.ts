@@ -8,4 +8,5 @@ export { BatchesApi } from "./batches";
 export { ModelsApi } from "./models";
 export { ImagesApi } from "./images";
 export { RuntimesApi } from "./runtimes";
-export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations } from "./operations";
+export { KeysApi, UsageApi } from "./keys";
+export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations, type ServiceListQuery } from "./operations";

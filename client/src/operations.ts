@@ -1,4 +1,5 @@
 import type {
+  ApiKey,
   AppInfo,
   BatchDetails,
   BatchRecord,
@@ -6,6 +7,8 @@ import type {
   BatchRunRequest,
   BatchRunResponse,
   BatchStatus,
+  CreatedKey,
+  CreateKeyRequest,
   DownloadRequest,
   DownloadTask,
   HealthReport,
@@ -20,7 +23,7 @@ import type {
   ProfileUpdate,
   RefreshReport,
   RefreshRequest,
-  RunRequest,
+  RunRequestBody,
   RunResponse,
   RuntimeImage,
   RuntimeInstall,
@@ -29,8 +32,11 @@ import type {
   RuntimeList,
   RuntimeRemoval,
   ServiceDetails,
+  ActivityReport,
   ServiceRecord,
   ServiceStatus,
+  UsageQuery,
+  UsageReport,
 } from "@svc/contracts";
 
 /**
@@ -54,12 +60,13 @@ export interface Operations {
   "POST /api/models/downloads": { body: DownloadRequest; response: DownloadTask };
   "GET /api/models/downloads": { response: DownloadTask[] };
   "GET /api/models/downloads/{id}": { params: { id: string }; response: DownloadTask };
-  "GET /api/services": { query: { status?: ServiceStatus; id?: string; all?: boolean }; response: ServiceRecord[] };
-  "POST /api/services": { body: RunRequest; response: RunResponse };
+  "GET /api/services": { query: ServiceListQuery; response: ServiceRecord[] };
+  "POST /api/services": { body: RunRequestBody; response: RunResponse };
   "GET /api/services/{ref}": { params: { ref: string }; response: ServiceDetails };
   "DELETE /api/services/{ref}": { params: { ref: string }; query: { force?: boolean }; response: ServiceRecord };
   "POST /api/services/{ref}/stop": { params: { ref: string }; response: ServiceRecord };
-  "POST /api/services/{ref}/restart": { params: { ref: string }; response: ServiceRecord };
+  "POST /api/services/{ref}/restart": { params: { ref: string }; query: { onDemand?: boolean }; response: ServiceRecord };
+  "POST /api/services/activity": { body: ActivityReport; response: { recorded: number } };
   "GET /api/services/{ref}/logs": { params: { ref: string }; query: { follow?: boolean; tail?: number }; response: string };
   "GET /api/batches": { query: { status?: BatchStatus; all?: boolean }; response: BatchRecord[] };
   "POST /api/batches": { body: BatchRunRequest; response: BatchRunResponse };
@@ -75,6 +82,22 @@ export interface Operations {
   "POST /api/runtimes/installs": { body: RuntimeInstallRequest; response: RuntimeInstall };
   "GET /api/runtimes/installs": { query: { profile?: string; state?: RuntimeInstallState }; response: RuntimeInstall[] };
   "GET /api/runtimes/installs/{id}": { params: { id: string }; response: RuntimeInstall };
+  "GET /api/keys": { response: ApiKey[] };
+  "POST /api/keys": { body: CreateKeyRequest; response: CreatedKey };
+  "DELETE /api/keys/{ref}": { params: { ref: string }; response: ApiKey };
+  "GET /api/usage": { query: UsageQuery; response: UsageReport };
+}
+
+/** The query of GET /api/services (`svc ls`). */
+export interface ServiceListQuery {
+  status?: ServiceStatus;
+  id?: string;
+  /** The whole history, not only live services and those that ended in the last 24 hours. */
+  all?: boolean;
+  /** Services per page (default 100, at most 1000). */
+  limit?: number;
+  /** Where the previous page ended (its `X-Next-Cursor`). */
+  cursor?: string;
 }
 
 export type OperationKey = keyof Operations;

@@ -1,5 +1,7 @@
-import type { RunRequest, RunResponse, ServiceDetails, ServiceRecord, ServiceStatus } from "@svc/contracts";
+import { type ActivityReport, type RunRequestBody, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus, NEXT_CURSOR_HEADER } from "@svc/contracts";
 import type { SvcClient } from "./client";
+import type { ServiceListQuery } from "./operations";
+
 
 /**
  * /api/services: `client.services.run(request)`, `.list()`, `.get(ref)`, `.stop(ref)`,
@@ -9,13 +11,26 @@ export class ServicesApi {
   constructor(private readonly client: Pick<SvcClient, "call" | "callStream">) {}
 
   /** Starts a service (or, with dryRun, only renders its start-up script). */
-  run(request: RunRequest): Promise<RunResponse> {
+  run(request: RunRequestBody): Promise<RunResponse> {
     return this.client.call("POST /api/services", { body: request });
   }
 
-  /** Live services; `all` adds stopped, failed and timed-out ones. */
-  list(filter: { status?: ServiceStatus; id?: string; all?: boolean } = {}): Promise<ServiceRecord[]> {
-    return this.client.call("GET /api/services", { query: { status: filter.status, id: filter.id, all: filter.all || undefined } });
+  /**
+   * Live services and those that ended in the last 24 hours (live first); `all`: the whole history.
+   * One page of `limit` (default 100): `page()` also says where the next one starts.
+   */
+  async list(filter: ServiceListQuery = {}): Promise<ServiceRecord[]> {
+    return (await this.page(filter)).services;
+  }
+
+  /** One page of the list, and the cursor of the next page when more services follow. */
+  async page(filter: ServiceListQuery = {}): Promise<{ services: ServiceRecord[]; nextCursor?: string }> {
+    const response = await this.client.callStream("GET /api/services", {
+      query: { status: filter.status, id: filter.id, all: filter.all || undefined, limit: filter.limit, cursor: filter.cursor },
+    });
+    const services = (await response.json()) as ServiceRecord[];
+    const nextCursor = response.headers.get(NEXT_CURSOR_HEADER) ?? undefined;
+    return { services, ...(nextCursor ? { nextCursor } : {}) };
   }
 
   get(ref: string): Promise<ServiceDetails> {
@@ -26,8 +41,14 @@ export class ServicesApi {
     return this.client.call("POST /api/services/{ref}/stop", { params: { ref } });
   }
 
-  restart(ref: string): Promise<ServiceRecord> {
-    return this.client.call("POST /api/services/{ref}/restart", { params: { ref } });
+  /** With onDemand (the gateway, for a request to an on-demand service), a live service is left as it is. */
+  restart(ref: string, options: { onDemand?: boolean } = {}): Promise<ServiceRecord> {
+    return this.client.call("POST /api/services/{ref}/restart", { params: { ref }, query: { onDemand: options.onDemand || undefined } });
+  }
+
+  /** The gateway's report of when it last passed a request to each service (the idle clocks). */
+  reportActivity(report: ActivityReport): Promise<{ recorded: number }> {
+    return this.client.call("POST /api/services/activity", { body: report });
   }
 
   /** Deletes the record; `force` stops a live service first. */

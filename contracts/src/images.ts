@@ -1,11 +1,26 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { INFERENCE_SERVERS, literalUnion, Task } from "./services";
+import { INFERENCE_SERVERS, literalUnion, Task, TaskName } from "./services";
+
+const SetBy = Type.Union([Type.String(), Type.Null()], {
+  description: "The variable of `svc start`'s environment that pinned this image (SVC_TEXT_GENERATION_IMAGE, SVC_SPEECH_RECOGNITION_IMAGE, SVC_VLLM_IMAGE), or null for svc's default.",
+});
+const ENGINE = "The inference server: `svc`, the project's CPU runtime, built here; `vllm`, vLLM's OpenAI server for GPUs.";
+
+/** The image the app runs for a task on an inference server (`/api/info`'s images). */
+export const ImageChoice = Type.Object({
+  task: Task,
+  engine: literalUnion(INFERENCE_SERVERS, { description: ENGINE }),
+  image: Type.String(),
+  setBy: SetBy,
+}, { $id: "ImageChoice" });
+export type ImageChoice = Static<typeof ImageChoice>;
 
 /** A container image of an inference server for a task (spec §1.9: local images are preferred). */
 export const RuntimeImage = Type.Object({
   task: Task,
-  engine: literalUnion(INFERENCE_SERVERS, { description: "The inference server: `svc`, the project's CPU runtime, built here; `vllm`, vLLM's OpenAI server for GPUs." }),
+  engine: literalUnion(INFERENCE_SERVERS, { description: ENGINE }),
   image: Type.String(),
+  setBy: SetBy,
   present: Type.Boolean({ description: "Whether the image is on this machine's Docker Engine." }),
   sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
   createdAt: Type.Union([Type.String(), Type.Null()]),
@@ -13,7 +28,7 @@ export const RuntimeImage = Type.Object({
 export type RuntimeImage = Static<typeof RuntimeImage>;
 
 export const ImageBuildRequest = Type.Object(
-  { task: Type.Optional(Task) },
+  { task: Type.Optional(TaskName) },
   { $id: "ImageBuildRequest", additionalProperties: false, description: "Which runtime image to build; default: all of the project's." },
 );
 export type ImageBuildRequest = Static<typeof ImageBuildRequest>;

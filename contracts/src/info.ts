@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { literalUnion } from "./services";
+import { ENGINE_KINDS, literalUnion } from "./services";
+import { ImageChoice } from "./images";
 
 export const DockerNetwork = Type.Union([literalUnion(["publish", "host"]), Type.Null()], {
   description:
@@ -14,6 +15,7 @@ export const AppInfo = Type.Object({
   homeDir: Type.String(),
   debug: Type.Boolean({ description: "Debug mode: when on, no authentication is required." }),
   dockerNetwork: DockerNetwork,
+  images: Type.Array(ImageChoice, { description: "The images services run, each pinned by svc start's environment or svc's default; `svc run --image` replaces one for a service." }),
 }, { $id: "AppInfo" });
 export type AppInfo = Static<typeof AppInfo>;
 
@@ -24,8 +26,22 @@ export function dockerNetworkWords(network: AppInfo["dockerNetwork"]): string {
   return "unknown (the Docker Engine does not answer)";
 }
 
-/** What orchestrator-svc tells the gateway for /api/info. */
-export type ServiceFacts = Pick<AppInfo, "dockerNetwork">;
+/**
+ * Whether an engine can be reached: the Docker Engine (every local profile's services), and each
+ * slurm profile's connection to its cluster. Checked in the background, so reading it never waits.
+ */
+export const EngineReach = Type.Object({
+  engine: literalUnion(ENGINE_KINDS),
+  profile: Type.Union([Type.String(), Type.Null()], { description: "The slurm profile; null for the Docker Engine (shared by all local profiles)." }),
+  target: Type.String({ description: "What is reached: the Docker socket, or user@host:port of the cluster." }),
+  state: literalUnion(["reachable", "unreachable", "unknown"], { description: "`unknown` until the first check has ended." }),
+  detail: Type.String({ description: "What the check found, e.g. why the engine is not reachable." }),
+  checkedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+}, { $id: "EngineReach" });
+export type EngineReach = Static<typeof EngineReach>;
+
+/** What orchestrator-svc tells the gateway for /api/info and /api/health. */
+export type ServiceFacts = Pick<AppInfo, "dockerNetwork"> & { engines: EngineReach[] };
 
 export const ComponentState = Type.Union([Type.Literal("up"), Type.Literal("down")]);
 
@@ -38,8 +54,9 @@ export const ComponentHealth = Type.Object({
 export type ComponentHealth = Static<typeof ComponentHealth>;
 
 export const HealthReport = Type.Object({
-  status: Type.Union([Type.Literal("ok"), Type.Literal("degraded")]),
+  status: Type.Union([Type.Literal("ok"), Type.Literal("degraded")], { description: "Whether svc's own parts answer; an engine that cannot be reached does not make it degraded (see engines)." }),
   services: Type.Array(ComponentHealth),
+  engines: Type.Array(EngineReach, { description: "Each engine's reachability as last checked (empty while orchestrator-svc does not answer)." }),
 }, { $id: "HealthReport" });
 export type HealthReport = Static<typeof HealthReport>;
 

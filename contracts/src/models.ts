@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { TASKS, literalUnion } from "./services";
+import { TASKS, TaskName, literalUnion } from "./services";
 
 /**
  * Models (spec §2.3): the model registry kept by model-svc. One row per (repo, revision, profile),
@@ -57,7 +57,7 @@ export type Model = Static<typeof Model>;
 /** Filters of GET /api/models. */
 export const ModelQuery = Type.Object({
   profile: Type.Optional(Type.String({ maxLength: 63, description: "Only this profile's models." })),
-  image: Type.Optional(ModelImage),
+  image: Type.Optional(TaskName),
   repo: Type.Optional(Type.String({ maxLength: 193, description: "Only this repository." })),
 });
 export type ModelQuery = Static<typeof ModelQuery>;

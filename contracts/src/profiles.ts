@@ -11,7 +11,7 @@ export const PROFILE_NAME_RULE = "1–63 characters: letters, digits, '.', '_' o
 export const DEFAULT_PROFILE = "default";
 export const PROFILE_SCHEMAS = ["local", "slurm"] as const;
 export type ProfileSchemaName = (typeof PROFILE_SCHEMAS)[number];
-import { literalUnion, type RuntimeKind } from "./services";
+import { literalUnion, SLURM_VALUE_RULES, type RuntimeKind } from "./services";
 
 export const ProfileName = Type.String({ pattern: PROFILE_NAME_PATTERN, description: `Profile name: ${PROFILE_NAME_RULE}.`, examples: ["default"] });
 export const ProfileSchemaName = Type.Union([Type.Literal("local"), Type.Literal("slurm")], {
@@ -28,6 +28,11 @@ export const SLURM_RUNTIMES = ["bare", "apptainer"] as const satisfies readonly 
 export type SlurmRuntime = (typeof SLURM_RUNTIMES)[number];
 export const isSlurmRuntime = (text: unknown): text is SlurmRuntime => (SLURM_RUNTIMES as readonly unknown[]).includes(text);
 
+const IDLE_STOP = "Default --idle-stop of this profile's services (e.g. 30m): a service that answered no request for that long is stopped.";
+const JOB_DEFAULT = (what: string, option: string) => `The Slurm ${what} of this profile's jobs when \`svc run\` gives no ${option}.`;
+/** The job options a slurm profile can carry defaults for (profiles.cfg keys, `svc profile add --account …`). */
+export const PROFILE_JOB_DEFAULTS = ["account", "partition", "qos"] as const;
+
 const IDENTITY_FILE = "Private key to log in with; default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_{rsa,ecdsa,ed25519} and ssh-agent.";
 
 export const LocalProfile = Type.Object({
@@ -35,6 +40,7 @@ export const LocalProfile = Type.Object({
   schema: Type.Literal("local"),
   home_dir: line("Absolute path of the user-owned folder for model and image files; created when missing; must be writable."),
   cache_dir: line("Absolute path of a shared folder to source model and image files from; must exist and be readable (never created)."),
+  idle_stop: Type.Optional(line(IDLE_STOP, 32)),
 }, { $id: "LocalProfile" });
 export type LocalProfile = Static<typeof LocalProfile>;
 
@@ -48,6 +54,10 @@ export const SlurmProfile = Type.Object({
   port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "SSH port; default: Port from ~/.ssh/config, else 22." })),
   identity_file: Type.Optional(line(IDENTITY_FILE)),
   runtime: Type.Optional(literalUnion(SLURM_RUNTIMES, { description: RUNTIME })),
+  idle_stop: Type.Optional(line(IDLE_STOP, 32)),
+  account: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.ACCOUNT.source, description: JOB_DEFAULT("account", "--account") })),
+  partition: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.PARTITION.source, description: JOB_DEFAULT("partition", "--partition") })),
+  qos: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.ACCOUNT.source, description: JOB_DEFAULT("quality of service", "--qos") })),
 }, { $id: "SlurmProfile" });
 export type SlurmProfile = Static<typeof SlurmProfile>;
 
@@ -73,7 +83,11 @@ const attributes = {
   cache: Type.Optional(text(SlurmProfile.properties.cache.description!)),
   port: SlurmProfile.properties.port,
   identity_file: Type.Optional(text(IDENTITY_FILE)),
+  idle_stop: Type.Optional(text(IDLE_STOP, 32)),
   runtime: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: RUNTIME })),
+  account: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("account", "--account")} An empty string removes it.` })),
+  partition: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("partition", "--partition")} An empty string removes it.` })),
+  qos: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("quality of service", "--qos")} An empty string removes it.` })),
   host_key_fingerprint: Type.Optional(
     Type.String({
       minLength: 1,

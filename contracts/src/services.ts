@@ -1,4 +1,5 @@
 import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
+import { ServicePolicies, ServicePolicyState, ServiceSuccessor } from "./policies";
 
 /**
  * Inference services (spec §2.4, §3, §4.1 `run`): what `svc run` asks for and what the
@@ -21,6 +22,18 @@ export const TASKS = ["text-generation", "speech-recognition"] as const;
 export type Task = (typeof TASKS)[number];
 export const Task = literalUnion(TASKS);
 export const isTask = (text: unknown): text is Task => (TASKS as readonly unknown[]).includes(text);
+/**
+ * How a task may be written wherever one is read (CLI, REST, UI): as above, or as the IMAGE column
+ * shows it (`text_generation`). What is read is turned into a Task with toTask.
+ */
+export const TASK_NAMES = [...TASKS, "text_generation", "speech_recognition"] as const;
+export type TaskName = (typeof TASK_NAMES)[number];
+export const TaskName = literalUnion(TASK_NAMES, { description: "The task: text-generation or speech-recognition (text_generation and speech_recognition are read the same)." });
+/** The task `text` names in either spelling, else undefined. */
+export const toTask = (text: unknown): Task | undefined => {
+  const dashed = typeof text === "string" ? text.replace("_", "-") : text;
+  return isTask(dashed) ? dashed : undefined;
+};
 
 /** The IMAGE column of `svc ls`: the task written with an underscore (spec §2.4). */
 export type ImageName = "text_generation" | "speech_recognition";
@@ -65,9 +78,26 @@ export const SLURM_VALUE_RULES = {
   PARTITION: /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/,
   /** Node features joined by Slurm's operators: & | , and brackets, with optional *count. */
   CONSTRAINT: /^[A-Za-z0-9_.\-&|,*\[\]()]{1,256}$/,
+  /** Account, QOS and reservation names (sacctmgr's and scontrol's names). */
+  ACCOUNT: /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/,
+  /** Node names and Slurm hostlists: node01,gpu[1-4,7]. */
+  NODELIST: /^[A-Za-z0-9][A-Za-z0-9_.\-,\[\]]{0,1023}$/,
 } as const;
 
-/** Slurm-style job options (spec §4.1); the Docker adapter honours mem and gres. */
+/** The slurm-only job options, as `svc run` spells them, with their JSON names: they do nothing on Docker. */
+export const SLURM_ONLY_JOB_OPTIONS = [
+  ["--time", "time"],
+  ["--ntasks-per-node", "ntasksPerNode"],
+  ["--partition", "partition"],
+  ["--constraint", "constraint"],
+  ["--account", "account"],
+  ["--qos", "qos"],
+  ["--reservation", "reservation"],
+  ["--exclude", "exclude"],
+  ["--nodelist", "nodelist"],
+] as const;
+
+/** Slurm-style job options (spec §4.1); the Docker engine honours mem and gres (the others do nothing there, and say so). */
 export const JobOptions = Type.Object(
   {
     time: Type.Optional(Type.String({ maxLength: 32, description: "Duration: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS." })),
@@ -76,6 +106,11 @@ export const JobOptions = Type.Object(
     gres: Type.Optional(Type.Integer({ minimum: 0, maximum: 64, description: "GPU devices per node." })),
     partition: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
     constraint: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    account: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "Slurm account to charge the job to." })),
+    qos: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "Slurm quality of service." })),
+    reservation: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: "Slurm reservation to run in." })),
+    exclude: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: "Nodes the job must not run on (a Slurm hostlist, e.g. node[01-04])." })),
+    nodelist: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: "Nodes the job must run on (a Slurm hostlist)." })),
   },
   { $id: "JobOptions", additionalProperties: false },
 );
@@ -100,10 +135,33 @@ export const SpeechRecognitionOptions = Type.Object(
 );
 export type SpeechRecognitionOptions = Static<typeof SpeechRecognitionOptions>;
 
+/** `--mount PATH`: host folders bound read-only into the service, each at the same path. */
+export const Mounts = Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), {
+  maxItems: 32,
+  description: "Absolute folders on the service host, each bound read-only into the service at the same path (Docker: a read-only bind mount; Apptainer: --bind …:ro; a bare Slurm job sees the node's filesystem and checks each folder is there).",
+});
+export const MAX_GRACE_PERIOD = 7 * 24 * 3600;
+/** `--grace-period SECONDS`. */
+export const GracePeriod = Type.Integer({
+  minimum: 0,
+  maximum: MAX_GRACE_PERIOD,
+  description: "Seconds a starting service may fail its health check before it counts as UNHEALTHY; default: no limit (it stays STARTING until it answers).",
+});
+/** A container image reference (`name[:tag][@digest]`, with a registry host and port): no spaces, quotes or shell syntax. */
+export const IMAGE_REFERENCE = /^[A-Za-z0-9][A-Za-z0-9._\/:@+-]{0,511}$/;
+/** A `--mount` folder: absolute, one line, without `:` and `,` (which separate Apptainer's and Docker's mount fields) or `..`. */
+export const isMountPath = (path: string) => /^\/[^\x00-\x1f\x7f:,]*$/.test(path) && !path.split("/").includes("..");
+/** `--image REF`. */
+export const ImageRef = Type.String({
+  minLength: 1,
+  maxLength: 512,
+  description: "The container image of this service's inference server, instead of the app's (SVC_TEXT_GENERATION_IMAGE, SVC_SPEECH_RECOGNITION_IMAGE).",
+});
+
 /** Body of POST /api/services (`svc run`). */
 export const RunRequest = Type.Object(
   {
-    task: Task,
+    task: TaskName,
     model: Type.String({ minLength: 1, maxLength: 256, description: "Repo id, <owner>/<name>." }),
     revision: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Commit id; default: the most recent local revision." })),
     profile: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
@@ -114,17 +172,30 @@ export const RunRequest = Type.Object(
     textGeneration: Type.Optional(TextGenerationOptions),
     speechRecognition: Type.Optional(SpeechRecognitionOptions),
     engineArgs: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 256, description: "Passed to the inference engine, each as one argument." })),
+    policies: Type.Optional(ServicePolicies),
+    mounts: Type.Optional(Mounts),
+    gracePeriod: Type.Optional(GracePeriod),
+    image: Type.Optional(ImageRef),
   },
   {
     $id: "RunRequest",
     additionalProperties: false,
     examples: [
       { task: "text-generation", model: "svc-tiny/tiny-llama-gguf", apiKey: "sk-my-key", job: { time: "01:00:00" } },
+      { task: "text-generation", model: "svc-tiny/tiny-llama-gguf", policies: { idleStop: "30m", onDemand: true } },
       { task: "speech-recognition", model: "openai/whisper-tiny", dryRun: true },
     ],
   },
 );
-export type RunRequest = Static<typeof RunRequest>;
+/** A run request as sent: its task in either spelling. */
+export type RunRequestBody = Static<typeof RunRequest>;
+/** A run request as svc handles it, its task read with toTask. */
+export type RunRequest = Omit<RunRequestBody, "task"> & { task: Task };
+/** The request with its task in the one spelling svc works with. */
+export const readRunRequest = (body: RunRequestBody): RunRequest => ({ ...body, task: toTask(body.task)! });
+
+/** The answer header of GET /api/services that carries the next page's cursor, when more services follow. */
+export const NEXT_CURSOR_HEADER = "X-Next-Cursor";
 
 export const ServiceEvent = Type.Object({
   at: Type.String({ format: "date-time" }),
@@ -161,9 +232,17 @@ export const ServiceRecord = Type.Object({
   textGeneration: Type.Optional(TextGenerationOptions),
   speechRecognition: Type.Optional(SpeechRecognitionOptions),
   engineArgs: Type.Array(Type.String()),
+  policies: ServicePolicyState,
+  lastRequestAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "When the gateway last passed it a request (or it last became HEALTHY): the idle clock." }),
+  endsAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()], { description: "When the current job reaches its time limit, as Slurm reports it." }),
+  successor: Type.Union([ServiceSuccessor, Type.Null()], { description: "A renewal under way (Slurm, --renew)." }),
+  mounts: Type.Optional(Type.Array(Type.String(), { description: Mounts.description })),
+  gracePeriod: Type.Optional(Type.Integer({ description: GracePeriod.description })),
   createdBy: Type.String(),
   createdAt: Type.String({ format: "date-time" }),
   updatedAt: Type.String({ format: "date-time" }),
+  runningSeconds: Type.Optional(Type.Number({ description: "How long the engine has run it, over all its runs (from STARTING until it stopped); in lists and details." })),
+  gpuHours: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "Slurm: GPUs allocated (GRES per node) × running hours; null on Docker." })),
 }, { $id: "ServiceRecord" });
 export type ServiceRecord = Static<typeof ServiceRecord>;
 
@@ -181,5 +260,6 @@ export const RunResponse = Type.Object({
   /** The start-up script (Docker: the equivalent `docker run` line); always given, the only output of a dry run. */
   script: Type.String(),
   service: Type.Union([ServiceRecord, Type.Null()]),
+  policies: Type.Optional(ServicePolicyState),
 }, { $id: "RunResponse" });
 export type RunResponse = Static<typeof RunResponse>;

@@ -19,6 +19,12 @@ export const SERVICE_HEALTH_PATH = "/health";
 /** Route orchestrator-svc answers with what /api/info reports of it (see ServiceFacts). */
 export const SERVICE_FACTS_PATH = "/facts";
 
+/** Route orchestrator-svc answers with the live services (and the stopped on-demand ones) and how to reach them (see ServiceRoute), for the gateway's /v1. */
+export const SERVICE_ROUTES_PATH = "/routes";
+
+/** Route orchestrator-svc answers with its own Prometheus metrics (reconcile ticks), which the gateway's /metrics appends. */
+export const SERVICE_METRICS_PATH = "/metrics";
+
 /** Route every internal service serves its part of the OpenAPI document on. */
 export const SERVICE_OPENAPI_PATH = "/openapi.json";
 
@@ -28,4 +34,27 @@ export const upstreamVariable = (name: ServiceName) => `SVC_UPSTREAM_${name.toUp
 /** The service that owns an API path, by its prefix (e.g. /api/models/… → model-svc). */
 export function ownerOf(path: string): ServiceName | undefined {
   return SERVICES.find(({ apiPrefixes }) => apiPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)))?.name;
+}
+
+/**
+ * A live service as the gateway's /v1 routes to it (internal route SERVICE_ROUTES_PATH, never
+ * in the API document): the API's record plus the service's own API key, which the gateway sends
+ * upstream so a person using /v1 never needs it.
+ */
+export interface ServiceRoute {
+  id: string;
+  name: string;
+  task: "text-generation" | "speech-recognition";
+  model: string;
+  revision: string;
+  profile: string;
+  engine: "docker" | "slurm";
+  status: string;
+  url: string | null;
+  apiKey: string | null;
+  createdAt: string;
+  /** --on-demand: a request for it starts it again when it is STOPPED (such services are listed even then). */
+  onDemand: boolean;
+  /** Requests wait for it while it is on its way up (--on-demand or --renew) instead of getting 503 at once. */
+  waits: boolean;
 }

@@ -1,28 +1,62 @@
 import { join } from "node:path";
 import { Elysia, type AnyElysia } from "elysia";
-import { errorHandler, homeLayout, internalClient, openApiPart } from "@svc/platform";
+import { DEFAULT_USAGE_RETENTION_DAYS, errorHandler, homeLayout, internalClient, openApiPart } from "@svc/platform";
 import type { GatewayEnv } from "./gateway-env";
 import { authController } from "./auth";
 import { forwardController } from "./forward";
 import { proxyController } from "./proxy";
 import { ServiceProxy } from "./proxy/service";
+import { ActivityRecorder } from "./activity";
+import { OnDemandStarts } from "./on-demand/ensure-serving";
 import { statusController } from "./status";
 import { docsController } from "./docs";
 import { pagesController } from "./pages";
 import { requestGuard } from "./guard";
 import { holdOpen, IDLE_TIMEOUT_SECONDS } from "./guard/hold-open";
 import { PROXY_BODY_LIMIT } from "./guard/service";
+import { mkdirSync } from "node:fs";
+import { openGatewayDb } from "./db/connection";
+import { KeyRing } from "./keys/service";
+import { keysController } from "./keys";
+import { v1Authenticator } from "./keys/v1-auth";
+import { openAiController } from "./openai";
+import { ServiceCatalog } from "./openai/catalog";
+import { OpenAiRouter } from "./openai/service";
+import { UsageStore } from "./usage/store";
+import { usageController } from "./usage";
+import { GatewayMetrics } from "./metrics/service";
+import { metricsController } from "./metrics";
+
+/** How often usage older than the retention period is deleted. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The gateway: the request guard (host, origin, body size) first, then auth, forwarding to the
  * services, and its own routes and the UI. A connection idle for IDLE_TIMEOUT_SECONDS is dropped,
  * except while an authorised request's answer is on its way (see holdOpen).
  */
-export function createGateway({ settings, internalSecret, upstreams, authToken }: GatewayEnv) {
+export function createGateway({ settings, internalSecret, upstreams, authToken, usageRetentionDays = DEFAULT_USAGE_RETENTION_DAYS }: GatewayEnv) {
   const client = internalClient(upstreams, internalSecret);
-  const proxy = new ServiceProxy(client, authToken);
+  // Idle clocks and on-demand starts, for /proxy/<id> and /v1 alike.
+  const activity = new ActivityRecorder((report) => client.services.reportActivity(report));
+  const starts = new OnDemandStarts(client.services);
+  const proxy = new ServiceProxy(client, authToken, activity, starts);
   const layout = homeLayout(settings.homeDir);
-  const app: AnyElysia = new Elysia({ name: "gateway", serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT } })
+  mkdirSync(layout.dataDir("gateway"), { recursive: true, mode: 0o700 });
+  const db = openGatewayDb(layout.dataDir("gateway"));
+  const keys = new KeyRing(db);
+  const usage = new UsageStore(db, usageRetentionDays);
+  usage.prune();
+  setInterval(() => usage.prune(), PRUNE_EVERY_MS).unref();
+  const catalog = ServiceCatalog.fromClient(client);
+  let metrics: GatewayMetrics | undefined = undefined;
+  const router = new OpenAiRouter(catalog, v1Authenticator(keys, authToken), (outcome) => {
+    usage.record(outcome);
+    metrics?.observe(outcome);
+  }, { activity, starts });
+  metrics = new GatewayMetrics(client, router.balancer);
+  // normalize: false refuses unknown fields of the gateway's own API (/api/keys) instead of dropping them, as the services do.
+  const app: AnyElysia = new Elysia({ name: "gateway", normalize: false, serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT } })
     .use(errorHandler)
     .use(requestGuard(settings))
     .onAfterHandle(({ set }) => {
@@ -42,10 +76,19 @@ export function createGateway({ settings, internalSecret, upstreams, authToken }
     .onBeforeHandle(({ request, server, set }) => {
       if (request.method !== "GET" && request.method !== "HEAD" && new URL(request.url).pathname !== "/login") Object.assign(set.headers, holdOpen(request, server));
     })
-    .use(forwardController(upstreams, internalSecret))
+    .use(openAiController(router))
+    // A service stopped, restarted or removed through the API leaves (or joins) /v1's list at once, also while it is stopping.
+    .use(
+      forwardController(upstreams, internalSecret, (request) => {
+        if (request.method !== "GET" && new URL(request.url).pathname.startsWith("/api/services")) catalog.invalidate();
+      }),
+    )
     .use(proxyController(proxy))
     .use(statusController(settings, client))
+    .use(keysController(keys))
+    .use(usageController(usage, client))
+    .use(metricsController(metrics))
     .use(docsController({ ownPart: () => openApiPart(app, (path) => path.startsWith("/api/")), client, debug: settings.debug }))
-    .use(pagesController(settings, client, proxy));
+    .use(pagesController(settings, client, proxy, keys, usage));
   return app;
 }

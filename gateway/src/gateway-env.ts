@@ -1,5 +1,5 @@
 import type { ServiceName } from "@svc/contracts";
-import { ConfigError, loadSettings, readInternalSecret, readUpstreams, type Settings } from "@svc/platform";
+import { ConfigError, loadSettings, parseUsageRetentionDays, readInternalSecret, readUpstreams, type Settings } from "@svc/platform";
 
 export interface GatewayEnv {
   settings: Settings;
@@ -8,6 +8,8 @@ export interface GatewayEnv {
   upstreams: Record<ServiceName, string>;
   /** The token callers must present when debug mode is off. */
   authToken: string | undefined;
+  /** Days /v1 usage is kept (SVC_USAGE_RETENTION_DAYS). */
+  usageRetentionDays?: number;
 }
 
 export function readGatewayEnv(env: Record<string, string | undefined> = process.env): GatewayEnv {
@@ -17,5 +19,5 @@ export function readGatewayEnv(env: Record<string, string | undefined> = process
   if (!settings.debug && !settings.authToken) {
     throw new ConfigError("Debug mode is off but no auth token is set: set SVC_AUTH_TOKEN (svc start generates one when it is unset).");
   }
-  return { settings, internalSecret, upstreams, authToken: settings.debug ? undefined : settings.authToken };
+  return { settings, internalSecret, upstreams, authToken: settings.debug ? undefined : settings.authToken, usageRetentionDays: parseUsageRetentionDays(env) };
 }

@@ -163,3 +163,16 @@ describe("a slurm profile's new host in the profile form", () => {
     }
   });
 });
+
+describe("a slurm profile's job defaults in the UI", () => {
+  test("the details page shows account, partition and qos, and its form holds them", async () => {
+    mkdirSync(join(home, "svc"), { recursive: true });
+    writeFileSync(file, `[default]\nschema = local\nhome_dir = ${home}/h\ncache_dir = ${cache}\n\n[hpc]\nschema = slurm\nhost = login.example\nuser = me\nhome = ~/svc\ncache = /shared\naccount = proj-1\nqos = high\n`);
+    const { status, html } = await get("/profiles/hpc");
+    expect(status).toBe(200);
+    expect(html).toContain("<dt>account</dt><dd><code>proj-1</code></dd>");
+    expect(html).toContain("<dt>qos</dt><dd><code>high</code></dd>");
+    expect(html).toMatch(/id="f-account" name="account" type="text" value="proj-1"/);
+    expect(html).toContain('id="f-partition" name="partition" type="text" value=""');
+  });
+});

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
+import type { ServiceRecord } from "@svc/contracts";
+import { servicesTable } from "@svc/ui";
 import { startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot } from "@svc/testing";
 
 let app: RunningSvc;
@@ -92,9 +94,14 @@ test("the launch form: registry choices, API messages next to their field (escap
   const preview = await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", engineArgs: "--ctx-size\n512\n", apiKey: "k-1" }));
   expect(preview.status).toBe(200);
   const previewHtml = await preview.text();
-  expect(previewHtml).toContain('<pre class="block" id="preview-script">docker run');
-  expect(previewHtml).toContain("--ctx-size 512");
-  expect(previewHtml).toContain("No --revision given");
+  // One option per line, each line but the last continued with a backslash.
+  expect(previewHtml).toContain('<pre class="block" id="preview-script">docker run \\\n  --detach \\\n  --init \\\n  --name svc-');
+  expect(previewHtml).toMatch(/\n  svc-text-generation:\S+ \\\n  --model \S+ \\\n/);
+  expect(previewHtml).toContain("\n  --ctx-size 512</pre>");
+  // Warnings name the form's fields, not the CLI's options.
+  expect(previewHtml).toContain("No revision chosen: using ");
+  expect(previewHtml).toContain("Choose it under “Revision” for reproducible runs.");
+  expect(previewHtml).not.toContain("--revision");
   // The key is not echoed back into the page.
   expect(previewHtml).not.toContain('value="k-1"');
   expect(await new SvcClient({ baseUrl: app.url }).services.list({ all: true })).toEqual([]);
@@ -115,4 +122,40 @@ test("unknown services, empty playground: pages that say what to do next", async
   const asset = await fetch(`${app.url}/assets/svc.js`);
   expect(asset.status).toBe(200);
   expect(await asset.text()).toContain("data-log-stream");
+});
+
+test("the launch form takes the new options: the preview shows them and warns, naming each, about those that do nothing here", async () => {
+  const folder = join(base, "home");
+  const preview = await fetch(
+    `${app.url}/services/new`,
+    form({ ...launch, action: "preview", account: "proj-1", qos: "high", nodelist: "node[1-2]", mounts: `${folder}\n`, gracePeriod: "90", image: "my-llama:1" }),
+  );
+  expect(preview.status).toBe(200);
+  const html = await preview.text();
+  expect(html).toContain('<p class="warning">“Account”, “QOS” and “Nodes to run on” do nothing on local profile default: they are Slurm job options');
+  expect(html).toContain(`--mount type=bind,source=${folder},target=${folder},readonly`);
+  expect(html).toContain("--label svc.grace-period=90");
+  expect(html).toContain("  my-llama:1 \\\n  --model ");
+
+  const hostile = await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", account: "a;id" }));
+  expect(hostile.status).toBe(400);
+  expect(await hostile.text()).toContain('<p class="field-error" id="err-account">--account &quot;a;id&quot;');
+  const system = await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", mounts: "/etc" }));
+  expect(system.status).toBe(400);
+  expect(await system.text()).toContain('<p class="field-error" id="err-mounts">--mount /etc');
+  const grace = await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", gracePeriod: "soon" }));
+  expect(await grace.text()).toContain('Grace period &quot;soon&quot; is not a whole number');
+});
+
+test("the services table dims ended services, which come after the live ones", () => {
+  const record = (id: string, status: ServiceRecord["status"]): ServiceRecord => ({
+    id, name: status.toLowerCase(), image: "text_generation", task: "text-generation", model: MODEL, revision: "r", profile: "default", status, reason: null,
+    host: null, port: null, url: null, engine: "docker", runtime: "img", handle: null, apiKeySet: false, job: {}, engineArgs: [], createdBy: "me",
+    policies: { idleStop: null, idleStopSeconds: null, onDemand: false, startTimeout: "15 min", startTimeoutSeconds: 900, renew: false, renewBefore: null, renewBeforeSeconds: null },
+    lastRequestAt: null, endsAt: null, successor: null,
+    createdAt: "2026-11-22T00:00:00.000Z", updatedAt: "2026-11-22T00:00:00.000Z",
+  });
+  const table = servicesTable([record("11111111-0000-4000-8000-000000000001", "HEALTHY"), record("11111111-0000-4000-8000-000000000002", "FAILED")], {}, { total: 2, version: "v" }).value;
+  expect(table).toContain('<tr data-service-id="11111111-0000-4000-8000-000000000001" >');
+  expect(table).toContain('<tr data-service-id="11111111-0000-4000-8000-000000000002" class="ended">');
 });

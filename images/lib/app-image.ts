@@ -11,13 +11,13 @@ export const APP_IMAGE_NAME = "svc-app";
  * Builds `svc-app:<content tag>` (and `:latest`, or `alsoTag`) FROM `baseTag` without any
  * registry: the application's installed tree is copied in, as for the runtime images.
  */
-export function buildAppImage(root: string, baseTag: string, options: { showProgress?: boolean; name?: string; alsoTag?: string } = {}) {
+export function buildAppImage(root: string, baseTag: string, options: { showProgress?: boolean; name?: string; alsoTag?: string; bun?: string } = {}) {
   return buildStagedImage({
     dockerfile: join(root, "images", "app", "Dockerfile"),
     name: options.name ?? APP_IMAGE_NAME,
     alsoTag: options.alsoTag,
     baseTag,
-    bun: realpathSync(process.execPath),
+    bun: realpathSync(options.bun ?? process.execPath),
     debs: [],
     // The root package.json too: it carries the version the application reports.
     // Without @svc/images: a container cannot build images, and orchestrator-svc says so when asked to.

@@ -23,6 +23,20 @@ export function bundleArch(machine: string): BundleArch | undefined {
  * which pick their CPU paths themselves, so the baseline Bun costs them little.
  */
 const BUN_PACKAGES: Record<BundleArch, string> = { x64: "@oven/bun-linux-x64-baseline", arm64: "@oven/bun-linux-aarch64" };
+
+/** The version of Bun this installation runs (node_modules/bun). */
+export const bunVersionOf = (root: string) => versionOf(join(root, "node_modules", "bun"));
+
+/**
+ * Bun's Linux executable for `arch`, at the version this installation runs, from the npm registry
+ * (cached by `packages`): what a cluster bundle and a runtime image built on the ordinary path
+ * carry, whatever system this machine is.
+ */
+export async function linuxBun(root: string, arch: BundleArch, packages: NpmPackages): Promise<{ path: string; bunPackage: string; version: string }> {
+  const version = bunVersionOf(root);
+  const dir = await packages.dir(BUN_PACKAGES[arch], version);
+  return { path: join(dir, "bin", "bun"), bunPackage: BUN_PACKAGES[arch], version };
+}
 /** How a native module's npm package names its Linux build per architecture (`@node-llama-cpp/linux-x64`). */
 const PLATFORM_TOKEN: Record<BundleArch, string> = { x64: "linux-x64", arm64: "linux-arm64" };
 
@@ -140,8 +154,7 @@ export async function runtimeBundle(options: BundleOptions): Promise<RuntimeBund
   const { root, arch, packages } = options;
   if (process.platform !== "linux") throw new Error(`svc makes cluster runtimes on Linux only (this is ${process.platform})`);
   const host: BundleArch = process.arch === "arm64" ? "arm64" : "x64";
-  const bunVersion = versionOf(join(root, "node_modules", "bun"));
-  const bunDir = await packages.dir(BUN_PACKAGES[arch], bunVersion);
+  const bun = await linuxBun(root, arch, packages);
 
   const tree = new Map<string, TreeEntry>();
   const tasks: string[] = [];
@@ -162,10 +175,10 @@ export async function runtimeBundle(options: BundleOptions): Promise<RuntimeBund
   }
   if (tasks.length === 0) throw new Error(`svc has no runtime for ${arch}: ${unavailable.map((u) => `${u.task}: ${u.reason}`).join("; ")}`);
 
-  const info: BundleInfo = { arch, bun: bunVersion, bunPackage: BUN_PACKAGES[arch], tasks };
+  const info: BundleInfo = { arch, bun: bun.version, bunPackage: bun.bunPackage, tasks };
   const infoData = new TextEncoder().encode(`${JSON.stringify(info, null, 2)}\n`);
   const entries: Entry[] = [
-    fileEntry(BUNDLE_LAYOUT.bun, join(bunDir, "bin", "bun"), true),
+    fileEntry(BUNDLE_LAYOUT.bun, bun.path, true),
     { path: BUNDLE_LAYOUT.info, mode: 0o644, size: infoData.length, data: infoData, sha256: createHash("sha256").update(infoData).digest("hex") },
   ];
   for (const entry of tree.values()) {

@@ -23,6 +23,8 @@ export interface BuildOptions {
   name?: string;
   /** The tag given besides the content tag; default latest. */
   alsoTag?: string;
+  /** The Bun executable copied in; default this process's (right on the registry-free path, whose host is the engine's Debian). */
+  bun?: string;
 }
 
 export const runtimeImageName = (runtime: string) => `svc-${runtime}`;
@@ -39,7 +41,7 @@ export function buildRuntimeImage(root: string, runtime: string, baseTag: string
     name: options.name ?? runtimeImageName(runtime),
     alsoTag: options.alsoTag,
     baseTag,
-    bun: realpathSync(process.execPath),
+    bun: realpathSync(options.bun ?? process.execPath),
     debs: registryFree ? debianPackages(RUNTIME_DEBS, join(root, "images", ".cache", "debs")) : [],
     tree: runtimeTree(root, runtime),
     // The registry-free build needs nothing from outside; the other one apt-installs from the base's mirror.

@@ -10,12 +10,15 @@ import { DockerApi } from "./engines/docker/docker-api";
 import { DockerEngine } from "./engines/docker/docker-engine";
 import { NetworkMode } from "./engines/docker/network-mode";
 import { engineFactsController } from "./engines/facts";
+import { EngineReachability } from "./engines/reachability";
 import { Engines } from "./engines/registry";
 import { SlurmEngine } from "./engines/slurm/slurm-engine";
 import { inputRootsFromEnv } from "./launch/input-dir";
 import { Reconciler } from "./reconciler/reconciler";
 import { ServicesService } from "./services/service";
 import { servicesController } from "./services";
+import { serviceRoutesController } from "./services/routes";
+import { metricsController, OrchestratorMetrics } from "./metrics";
 import { imagesController } from "./images";
 import { ImagesService } from "./images/service";
 import { sharedSlurmDeps } from "./engines/slurm/shared-deps";
@@ -33,7 +36,8 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   const store = new ServiceStore(join(ctx.dataDir, "orchestrator.db"));
   const client = internalClient(ctx.upstreams, ctx.internalSecret);
   const catalog = ImageCatalog.fromEnv(env);
-  const docker = new DockerEngine(DockerApi.fromEnv(env), {
+  const dockerApi = DockerApi.fromEnv(env);
+  const docker = new DockerEngine(dockerApi, {
     network: NetworkMode.fromSetting(env.SVC_DOCKER_NETWORK),
     homeLabel: createHash("sha256").update(ctx.settings.homeDir).digest("hex").slice(0, 16),
     keysDir: join(ctx.dataDir, "api-keys"),
@@ -49,10 +53,11 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   });
   const log = (message: string) => console.log(`[reconciler] ${message}`);
   const followers: JobFollower[] = [];
-  const reconciler = new Reconciler({ store, engineFor: (row) => engines.forRecord(row), log, followers });
+  const metrics = new OrchestratorMetrics(store);
+  const reconciler = new Reconciler({ store, engineFor: (row) => engines.forRecord(row), log, onTickStart: () => metrics.tickStarted(), onTick: (seconds) => metrics.tick(seconds), followers });
   const planner = {
     profile: (name: string) => client.profiles.get(name),
-    models: (profile: string, repo: string) => client.models.list({ profile, repo }),
+    models: (profile: string, repo?: string) => client.models.list({ profile, repo }),
     image: (task: Parameters<typeof catalog.image>[0], server: Parameters<typeof catalog.image>[1]) => catalog.image(task, server),
     cpuTextGeneration: catalog.cpuTextGeneration,
     inputRoots: inputRootsFromEnv(env),
@@ -75,6 +80,8 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     reconciler,
   });
   reconciler.start();
+  const reachability = new EngineReachability({ docker: dockerApi, profiles: () => client.profiles.list(), slurmFor: (profile) => engines.slurmFor(profile) });
+  reachability.start();
   for (const engine of engines.all()) if (engine.capabilities.watches) engine.watch?.(() => reconciler.wake());
   const runtimes = new RuntimesService({
     profile: (name) => client.profiles.get(name),
@@ -82,5 +89,5 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     installs: slurmDeps.installs,
     liveJobs: (profile) => new Map(store.live().flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : []))),
   });
-  return [servicesController(services), batchesController(batches), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker)];
+  return [servicesController(services), batchesController(batches), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker, reachability), serviceRoutesController(store), metricsController(metrics)];
 }

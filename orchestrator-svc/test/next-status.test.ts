@@ -34,3 +34,18 @@ describe("nextStatus", () => {
     expect(nextStatus("PENDING", { phase: "queued", reason: "Resources" }, undefined).reason).toBe("Resources");
   });
 });
+
+describe("nextStatus with a grace period (--grace-period)", () => {
+  const running: Observation = { phase: "running", host: "localhost", port: 8080 };
+  test("a starting service that has not answered within it is UNHEALTHY, saying why", () => {
+    expect(nextStatus("STARTING", running, false, { seconds: 30, over: true })).toEqual({
+      status: "UNHEALTHY",
+      reason: "its health check did not answer within the 30 s grace period after it started (--grace-period)",
+    });
+  });
+  test("within it, or without one, it stays STARTING; an answer makes it HEALTHY", () => {
+    expect(nextStatus("STARTING", running, false, { seconds: 30, over: false }).status).toBe("STARTING");
+    expect(nextStatus("STARTING", running, false).status).toBe("STARTING");
+    expect(nextStatus("UNHEALTHY", running, true, { seconds: 30, over: true }).status).toBe("HEALTHY");
+  });
+});

@@ -134,4 +134,26 @@ describe("reconciler", () => {
     await reconciler.tick();
     expect(status(slow)).toBe("FAILED");
   });
+
+  test("a starting service that fails its health check longer than its grace period is UNHEALTHY, then HEALTHY when it answers", async () => {
+    const engine = new FakeEngine();
+    const healthy: number[] = [];
+    const { reconciler, add, status, store, advance } = setup({ p: engine }, healthy);
+    const id = add("p", { handle: "h-slow", spec: JSON.stringify({ job: {}, engineArgs: [], gracePeriod: 30, launch: { args: [], modelDir: "/m" } }) });
+    const other = add("p", { handle: "h-other" });
+    engine.script("h-slow", running(8101));
+    engine.script("h-other", running(8102));
+    await reconciler.tick();
+    expect([status(id), status(other)]).toEqual(["STARTING", "STARTING"]);
+    advance(29_000);
+    await reconciler.tick();
+    expect(status(id)).toBe("STARTING");
+    advance(1_000);
+    await reconciler.tick();
+    expect([status(id), status(other)]).toEqual(["UNHEALTHY", "STARTING"]);
+    expect(store.get(id)!.reason).toBe("its health check did not answer within the 30 s grace period after it started (--grace-period)");
+    healthy.push(8101);
+    await reconciler.tick();
+    expect(status(id)).toBe("HEALTHY");
+  });
 });

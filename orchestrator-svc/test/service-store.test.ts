@@ -57,3 +57,40 @@ test("a key that older records also kept in their launch arguments is kept once,
   expect(stored.spec).not.toContain("sk-secret");
   expect(JSON.parse(stored.spec).launch.args).toEqual(["--max-total-tokens", "64", "--threads", "1"]);
 });
+
+test("a page lists live services first, then ended ones, newest first; the cursor continues where it ended", () => {
+  const s = store();
+  const at = (minutes: number) => new Date(Date.parse(now) + minutes * 60_000).toISOString();
+  const rows = [
+    { n: 1, status: "STOPPED", created: 1 },
+    { n: 2, status: "HEALTHY", created: 2 },
+    { n: 3, status: "FAILED", created: 3 },
+    { n: 4, status: "STARTING", created: 4 },
+    { n: 5, status: "TIMEOUT", created: 5 },
+  ] as const;
+  for (const { n, status, created } of rows) {
+    s.insert({ ...row, id: `11111111-0000-4000-8000-00000000000${n}`, name: `s${n}`, status, createdAt: at(created), updatedAt: at(created) }, null);
+  }
+  const names = (page: { rows: { name: string }[] }) => page.rows.map((r) => r.name);
+  const first = s.page({ all: true }, 2);
+  expect(names(first)).toEqual(["s4", "s2"]);
+  const second = s.page({ all: true }, 2, first.next);
+  expect(names(second)).toEqual(["s5", "s3"]);
+  const third = s.page({ all: true }, 2, second.next);
+  expect(names(third)).toEqual(["s1"]);
+  expect(third.next).toBeUndefined();
+  // Without all: live ones, and those that ended (last changed) since the given time.
+  expect(names(s.page({ endedSince: new Date(at(3)) }, 10))).toEqual(["s4", "s2", "s5", "s3"]);
+  expect(names(s.page({ endedSince: new Date(at(6)) }, 10))).toEqual(["s4", "s2"]);
+  expect(names(s.page({ status: "FAILED" }, 10))).toEqual(["s3"]);
+});
+
+test("when a service last entered a status", () => {
+  const s = store();
+  s.insert(row, null);
+  expect(s.lastEnteredAt(row.id, "STARTING")).toBeUndefined();
+  s.transition(row.id, "STARTING", null, {}, undefined, new Date("2026-11-22T00:01:00.000Z"));
+  s.transition(row.id, "HEALTHY", null, {}, undefined, new Date("2026-11-22T00:02:00.000Z"));
+  s.transition(row.id, "STARTING", null, {}, undefined, new Date("2026-11-22T00:03:00.000Z"));
+  expect(s.lastEnteredAt(row.id, "STARTING")).toBe("2026-11-22T00:03:00.000Z");
+});

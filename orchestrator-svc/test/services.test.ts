@@ -41,7 +41,7 @@ function build(dbFile: string) {
         if (name !== "default") throw new ApiError(404, "not_found", `no profile ${name}`);
         return profile;
       },
-      models: async (p, repo) => models.filter((m) => m.profile === p && m.repo === repo),
+      models: async (p, repo) => models.filter((m) => m.profile === p && (repo === undefined || m.repo === repo)),
       image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: "svc",
       inputRoots: [inputRoot],

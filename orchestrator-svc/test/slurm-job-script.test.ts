@@ -154,4 +154,54 @@ describe("renderJobScript", () => {
     expect(proc.stdout.toString()).not.toContain("started");
     Bun.spawnSync(["rm", "-rf", dir]);
   });
+
+  test("account, qos, reservation, exclude and nodelist become #SBATCH lines exactly as given", () => {
+    const job = { account: "proj-1", qos: "high.prio", reservation: "maint_01", exclude: "node[01-04],gpu7", nodelist: "node05" };
+    const directives = renderJobScript(spec({ job }), bare).split("\n").filter((line) => line.startsWith("#SBATCH"));
+    expect(directives.slice(4)).toEqual([
+      "#SBATCH --account=proj-1",
+      "#SBATCH --qos=high.prio",
+      "#SBATCH --reservation=maint_01",
+      "#SBATCH --exclude=node[01-04],gpu7",
+      "#SBATCH --nodelist=node05",
+    ]);
+  });
+
+  test("hostile scheduling values and mount folders cannot reach the script", () => {
+    const refused: Partial<LaunchSpec>[] = [
+      { job: { account: "a --wrap=id" } },
+      { job: { account: "a\nid" } },
+      { job: { qos: "$(id)" } },
+      { job: { reservation: "r;id" } },
+      { job: { exclude: "n1 n2" } },
+      { job: { nodelist: "n1'" } },
+      { mounts: [{ source: "/data\n#SBATCH --wrap=id", target: "/data" }] },
+      { gracePeriod: -1 },
+    ];
+    for (const overrides of refused) expect(() => renderJobScript(spec(overrides), bare)).toThrow(JobScriptError);
+  });
+
+  test("a bare job checks each --mount folder is on its node, and fails saying so when one is not", () => {
+    const present = mkdtempSync(join(tmpdir(), "svc-mount-"));
+    const script = renderJobScript(spec({ mounts: [{ source: present, target: present }, { source: "/no/such/corpus", target: "/no/such/corpus" }] }), bare);
+    expect(script).toContain("# --mount folders: a bare job reads them where they are on the node");
+    const workDir = mkdtempSync(join(tmpdir(), "svc-job-"));
+    const body = script.replace(/^if \[ ! -x .*\]; then$/m, "if false; then");
+    const proc = Bun.spawnSync(["bash", "-c", body], { env: { PATH: process.env.PATH!, HOME: "/home/u", SLURMD_NODENAME: "node7" }, cwd: workDir });
+    expect(proc.exitCode).toBe(3);
+    expect(proc.stderr.toString()).toStartWith("svc: cannot start: the --mount folder /no/such/corpus is not on node node7: /no/such/corpus is missing there. Mount a folder the compute nodes share.");
+    rmSync(workDir, { recursive: true });
+    rmSync(present, { recursive: true });
+  });
+
+  test("apptainer binds each --mount folder read-only at the path given", () => {
+    const target: RuntimeTarget = { runtime: "apptainer", sif: "/shared/images/x.sif", prepare: [] };
+    const words = runtimeCommand(MODEL, 0, target, undefined, [{ source: "/shared/corpus", target: "/shared/corpus" }, { source: "/data/it's", target: "/data/it's" }]).words;
+    expect(words.slice(4, 8)).toEqual(["--bind", "/shared/corpus:/shared/corpus:ro", "--bind", "'/data/it'\\''s:/data/it'\\''s:ro'"]);
+  });
+
+  test("the grace period shows as a comment of the script", () => {
+    expect(renderJobScript(spec({ gracePeriod: 300 }), bare)).toContain("\n# svc counts it UNHEALTHY when its health check has not answered 300 s after it started (--grace-period 300).\n");
+    expect(renderJobScript(spec(), bare)).not.toContain("--grace-period");
+  });
 });

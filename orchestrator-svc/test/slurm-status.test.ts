@@ -26,7 +26,7 @@ function runScript(script: string, bin: string): string {
 }
 
 describe("the status script", () => {
-  test("one squeue for all jobs; scontrol only for ended or unlisted ones; port files and output tails", () => {
+  test("one squeue for all jobs; scontrol only for ended or unlisted ones; port files, output tails and end times", () => {
     const running = join(root, "jobs", "a");
     const failed = join(root, "jobs", "b");
     mkdirSync(running, { recursive: true });
@@ -35,7 +35,9 @@ describe("the status script", () => {
     writeFileSync(join(failed, "output.log"), "loading\nerror: unknown option --threads\n");
     const log = join(root, "calls.log");
     const bin = fakeBin({
-      squeue: `echo "squeue $*" >> ${log}\nprintf '%s\\n' '11|RUNNING|None' '12|PENDING|Resources' '13|FAILED|NonZeroExitCode'`,
+      squeue: `echo "squeue $*" >> ${log}\nprintf '%s\\n' '11|RUNNING|None|2026-11-25T14:02:03' '12|PENDING|Resources|N/A' '13|FAILED|NonZeroExitCode|Unknown'`,
+      // The cluster's clock is two hours ahead of UTC: squeue's times carry no offset, the script reads it from date.
+      date: `echo +0200`,
       scontrol: `echo "scontrol $*" >> ${log}\ncase "$4" in 13) echo 'JobId=13 JobName=x JobState=FAILED Reason=NonZeroExitCode Dependency=(null) ExitCode=2:0 RunTime=00:00:03';; 14) echo 'JobId=14 JobState=TIMEOUT Reason=TimeLimit ExitCode=0:15';; *) echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1;; esac`,
     });
     const refs = [
@@ -48,9 +50,9 @@ describe("the status script", () => {
     const statuses = parseStatusOutput(runScript(statusScript(refs), bin));
     expect(Bun.file(log).size).toBeGreaterThan(0);
     const calls = require("node:fs").readFileSync(log, "utf8").trim().split("\n");
-    expect(calls.filter((c: string) => c.startsWith("squeue"))).toEqual([`squeue -h -t all -u ${Bun.spawnSync(["id", "-un"]).stdout.toString().trim()} -o %i|%T|%r`]);
+    expect(calls.filter((c: string) => c.startsWith("squeue"))).toEqual([`squeue -h -t all -u ${Bun.spawnSync(["id", "-un"]).stdout.toString().trim()} -o %i|%T|%r|%e`]);
     expect(calls.filter((c: string) => c.startsWith("scontrol")).sort()).toEqual(["scontrol show job -o 13", "scontrol show job -o 14", "scontrol show job -o 15"]);
-    expect(statuses.get("11")).toEqual({ jobId: "11", state: "RUNNING", reason: "None", exitCode: "", server: { host: "203.0.113.3", port: 31337 } });
+    expect(statuses.get("11")).toEqual({ jobId: "11", state: "RUNNING", reason: "None", exitCode: "", server: { host: "203.0.113.3", port: 31337 }, endsAt: "2026-11-25T12:02:03.000Z" });
     expect(statuses.get("12")).toEqual({ jobId: "12", state: "PENDING", reason: "Resources", exitCode: "" });
     expect(statuses.get("13")).toMatchObject({ state: "FAILED", reason: "NonZeroExitCode", exitCode: "2:0", tail: "loading\nerror: unknown option --threads\n" });
     expect(statuses.get("14")).toMatchObject({ state: "TIMEOUT", reason: "TimeLimit", exitCode: "0:15" });

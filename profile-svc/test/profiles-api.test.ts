@@ -122,6 +122,17 @@ describe("REST /api/profiles against the real profile-svc app", () => {
     expect(readFileSync(file, "utf8")).toBe(`[default]\nschema = local\nhome_dir = ${join(home, "default")}\ncache_dir = ${cache}\n`);
   });
 
+  test("idle_stop: a profile's default --idle-stop, kept in profiles.cfg; not a duration is a 400 naming it", async () => {
+    const bad = await call("PUT", "/api/profiles/default", { idle_stop: "soon" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('idle_stop "soon" is not a duration');
+    const set = await call("PUT", "/api/profiles/default", { idle_stop: "30m" });
+    expect(set.status).toBe(200);
+    expect(set.body.profile.idle_stop).toBe("30m");
+    expect(readFileSync(file, "utf8")).toContain("idle_stop = 30m\n");
+    expect((await call("GET", "/api/profiles/default")).body.idle_stop).toBe("30m");
+  });
+
   test("the OpenAPI part documents the routes", async () => {
     const response = await app.handle(new Request("http://localhost/openapi.json", { headers: { [INTERNAL_SECRET_HEADER]: SECRET } }));
     const doc = (await response.json()) as { paths: Record<string, Record<string, unknown>> };

@@ -1,10 +1,12 @@
 import { SvcClient } from "@svc/client";
-import type { ServiceRecord } from "@svc/contracts";
+import { isLive, type ServiceRecord } from "@svc/contracts";
 import { INTERNAL_SECRET_HEADER } from "@svc/contracts/topology";
 
 const ASK_TIMEOUT_MS = 10_000;
 /** How long a stopped service may take to be recorded STOPPED before svc exits anyway. */
 const SETTLE_MS = 10_000;
+/** The most services one answer lists (live ones come first). */
+const MAX_LIVE = 1000;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const label = (s: ServiceRecord) => `${s.id.slice(0, 13)} (${s.name}, ${s.status})`;
@@ -25,7 +27,8 @@ export async function servicesOnExit(orchestratorUrl: string, internalSecret: st
   });
   let live: ServiceRecord[];
   try {
-    live = await client.services.list();
+    // `svc ls` lists recently ended services too, after the live ones.
+    live = (await client.services.list({ limit: MAX_LIVE })).filter((service) => isLive(service.status));
   } catch (error) {
     say(`Could not ask orchestrator-svc which services are running (${(error as Error).message}); any that run keep running.`);
     return;
@@ -52,8 +55,8 @@ export async function servicesOnExit(orchestratorUrl: string, internalSecret: st
   // Wait (a little) for the records to say STOPPED, so the next start shows them as such.
   const deadline = Date.now() + SETTLE_MS;
   while (Date.now() < deadline) {
-    const still = await client.services.list().catch(() => [] as ServiceRecord[]);
-    if (!still.some((s) => stopping.includes(s.id))) break;
+    const still = await client.services.list({ limit: MAX_LIVE }).catch(() => [] as ServiceRecord[]);
+    if (!still.some((s) => stopping.includes(s.id) && isLive(s.status))) break;
     await Bun.sleep(200);
   }
   say(`Stopped ${plural(stopping.length, "service")}.${failed.length > 0 ? ` Could not stop ${failed.join("; ")}.` : ""}`);

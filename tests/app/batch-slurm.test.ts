@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SvcClient } from "@svc/client";
+import type { SvcClient } from "@svc/client";
 import type { BatchRecord, BatchStatus } from "@svc/contracts";
-import { eventually, runSvc, sh, startAppWithCluster, startSvc, tempHome, type ClusterApp, type RunningSvc, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
+import { eventually, runSvc, sh, startAppWithCluster, tempHome, type ClusterApp, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
 const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
 const PROFILE = "cluster";
@@ -21,7 +21,6 @@ const LONG_WAVS = 40;
 
 let started: ClusterApp;
 let cluster: SshTestHost;
-let app: RunningSvc;
 let client: SvcClient;
 let env: Record<string, string>;
 
@@ -48,8 +47,8 @@ async function watchProgress(id: string, until: (record: BatchRecord) => boolean
 }
 
 beforeAll(async () => {
-  started = await startAppWithCluster(PROFILE, { wrapper: ["setsid"] });
-  ({ cluster, app, client, env } = started);
+  started = await startAppWithCluster(PROFILE);
+  ({ cluster, client, env } = started);
   // The inputs, made here and copied onto the cluster (the test cluster has no espeak-ng).
   const staged = tempHome("svc-batch-inputs-");
   mkdirSync(join(staged, "audio", "more"), { recursive: true });
@@ -67,8 +66,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const batch of (await client?.batches.list({ all: true }).catch(() => [])) ?? []) await client.batches.remove(batch.id, { force: true }).catch(() => {});
-  // The app started again after the kill is not the one startAppWithCluster made.
-  if (app && app !== started?.app) await app.stop();
   await started?.cleanup();
 });
 
@@ -129,14 +126,10 @@ describe("batch jobs on Slurm", () => {
       const id = run.stdout.trim();
       await eventually(async () => ((await client.batches.get(id)).progress?.done ?? 0) >= 2, 300_000, "a few transcripts");
 
-      const { home } = app;
-      process.kill(-app.proc.pid!, "SIGKILL");
-      await app.proc.exited;
+      // kill -9 of svc start (its components exit once it is gone), then svc start on the same home and port.
+      await started.killAndRestart();
       const before = await outputs(out);
       expect(before.size).toBeLessThan(LONG_WAVS * 2);
-      app = await startSvc({ env: { HOME: started.localHome }, home });
-      client = new SvcClient({ baseUrl: app.url });
-      env = { ...env, SVC_PORT: String(app.port) };
 
       await reaches(id, "COMPLETED", 900_000);
       const details = await client.batches.get(id);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VERSION } from "@svc/contracts";
+import { join } from "node:path";
 import { freePort, runSvc, startSvc, tempHome, type RunningSvc } from "@svc/testing";
 
 describe("svc CLI against a running application (debug off)", () => {
   let app: RunningSvc;
   beforeAll(async () => {
-    app = await startSvc({ env: { SVC_DEBUG: "false" } });
+    app = await startSvc({ env: { SVC_DEBUG: "false", SVC_RUNTIME_IMAGE_TEXT_GENERATION: "svc-text-generation:not-built-here" } });
   });
   afterAll(() => app.cleanup());
   const env = () => ({ SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) });
@@ -22,6 +23,15 @@ describe("svc CLI against a running application (debug off)", () => {
     const result = await runSvc(["info", "--json"], env());
     const parsed = JSON.parse(result.stdout);
     expect(parsed).toMatchObject({ port: app.port, debug: false, health: { status: "ok" } });
+  });
+
+  test("model ls --refresh before svc init points to svc init; image ls says an image is not built", async () => {
+    const refresh = await runSvc(["model", "ls", "--refresh"], env());
+    expect(refresh.stderr).toContain("svc init");
+    const images = await runSvc(["image", "ls"], env());
+    expect(images.code).toBe(0);
+    expect(images.stdout).not.toContain("None");
+    expect(images.stdout).toMatch(/text-generation\s+svc\s+svc-text-generation:not-built-here\s+SVC_RUNTIME_IMAGE_TEXT_GENERATION\s+no\s+not built/);
   });
 
   test("a wrong token is reported with what to set", async () => {
@@ -61,8 +71,43 @@ describe("svc CLI usage and configuration errors", () => {
   test("an unknown option gives a short usage message and exit code 2", async () => {
     const result = await runSvc(["start", "--colour", "red"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("Unknown option `--colour`");
+    expect(result.stderr).toContain("unknown option --colour.");
+    expect(result.stderr).not.toContain("Did you mean");
     expect(result.stderr).toContain("svc start --help");
+  });
+
+  test("'Did you mean' for a mistyped command, group command, option or task", async () => {
+    const cases: [string[], string][] = [
+      [["lss"], "unknown command 'lss'. Did you mean 'ls'?"],
+      [["detials", "x"], "Did you mean 'details'?"],
+      [["model", "lss"], "unknown command 'svc model lss'. Did you mean 'svc model ls'?"],
+      [["start", "--home-dirr", "/tmp/x"], "unknown option --home-dirr. Did you mean --home-dir?"],
+      [["model", "ls", "--refersh"], "unknown option --refersh. Did you mean --refresh?"],
+      [["run", "text-generation", "a/b", "--max-totl-tokens", "5", "--", "x"], ""],
+      [["run", "speech-recognition", "a/b", "--input-dri", "/x"], "unknown option --input-dri for speech-recognition. Did you mean --input-dir?"],
+      [["run", "--partiton", "debug", "text-generation", "a/b"], "unknown option --partiton. Did you mean --partition?"],
+      [["run", "text-generaton", "a/b"], "unknown task 'text-generaton'. Did you mean text-generation?"],
+    ];
+    for (const [args, expected] of cases) {
+      if (!expected) continue; // after MODEL, unknown options go to the engine
+      const result = await runSvc(args, { SVC_PORT: String(await freePort()) });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(expected);
+    }
+  });
+
+  test("svc run --help describes every option, --json included", async () => {
+    const help = await runSvc(["run", "--help"]);
+    expect(help.code).toBe(0);
+    for (const line of help.stdout.split("\n").filter((l) => /^  --/.test(l))) expect(line.trim()).toMatch(/^\S.*\s{2,}\S/);
+    expect(help.stdout).toMatch(/--json\s{2,}Print the API's answer/);
+  });
+
+  test("svc init with the application down says once that it works on the file directly", async () => {
+    const home = tempHome();
+    const result = await runSvc(["init", "--yes", "--home-dir", join(home, "h"), "--cache-dir", home], { SVC_HOME_DIR: home, SVC_PORT: String(await freePort()) });
+    expect(result.code).toBe(0);
+    expect(result.stderr.match(/svc is not running/g)).toHaveLength(1);
   });
 
   test("bad environment values stop start-up with the variable and the accepted values", async () => {

@@ -75,6 +75,8 @@ describe("a new account on a real cluster, from svc profile add to a chat", () =
 
   test("profile add → model ls --refresh → run (svc installs its runtime, with progress) → HEALTHY → chat through /proxy → stop", async () => {
     await addProfile(env);
+    // /api/health reports the new profile's cluster as reachable (checked in the background).
+    await eventually(async () => (await client.health()).engines.some((e) => e.engine === "slurm" && e.profile === PROFILE && e.state === "reachable"), 40_000, "the cluster to be reachable");
     const ls = await run(["model", "ls", "--refresh", "--profile", PROFILE, "--json"]);
     expect(ls.code).toBe(0);
     expect((JSON.parse(ls.stdout) as { repo: string }[]).map((m) => m.repo)).toContain(TEXT_MODEL);
@@ -93,6 +95,10 @@ describe("a new account on a real cluster, from svc profile add to a chat", () =
     const script = await asUser(`cat ~/svc/jobs/${id}/job.sh`);
     expect(script).toContain(`exec "$HOME"/svc/runtime/${version}/bin/bun "$HOME"/svc/runtime/${version}/app/runtimes/text-generation/src/main.ts --model`);
     expect(await asUser(`test -x ~/svc/runtime/${version}/bin/bun && echo there; command -v bun || echo no-bun`)).toBe("there\nno-bun\n");
+    // svc details names what runs the server: the svc runtime, not a Docker image.
+    const details = await run(["details", id]);
+    expect(details.stdout).toMatch(new RegExp(`runtime\\s+svc runtime ${version} \\(bare: .*/runtimes/text-generation/src/main\\.ts\\)`));
+    expect(details.stdout).not.toContain("svc-text-generation");
     await client.services.stop(id);
     await reaches(id, "STOPPED");
   }, RUNTIME_UPLOAD_TEST_MS);

@@ -2,7 +2,9 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildRuntimeImage } from "@svc/images";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { engineBun, NpmPackages } from "@svc/images";
 import { makeTinyModels } from "@svc/runtime-tiny-models";
 import { ensureBaseImage, eventually, freePort, REPO_ROOT } from "@svc/testing";
 
@@ -31,10 +33,30 @@ afterAll(() => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-test("a runtime image built on the ordinary path installs its libraries with the base's apt and serves", async () => {
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+test("a runtime image built on the ordinary path carries Linux Bun for the engine from npm, installs its libraries with the base's apt, and serves", async () => {
   const base = ensureBaseImage();
-  const image = buildRuntimeImage(root, "text-generation", base, { path: "pull", name: NAME });
-  expect(image.tag).toStartWith(`${NAME}:`);
+  // images/build.ts on the ordinary path (the local base named as the standard one, so nothing is pulled).
+  const build = Bun.spawnSync([process.execPath, "images/build.ts", "text-generation", "--image", `${NAME}:ordinary`], {
+    cwd: root,
+    env: { ...process.env, SVC_IMAGE_BUILD: "pull", SVC_IMAGE_BASE: base },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const said = build.stderr.toString();
+  expect(build.exitCode).toBe(0);
+  expect(said).toContain(`Building the runtime images FROM ${base} (already on this Docker Engine).`);
+  // Its Bun is Linux Bun for the engine's architecture from the npm registry, not this machine's executable.
+  const bun = await engineBun(root, new NpmPackages(join(root, "images", ".cache", "npm")));
+  expect(bun.arch).toBe(process.arch === "arm64" ? "arm64" : "x64");
+  expect(said).toContain(`Bun ${bun.version} for linux/${bun.arch} (the Docker Engine's architecture) from the npm registry (${bun.bunPackage}).`);
+  const tag = build.stdout.toString().trim().split("\n").pop()!;
+  expect(tag).toStartWith(`${NAME}:`);
+  const image = { tag };
+  const inImage = Bun.spawnSync(["docker", "run", "--rm", "--entrypoint", "cat", image.tag, "/usr/local/bin/bun"], { stdout: "pipe" }).stdout;
+  expect(sha256(inImage)).toBe(sha256(readFileSync(bun.path)));
+  expect(docker(["run", "--rm", "--entrypoint", "/usr/local/bin/bun", image.tag, "--version"])).toBe(bun.version);
   // The library the staged .deb files bring on the other path came from the base's apt.
   expect(docker(["run", "--rm", "--entrypoint", "sh", image.tag, "-c", "ldconfig -p | grep -o 'libgomp.so.1 '"]).trim()).toBe("libgomp.so.1");
 

@@ -78,9 +78,12 @@ describe("services on Docker, end to end", () => {
     await reaches(id, "HEALTHY");
     expect((await client.services.get(id)).events.filter((e) => e.to === "SUBMITTED")).toHaveLength(2);
 
+    // A live service is a state conflict, not a usage error: exit 1, naming --force.
     const refused = await runSvc(["rm", id, "--yes"], env);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("stop it first");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("is HEALTHY: stop it first");
+    expect(refused.stderr).toContain(`svc rm --force ${id.slice(0, 13)}`);
+    expect(refused.stderr).not.toContain("--help");
     const removed = await runSvc(["rm", id, "--yes", "--force"], env);
     expect(removed.stdout.trim()).toBe(`Removed service ${id}.`);
     expect((await runSvc(["details", id], env)).code).toBe(1);
@@ -124,7 +127,11 @@ describe("services on Docker, end to end", () => {
     expect(details.reason).toContain("exited with code 1");
     expect(details.reason).toContain("could not load the model");
     const shown = await runSvc(["details", id], env);
-    expect(shown.stdout).toContain("FAILED (exited with code 1");
+    // The status line does not end in a cut-off "last output:"; the output follows in full.
+    expect(shown.stdout).toMatch(/^status\s+FAILED \(exited with code 1; last output \(below\)\)$/m);
+    expect(shown.stdout).not.toMatch(/last output:\)/);
+    expect(shown.stdout).toContain("Reason (FAILED):\nexited with code 1; last output:\n");
+    expect(shown.stdout).toContain("could not load the model");
   });
 
   test("an orchestrator killed while a service starts is restarted, and the service still becomes HEALTHY, once", async () => {
@@ -135,6 +142,35 @@ describe("services on Docker, end to end", () => {
     const named = (await client.services.list({ all: true })).filter((s) => s.name === "survivor");
     expect(named.map((s) => s.id)).toEqual([id]);
     await client.services.stop(id);
+  });
+
+  test("the task is read in either spelling: the CLI, the API and the UI's launch form", async () => {
+    const cli = await runSvc(["run", "text_generation", TEXT_MODEL, "--dry-run"], env);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toContain("docker run");
+    const api = await client.services.run({ task: "speech_recognition", model: SPEECH_MODEL, dryRun: true });
+    expect(api.service).toBeNull();
+    const texts = (await client.models.list({ image: "text_generation" })).map((m) => m.repo);
+    expect(texts).toContain(TEXT_MODEL);
+    expect(texts).not.toContain(SPEECH_MODEL);
+    const page = await fetch(`${app.url}/services/new?task=speech_recognition`);
+    expect(await page.text()).toMatch(/value="speech-recognition" checked/);
+    const filtered = await fetch(`${app.url}/models?image=speech_recognition`);
+    expect(await filtered.text()).toContain(SPEECH_MODEL);
+  });
+
+  test("an unknown model that is a registered repo's name, or a near miss, is suggested by its repo id", async () => {
+    const name = TEXT_MODEL.split("/")[1];
+    const bare = await runSvc(["run", "text-generation", name], env);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain(`Model ${name} is not available to profile default. Did you mean ${TEXT_MODEL}?`);
+    // The name alone is not a repo id: svc model add is not suggested for it.
+    expect(bare.stderr).not.toContain(`svc model add ${name}`);
+    const typo = await runSvc(["run", "text-generation", TEXT_MODEL.replace("llama", "lama")], env);
+    expect(typo.stderr).toContain(`Did you mean ${TEXT_MODEL}?`);
+    const unrelated = await runSvc(["run", "text-generation", "acme/something-else"], env);
+    expect(unrelated.stderr).not.toContain("Did you mean");
+    expect(unrelated.stderr).toContain("svc model add acme/something-else");
   });
 
   test("a hostile name is refused and runs nothing", async () => {
@@ -226,5 +262,10 @@ describe("keys and confinement on Docker", () => {
     expect(info.dockerNetwork).toBe(bridge.ok ? "publish" : "host");
     const cli = await runSvc(["info"], env);
     expect(cli.stdout).toContain(bridge.ok ? "docker:      own network, ports published on 127.0.0.1" : "docker:      host networking");
+    // /api/health and svc info say the Docker Engine answers, with its version.
+    const docker = (await client.health()).engines.find((e) => e.engine === "docker");
+    expect(docker).toMatchObject({ profile: null, target: dockerSocket(), state: "reachable" });
+    expect(docker!.detail).toMatch(/^Docker Engine \S+ \(API 1\.\d+\)$/);
+    expect(cli.stdout).toMatch(/docker\s+\(local profiles\)\s+\S+\s+reachable\s+Docker Engine/);
   });
 });

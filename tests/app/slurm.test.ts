@@ -80,6 +80,12 @@ describe("services on Slurm, end to end", () => {
     let chunks = 0;
     for await (const chunk of stream) if (chunk.choices[0]?.delta?.content) chunks++;
     expect(chunks).toBeGreaterThan(0);
+    // The gateway's one endpoint reaches it too, by model, with the service's key sent by the gateway.
+    const viaV1 = await new OpenAI({ baseURL: `${app.url}/v1`, apiKey: "unused", maxRetries: 0 }).chat.completions
+      .create({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 4 })
+      .withResponse();
+    expect(viaV1.response.headers.get("x-svc-service")).toBe(id);
+    expect(viaV1.data.usage!.completion_tokens).toBeGreaterThan(0);
 
     const logs = await run(["logs", id, "--tail", "20"]);
     expect(logs.code).toBe(0);
@@ -103,6 +109,11 @@ describe("services on Slurm, end to end", () => {
     const jobId = details.handle!.split(":")[0];
     expect(await onCluster(`squeue -h -t all -j ${jobId} -o %T`)).toContain("CANCELLED");
     expect((await fetch(`${app.url}/proxy/${id}/v1/models`)).status).toBe(503);
+    // Its running time is counted from STARTING to its stop; no GPUs were allocated (no GRES), so no GPU-hours.
+    const ended = await client.services.get(id);
+    expect(ended.runningSeconds).toBeGreaterThan(0);
+    expect(ended.gpuHours).toBe(0);
+    expect((await run(["details", id])).stdout).toMatch(/^running\s+\d+\.\d\d h, 0 GPU-hours$/m);
   }, RUNTIME_UPLOAD_TEST_MS);
 
   test("--dry-run prints exactly the script a real submit writes", async () => {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import { startSlurmCluster, writeKeyPair, type SshTestHost } from "./ssh-test-host";
 import { ensureDocker } from "./docker";
-import { runSvc, startSvc, tempHome, type RunningSvc } from "./svc-app";
+import { eventually, processExists, runSvc, startSvc, tempHome, type RunningSvc } from "./svc-app";
 
 export interface ClusterApp {
   cluster: SshTestHost;
@@ -18,16 +18,17 @@ export interface ClusterApp {
   env: Record<string, string>;
   /** The local user's home: .ssh/ with the key the cluster accepts. */
   localHome: string;
+  /** kill -9 of `svc start` (its components exit once their supervisor is gone), then `svc start` again on the same home and port; `app` is the new one. */
+  killAndRestart(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
-/** `options.wrapper`: runs svc start under it (e.g. ["setsid"], so a test can kill the whole app's process group). */
-export async function startAppWithCluster(profile = "cluster", options: { wrapper?: string[] } = {}): Promise<ClusterApp> {
+export async function startAppWithCluster(profile = "cluster"): Promise<ClusterApp> {
   ensureDocker();
   const localHome = tempHome("svc-slurm-user-");
   const key = writeKeyPair(join(localHome, ".ssh"));
   const cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey] });
-  const app = await startSvc({ env: { HOME: localHome }, wrapper: options.wrapper });
+  let app = await startSvc({ env: { HOME: localHome } });
   const env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), HOME: localHome };
   const client = new SvcClient({ baseUrl: app.url });
   mkdirSync(join(app.home, "cache"), { recursive: true });
@@ -40,10 +41,18 @@ export async function startAppWithCluster(profile = "cluster", options: { wrappe
   await client.models.refresh(profile);
   return {
     cluster,
-    app,
+    get app() {
+      return app;
+    },
     client,
     env,
     localHome,
+    async killAndRestart() {
+      const components = Object.values(app.lock().components).map((component) => component.pid!);
+      await app.stop("SIGKILL");
+      await eventually(() => components.every((pid) => !processExists(pid)), 15_000, "svc's components to exit after their supervisor was killed");
+      app = await startSvc({ env: { HOME: localHome }, home: app.home, port: app.port });
+    },
     async cleanup() {
       for (const service of await client.services.list({ all: true }).catch(() => [])) await client.services.remove(service.id, { force: true }).catch(() => {});
       await app.cleanup();

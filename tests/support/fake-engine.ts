@@ -1,4 +1,4 @@
-import type { Engine, EngineCapabilities, LaunchSpec, Observation, Submitted } from "@svc/orchestrator-svc";
+import { instanceKey, type Engine, type EngineCapabilities, type LaunchSpec, type Observation, type Submitted } from "@svc/orchestrator-svc";
 
 /**
  * An Engine for unit tests of what drives engines (the reconciler, the services feature): it runs
@@ -11,7 +11,7 @@ export class FakeEngine implements Engine {
   readonly stopped: string[] = [];
   readonly released: string[] = [];
   inspectCalls = 0;
-  /** Handles `adopt` finds, by service id (a submit that reached the engine but was never recorded). */
+  /** Handles `adopt` finds, by service id or instance key (a submit that reached the engine but was never recorded). */
   readonly known = new Map<string, string>();
   private readonly scripts = new Map<string, Observation[]>();
   private failure: Error | undefined;
@@ -60,7 +60,7 @@ export class FakeEngine implements Engine {
     this.check();
     this.submitted.push(spec);
     const handle = `fake-${++this.next}`;
-    this.known.set(spec.serviceId, handle);
+    this.known.set(instanceKey(spec.serviceId, spec.generation), handle);
     return { handle, host: null, port: null, notes: [] };
   }
 

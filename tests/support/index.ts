@@ -13,3 +13,5 @@ export { assertDocumented, checkedFetch, checkedHandle, servedDocument, watchApp
 export { documentRuleProblems } from "./document-rules";
 export * from "./zombie";
 export * from "./cluster-app";
+export * from "./metrics-text";
+export * from "./lifecycle";

@@ -46,9 +46,9 @@ export interface RunningSvc {
  * it serves (contract-check.ts).
  */
 export async function startSvc(
-  options: { env?: Record<string, string>; args?: string[]; home?: string; /** e.g. ["setsid"] */ wrapper?: string[] } = {},
+  options: { env?: Record<string, string>; args?: string[]; home?: string; port?: number; /** e.g. ["setsid"] */ wrapper?: string[] } = {},
 ): Promise<RunningSvc> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const home = options.home ?? tempHome();
   const proc = Bun.spawn([...(options.wrapper ?? []), SVC, "start", "--port", String(port), ...(options.args ?? [])], {
     env: { ...process.env, SVC_HOME_DIR: home, SVC_HOST: "127.0.0.1", SVC_DEBUG: "true", ...options.env },

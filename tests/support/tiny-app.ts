@@ -65,17 +65,18 @@ export async function registerTinyModels(client: SvcClient, home: string): Promi
   return modelsHome;
 }
 
-export async function startAppWithTinyModels(): Promise<TinyApp> {
+/** `env` adds to the app's environment (e.g. SVC_DEBUG=false with SVC_AUTH_TOKEN, which the client then sends). */
+export async function startAppWithTinyModels(options: { env?: Record<string, string> } = {}): Promise<TinyApp> {
   ensureDocker();
   const runtimes = buildRuntimeImages();
-  const app = await startSvc({ env: runtimes.env });
-  const client = new SvcClient({ baseUrl: app.url });
+  const app = await startSvc({ env: { ...runtimes.env, ...options.env } });
+  const client = new SvcClient({ baseUrl: app.url, token: options.env?.SVC_AUTH_TOKEN });
   const modelsHome = await registerTinyModels(client, app.home);
   return {
     app,
     images: runtimes.images,
     client,
-    env: { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port) },
+    env: { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), ...(options.env?.SVC_AUTH_TOKEN ? { SVC_AUTH_TOKEN: options.env.SVC_AUTH_TOKEN } : {}) },
     modelsHome,
     reaches: (id, wanted, ms = 60_000) => eventually(async () => (await client.services.get(id)).status === wanted, ms, `${id} to be ${wanted}`),
     async cleanup() {

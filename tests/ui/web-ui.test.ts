@@ -1,7 +1,7 @@
 /**
  * The web UI in headless Chromium against a running app (debug mode off) with Docker and the
  * runtime images: log in, launch a text-generation service and watch it turn HEALTHY without
- * reloading, chat with streamed tokens, transcribe, stop it, add a model with its progress bar,
+ * reloading, chat with streamed tokens, make an API key and see its usage, transcribe, stop it, add a model with its progress bar,
  * and a cross-origin form post that is refused. Screenshots go to test-artifacts/ui/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -92,9 +92,17 @@ describe("the web UI in a browser", () => {
     await page.fill("#f-time", "");
     await page.click('button[value="preview"]');
     await page.locator("#preview-script").waitFor();
-    const script = await page.locator("#preview-script").textContent();
-    expect(script).toContain("docker run");
+    const script = (await page.locator("#preview-script").textContent())!;
     expect(script).toContain("svc-text-generation");
+    // One option per line, continued with backslashes; the warning names the form's field.
+    const lines = script.split("\n");
+    expect(lines[0]).toBe("docker run \\");
+    expect(lines.slice(1, -1).every((line) => /^  \S.* \\$/.test(line))).toBe(true);
+    expect(lines).toContain("  --read-only \\");
+    expect(lines.some((line) => /^  --model \S+ \\$/.test(line))).toBe(true);
+    const warning = await page.locator("#preview .warning").first().textContent();
+    expect(warning).toContain("Choose it under “Revision”");
+    expect(warning).not.toContain("--revision");
     expect(await client.services.list({ all: true })).toEqual([]);
     await screenshot(page, "04-launch-preview");
 
@@ -115,8 +123,21 @@ describe("the web UI in a browser", () => {
 
     await page.locator("#service-status h2 .badge.HEALTHY").waitFor({ timeout: START_TIMEOUT });
     expect(await stillSameDocument(page)).toBe(true);
-    expect(await page.locator("#service-status").textContent()).toMatch(/Port\s*\d+/);
+    // Status, endpoints and live logs come first, side by side; the code examples below, folded.
+    const top = await page.evaluate(() => ["#service-status", "#logs-card", "#examples", "#examples ~ .card"].map((s) => document.querySelector(s)!.getBoundingClientRect().top));
+    expect(top[0]).toBe(top[1]);
+    expect(top[2]).toBeGreaterThan(top[0]);
+    expect(top[3]).toBeGreaterThan(top[2]);
+    expect(await page.locator("#examples").getAttribute("open")).toBeNull();
+    expect(await page.locator("#example-curl").isVisible()).toBe(false);
+    // Which URL to use: svc's, and the service's own port for this machine only.
     expect(await page.locator("#endpoint-url").textContent()).toBe(`${app.url}/proxy/${serviceId}/v1`);
+    const port = (await client.services.get(serviceId)).port;
+    const direct = await page.locator("#direct-url").textContent();
+    expect(direct).toContain(`http://127.0.0.1:${port}`);
+    expect(direct).toContain("only from this machine");
+    await page.click("#examples summary");
+    expect(await page.locator("#example-curl").isVisible()).toBe(true);
     const curl = await page.locator("#example-curl").textContent();
     expect(curl).toContain(`${app.url}/proxy/${serviceId}/v1/chat/completions`);
     expect(curl).toContain("X-Svc-Token: $SVC_AUTH_TOKEN");
@@ -134,6 +155,7 @@ describe("the web UI in a browser", () => {
   test("playground: the chat streams tokens through the gateway proxy, with the API key", async () => {
     const { page } = browser;
     await page.goto(`${app.url}/playground?service=${serviceId}`);
+    expect(await page.locator("#chat-key").isVisible()).toBe(true);
     await screenshot(page, "07-playground-empty");
 
     // Without the key, the service refuses and the page says so.
@@ -180,6 +202,33 @@ describe("the web UI in a browser", () => {
     await screenshot(page, "08-playground-chat");
   }, 120_000);
 
+  test("keys and usage: a key made on the Keys page is shown once and works at /v1; the Usage page charts what it did", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/keys`);
+    await page.fill("#f-name", "ui-alice");
+    await page.fill("#f-models", TEXT_MODEL);
+    await page.fill("#f-expires", "30d");
+    await page.click('form[action="/keys"] button[type="submit"]');
+    const key = (await page.locator("#new-key").textContent())!.trim();
+    expect(key).toMatch(/^svc-k-/);
+    await screenshot(page, "16-keys-created");
+    const chat = await fetch(`${app.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hello" }], max_tokens: 3 }),
+    });
+    expect(chat.status).toBe(200);
+    const { usage } = (await chat.json()) as { usage: { prompt_tokens: number; completion_tokens: number } };
+    await page.goto(`${app.url}/keys`);
+    expect(await page.locator("#new-key").count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+    await page.goto(`${app.url}/usage?since=1h&by=key`);
+    const row = page.locator("tbody tr", { hasText: "ui-alice" });
+    expect((await row.locator("td").allTextContents()).slice(0, 5)).toEqual(["ui-alice", "1", "0", String(usage.prompt_tokens), String(usage.completion_tokens)]);
+    expect(await page.locator("svg.chart rect.requests").count()).toBe(1);
+    await screenshot(page, "17-usage");
+  }, 60_000);
+
   test("without JavaScript: the pages read, and the chat form still answers (not streamed)", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {
@@ -215,6 +264,9 @@ describe("the web UI in a browser", () => {
     expect(await page.locator("#example-curl").textContent()).toContain(`/proxy/${speechId}/transcribe`);
     await page.click("#action-playground");
     await page.waitForURL(`${app.url}/playground?service=${speechId}`);
+    // Launched without an API key: the playground asks for none.
+    expect(await page.locator("#transcribe-key").count()).toBe(0);
+    expect(await page.locator("#transcribe-key-none").textContent()).toContain("without an API key");
     await page.fill("#audio-path", "hello.wav");
     await page.click("#transcribe-form button[type=submit]");
     await page.waitForFunction(() => {
@@ -236,7 +288,16 @@ describe("the web UI in a browser", () => {
     await Promise.all([page.waitForURL(`${app.url}/services/${serviceId}?done=stop`), page.keyboard.press("Enter")]);
     await page.locator("#service-status h2 .badge.STOPPED").waitFor({ timeout: 30_000 });
     expect(await page.locator("#action-restart").count()).toBe(1);
+    await page.reload();
     expect((await client.services.get(serviceId)).status).toBe("STOPPED");
+    // A stopped service shows no port or URL as if it still answered there.
+    const lastPort = (await client.services.get(serviceId)).port;
+    const direct = await page.locator("#direct-url").textContent();
+    expect(direct).toContain("none: the service is not running");
+    expect(direct).not.toContain("http://");
+    // (The logs still say where it listened: that is its output.)
+    expect(await page.locator("#service-status").textContent()).not.toContain(`127.0.0.1:${lastPort}`);
+    expect(await page.locator("#examples ~ .card").textContent()).toContain(`none (not running; last used ${lastPort})`);
     await screenshot(page, "11-service-stopped");
   });
 
@@ -256,9 +317,61 @@ describe("the web UI in a browser", () => {
     await screenshot(page, "13-models-downloaded");
     await page.goto(`${app.url}/profiles`);
     await screenshot(page, "14-profiles");
-    await page.goto(`${app.url}/`);
-    await screenshot(page, "15-overview");
   }, 120_000);
+
+  test("models: the repo gets the room, the folder is shortened (full on hover and copy), and Launch pre-fills the launch form", async () => {
+    const { page, context } = browser;
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
+    await page.goto(`${app.url}/models`);
+    const row = page.locator(`tr[data-repo="${SPEECH_MODEL}"]`);
+    const [repoWidth, folderWidth] = await Promise.all([row.locator("td.repo").boundingBox(), row.locator("td.folder").boundingBox()]);
+    expect(repoWidth!.width).toBeGreaterThan(folderWidth!.width);
+    expect(await row.locator("td.repo").evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
+    // The whole row fits in its card: no column is pushed out of view.
+    const card = await page.locator("table.models").evaluate((table) => table.closest(".card")!.getBoundingClientRect().right);
+    expect((await row.locator("a.launch").boundingBox())!.x + (await row.locator("a.launch").boundingBox())!.width).toBeLessThanOrEqual(card);
+    const folder = row.locator("td.folder code");
+    const full = (await folder.getAttribute("title"))!;
+    expect(full.startsWith("/")).toBe(true);
+    expect((await folder.textContent())!.startsWith("…/")).toBe(true);
+    // The shortened path is the end of the full one (a snapshot's commit cut to 8 characters).
+    expect(full).toContain((await folder.textContent())!.slice(2).replace(/…$/, ""));
+    await row.locator("button.copy-path").click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(full);
+    await screenshot(page, "15-models-table");
+
+    const model = (await client.models.list({ repo: SPEECH_MODEL }))[0];
+    await Promise.all([page.waitForURL(/\/services\/new\?/), row.locator("a.launch").click()]);
+    expect(await page.isChecked('input[name="task"][value="speech-recognition"]')).toBe(true);
+    expect(await page.inputValue("#f-model")).toBe(SPEECH_MODEL);
+    expect(await page.inputValue("#f-revision")).toBe(model.revision);
+    expect(await page.inputValue("#f-profile")).toBe("default");
+    await screenshot(page, "16-launch-prefilled");
+  });
+
+  test("overview: services per status and profile, model counts, the engines' reachability; the API docs link back", async () => {
+    const { page } = browser;
+    const services = await client.services.list({ all: true });
+    await page.goto(`${app.url}/`);
+    const counts = page.locator("#service-counts");
+    expect(await counts.locator("h2").textContent()).toContain(`${services.length} recorded`);
+    for (const status of new Set(services.map((s) => s.status))) {
+      const n = services.filter((s) => s.status === status).length;
+      expect(await counts.locator('table[aria-label="Services per status"] tr', { hasText: status }).locator("td").last().textContent()).toBe(String(n));
+    }
+    expect(await counts.locator('table[aria-label="Services per profile"] tr', { hasText: "default" }).locator("td").last().textContent()).toBe(String(services.length));
+    const models = await client.models.list();
+    expect(await page.locator("#model-counts h2").textContent()).toContain(`${models.length} snapshots`);
+    const speech = models.filter((m) => m.image === "speech-recognition").length;
+    expect(await page.locator("#model-counts tr", { hasText: "speech-recognition" }).locator("td").last().textContent()).toBe(String(speech));
+    const docker = page.locator('#engines tr[data-engine="docker"]');
+    expect(await docker.locator(".badge").textContent()).toBe("reachable");
+    expect(await docker.textContent()).toContain("Docker Engine");
+    await screenshot(page, "17-overview");
+
+    await page.goto(`${app.url}/api/docs`);
+    await Promise.all([page.waitForURL(`${app.url}/services`), page.click("#back-to-ui")]);
+  });
 
   test("a form posted from another origin is refused, even with the session cookie", async () => {
     const { page } = browser;

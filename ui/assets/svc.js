@@ -11,7 +11,7 @@
     if (!button) return;
     const source = $(button.dataset.copy);
     if (!source) return;
-    const text = source.textContent;
+    const text = source.dataset.full ?? source.textContent;
     try {
       await navigator.clipboard.writeText(text);
       button.textContent = "Copied";
@@ -116,7 +116,7 @@
     send.disabled = true;
     form.dataset.streaming = "1";
     const headers = { "content-type": "application/json", accept: "text/event-stream" };
-    const key = form.elements.apiKey.value.trim();
+    const key = form.elements.apiKey?.value.trim();
     if (key) headers.authorization = `Bearer ${key}`;
     const body = {
       model: form.dataset.model,
@@ -174,7 +174,7 @@
   async function transcribe(form) {
     const out = $("#transcript");
     const headers = { "content-type": "application/json" };
-    const key = form.elements.apiKey.value.trim();
+    const key = form.elements.apiKey?.value.trim();
     if (key) headers.authorization = `Bearer ${key}`;
     out.hidden = false;
     out.textContent = "Transcribing…";

@@ -19,6 +19,8 @@ const NAV = [
   { href: "/", label: "Overview" },
   { href: "/profiles", label: "Profiles" },
   { href: "/models", label: "Models" },
+  { href: "/keys", label: "Keys" },
+  { href: "/usage", label: "Usage" },
   { href: "/api/docs", label: "API docs" },
 ];
 

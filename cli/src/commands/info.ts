@@ -16,12 +16,20 @@ export function registerInfo(cli: CAC, ctx: CliContext) {
           `home folder: ${info.homeDir}`,
           `debug mode:  ${info.debug ? "on (no authentication)" : "off (auth token required)"}`,
           `docker:      ${dockerNetworkWords(info.dockerNetwork)}`,
+          ...info.images.map((i) => `${`${i.task} (${i.engine}):`.padEnd(28)} ${i.image}${i.setBy ? ` (${i.setBy})` : ""}`),
           `status:      ${health.status}`,
           "",
           formatTable(
             ["component", "state", "latency"],
             health.services.map((s) => [s.name, s.state, s.latencyMs === null ? null : `${s.latencyMs.toFixed(1)} ms`]),
           ),
+          "",
+          health.engines.length === 0
+            ? "engines:     unknown (orchestrator-svc does not answer)"
+            : formatTable(
+                ["engine", "profile", "target", "state", "detail"],
+                health.engines.map((e) => [e.engine, e.profile ?? "(local profiles)", e.target, e.state, e.detail]),
+              ),
         ].join("\n"),
       );
     });

@@ -1,15 +1,9 @@
 import type { CAC } from "cac";
-import { loadSettings } from "@svc/platform/config";
+import { loadImageChoices, loadSettings, parseUsageRetentionDays, type SettingsOverrides } from "@svc/platform/config";
 import { startApp } from "@svc/supervisor";
 import type { CliContext } from "../io";
 
-interface StartOptions {
-  host?: string;
-  port?: string | number;
-  homeDir?: string;
-  debug?: string | boolean;
-  authToken?: string;
-  allowedHosts?: string;
+interface StartOptions extends SettingsOverrides {
   yes?: boolean;
   stopServicesOnExit?: boolean;
 }
@@ -46,6 +40,10 @@ export function registerStart(cli: CAC, ctx: CliContext) {
         authToken: options.authToken,
         allowedHosts: options.allowedHosts,
       });
+      // Read by the gateway; checked here so a bad value stops start-up instead of the gateway.
+      parseUsageRetentionDays(ctx.env);
+      // The image variables are read by the services it starts: a bad one stops start-up here, named.
+      loadImageChoices(ctx.env);
       const controller = new AbortController();
       const signalled = untilSignal(controller);
       const app = await startApp(settings, { info: ctx.io.out, error: ctx.io.err }, controller.signal, {

@@ -45,7 +45,8 @@ async def test_an_async_with_block_that_raised_stops_its_service(app: App, clien
             async with aclient.run("text-generation", TEXT_MODEL, name="py-async-raised") as service:
                 raise KeyError("before it even started")
     assert service.status == "STOPPED"
-    assert service.id not in [live.id for live in client.services()]
+    # `services()` (svc ls) lists it as ended now, after the live ones.
+    assert [listed.status for listed in client.services() if listed.id == service.id] == ["STOPPED"]
     assert app.running_containers(service.id) == []
 
 
@@ -60,3 +61,14 @@ async def test_async_openai_client(app: App, text_service: svc.Service, monkeypa
         hide_openai(monkeypatch)
         with pytest.raises(svc.OpenAINotInstalledError):
             found.openai(api_key="sk-python-test-key")
+
+
+async def test_async_keys_and_usage(app: App) -> None:
+    async with svc.AsyncSvc() as aclient:
+        created = await aclient.create_key("py-async-key")
+        assert created.key.startswith("svc-k-") and created.models is None
+        assert "py-async-key" in [key.name for key in await aclient.keys()]
+        report = await aclient.usage(since="1h", by="model")
+        assert report.by == "model" and report.retention_days == 90
+        assert (await aclient.remove_key(created.id)).name == "py-async-key"
+        assert "py-async-key" not in [key.name for key in await aclient.keys()]

@@ -86,8 +86,37 @@ def test_openai_without_the_package_says_to_install_it(text_service: svc.Service
 
 
 @pytest.mark.usefixtures("stand_in_openai")
-def test_openai_client_points_at_the_service_through_the_gateway(app: App, text_service: svc.Service) -> None:
+def test_openai_client_uses_the_one_endpoint_with_the_repo_id(app: App, text_service: svc.Service) -> None:
     made = text_service.openai()
+    arguments = made.arguments
+    assert arguments["base_url"] == f"{app.url}/v1"
+    assert arguments["api_key"] == app.token
+    assert text_service.model_id == TEXT_MODEL
+    body = {"model": text_service.model_id, "messages": [{"role": "user", "content": "Hello"}], "max_completion_tokens": 4, "temperature": 0}
+    answer = httpx.post(f"{arguments['base_url']}/chat/completions", headers={"Authorization": f"Bearer {arguments['api_key']}"}, json=body, timeout=60)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["usage"]["completion_tokens"] > 0
+
+
+def test_keys_and_usage(app: App, client: svc.Svc, text_service: svc.Service) -> None:
+    created = client.create_key("py-alice", models=[TEXT_MODEL], expires="1d")
+    assert created.key.startswith("svc-k-") and created.models == [TEXT_MODEL] and created.expires_at is not None
+    assert "py-alice" in [key.name for key in client.keys()]
+    body = {"model": TEXT_MODEL, "messages": [{"role": "user", "content": "Hello"}], "max_tokens": 3}
+    answer = httpx.post(f"{app.url}/v1/chat/completions", headers={"Authorization": f"Bearer {created.key}"}, json=body, timeout=60)
+    assert answer.status_code == 200, answer.text
+    report = client.usage(since="1h", by="key")
+    (alice,) = [group for group in report.groups if group.group == "py-alice"]
+    assert (alice.requests, alice.prompt_tokens, alice.completion_tokens) == (1, answer.json()["usage"]["prompt_tokens"], answer.json()["usage"]["completion_tokens"])
+    assert any(service.id == text_service.id for service in report.services)
+    assert client.remove_key("py-alice").name == "py-alice"
+    refused = httpx.post(f"{app.url}/v1/chat/completions", headers={"Authorization": f"Bearer {created.key}"}, json=body, timeout=60)
+    assert refused.status_code == 401
+
+
+@pytest.mark.usefixtures("stand_in_openai")
+def test_openai_client_with_the_service_key_points_at_the_service_through_the_gateway(app: App, text_service: svc.Service) -> None:
+    made = text_service.openai(api_key="sk-python-test-key")
     assert type(made).__name__ == "OpenAI"
     arguments = made.arguments
     assert arguments["base_url"] == f"{app.url}/proxy/{text_service.id}/v1"
@@ -110,7 +139,7 @@ def test_stop_then_rm(client: svc.Svc) -> None:
         service.rm()
     assert (refused.value.status, refused.value.error) == (409, "conflict")
     assert service.stop().status == "STOPPED"
-    assert service.id not in [live.id for live in client.services()]
+    assert [listed.status for listed in client.services() if listed.id == service.id] == ["STOPPED"]
     assert service.id in [ended.id for ended in client.services(status="STOPPED")]
     service.rm()
     with pytest.raises(svc.SvcApiError) as gone:

@@ -3,6 +3,7 @@ import { loginPage } from "@svc/ui";
 import { jsonError, secretsEqual } from "@svc/platform";
 import { checkAccess, isApiPath, safeNext, sameOrigin, TOKEN_HEADER } from "./service";
 import { isProxyPath, proxyError } from "../proxy/proxy-error";
+import { isV1Path } from "../openai/paths";
 import { clearedSessionCookie, issueSession, readCookie, SESSION_COOKIE, sessionCookie, sessionValid } from "./session";
 import { RevokedSessions } from "./revoked-sessions";
 import { LoginForm } from "./model";
@@ -28,18 +29,20 @@ export function authController({ token, tokenFile, revokedSessionsFile, allowedH
     `Missing or wrong auth token: through /proxy/ send the svc token as '${TOKEN_HEADER}: <token>' ` +
     `(Authorization then carries the service's own API key). The token is SVC_AUTH_TOKEN, or the one in ${tokenFile}.`;
 
+  const v1UnauthorizedMessage = `Missing API key: send 'Authorization: Bearer <key>' with a key from 'svc key create', or the svc auth token (${tokenFile}).`;
+
   return new Elysia({ name: "gateway/auth" })
     .onRequest(({ request }) => {
       const access = checkAccess(request, { token, allowedHosts, revoked: (session) => revoked.has(session) });
       if (access.kind === "allow") return;
       const url = new URL(request.url);
       // Clients of /proxy/<service>/… speak OpenAI's API: they get its error shape.
-      const error = isProxyPath(url.pathname) ? proxyError : jsonError;
+      const error = isProxyPath(url.pathname) || isV1Path(url.pathname) ? proxyError : jsonError;
       if (access.kind === "cross-origin") {
         return error(403, "cross_origin", "This write came from another origin and was refused; use the svc UI itself or an API token.");
       }
       if (isApiPath(url.pathname) || request.method !== "GET") {
-        const message = isProxyPath(url.pathname) ? proxyUnauthorizedMessage : unauthorizedMessage;
+        const message = isProxyPath(url.pathname) ? proxyUnauthorizedMessage : isV1Path(url.pathname) ? v1UnauthorizedMessage : unauthorizedMessage;
         return error(401, "unauthorized", message, { "www-authenticate": 'Bearer realm="svc"' });
       }
       const next = encodeURIComponent(url.pathname + url.search);

@@ -1,6 +1,7 @@
 import { secretsEqual } from "@svc/platform";
 import { ASSET_PREFIX } from "@svc/ui";
 import { isSafeMethod, originVerdict } from "../guard/service";
+import { isV1Path } from "../openai/paths";
 import { readCookie, SESSION_COOKIE, sessionValid } from "./session";
 
 export type Access =
@@ -17,8 +18,11 @@ export function isPublicPath(path: string): boolean {
 
 /** API-style paths answer 401 JSON; everything else is a UI page that redirects to the login form. */
 export function isApiPath(path: string): boolean {
-  return path === "/api" || path.startsWith("/api/") || path.startsWith("/proxy/");
+  return path === "/api" || path.startsWith("/api/") || path.startsWith("/proxy/") || isV1Path(path) || path === METRICS_PATH;
 }
+
+/** The gateway's Prometheus metrics. */
+export const METRICS_PATH = "/metrics";
 
 /** A cookie-authenticated write must show that it comes from this origin (Origin, Sec-Fetch-Site or Referer). */
 export function sameOrigin(request: Request, allowedHosts: readonly string[] = []): boolean {
@@ -64,6 +68,8 @@ export function checkAccess(request: Request, { token, allowedHosts = [], revoke
   if (proxied && secretsEqual(request.headers.get(TOKEN_HEADER), token)) return { kind: "allow", via: "bearer" };
   const bearer = bearerToken(request.headers.get("authorization"));
   if (bearer !== undefined && secretsEqual(bearer, token)) return { kind: "allow", via: "bearer" };
+  // /v1 takes people's API keys too: the /v1 router checks them (and refuses a wrong one).
+  if (bearer !== undefined && isV1Path(path)) return { kind: "allow", via: "bearer" };
   if (bearer !== undefined && !proxied) {
     return { kind: "unauthenticated", reason: "The bearer token is not this application's auth token." };
   }

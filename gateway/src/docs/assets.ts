@@ -16,8 +16,18 @@ export const DOCS_PAGE = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1" />
   <title>svc API docs</title>
   <link rel="stylesheet" href="/api/docs/assets/swagger-ui.css" />
+  <style>
+    .svc-back { display: flex; gap: 1.25rem; align-items: center; padding: .6rem 1.5rem; background: #141a26; font-family: system-ui, sans-serif; }
+    .svc-back a { color: #dfe5f2; text-decoration: none; }
+    .svc-back a.brand { color: #fff; font-weight: 700; }
+    .svc-back a:focus-visible { outline: 3px solid #8fb0f5; outline-offset: 2px; }
+  </style>
 </head>
 <body>
+  <nav class="svc-back" aria-label="svc">
+    <a class="brand" href="/">svc</a>
+    <a id="back-to-ui" href="/services">← Back to the web UI</a>
+  </nav>
   <div id="swagger-ui"></div>
   <script src="/api/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/api/docs/assets/init.js"></script>

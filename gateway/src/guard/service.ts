@@ -54,7 +54,8 @@ export type Refusal = { status: number; code: string; message: string };
 
 /** A request body's size as announced, checked before anything reads it. */
 export function bodyRefusal(request: Request, path: string): Refusal | undefined {
-  if (path.startsWith("/proxy/")) return undefined;
+  // /proxy/ streams bodies through; /v1/ reads them up to its own limit (V1_BODY_LIMIT).
+  if (path.startsWith("/proxy/") || path.startsWith("/v1/")) return undefined;
   const limit = path === "/login" ? LOGIN_BODY_LIMIT : API_BODY_LIMIT;
   const length = request.headers.get("content-length");
   if (length === null) {

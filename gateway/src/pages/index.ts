@@ -10,11 +10,14 @@ import { launchPages } from "./launch";
 import { serviceDetailPages } from "./service-details";
 import { playgroundPages } from "./playground";
 import { batchPages } from "./batches";
+import { keyAndUsagePages } from "./keys";
+import type { KeyRing } from "../keys/service";
+import type { UsageStore } from "../usage/store";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
 /** The web UI's pages and fragments (rendered by ui/) and its static files. */
-export function pagesController(settings: Settings, client: InternalClient, proxy: ServiceProxy) {
+export function pagesController(settings: Settings, client: InternalClient, proxy: ServiceProxy, keys: KeyRing, usage: UsageStore) {
   const loggedIn = !settings.debug;
   return new Elysia({ name: "gateway/pages" })
     .use(profilePages(client, loggedIn))
@@ -24,9 +27,18 @@ export function pagesController(settings: Settings, client: InternalClient, prox
     .use(serviceDetailPages(client, loggedIn))
     .use(playgroundPages(client, loggedIn, proxy))
     .use(batchPages(client, loggedIn))
+    .use(keyAndUsagePages(keys, usage, client, loggedIn))
     .get(
       "/",
-      async () => new Response(overviewPage(await appInfo(settings, client), await healthReport(client), loggedIn), { headers: htmlHeaders }),
+      async () => {
+        const [info, health, services, models] = await Promise.all([
+          appInfo(settings, client),
+          healthReport(client),
+          client.services.list({ all: true }).catch(() => undefined),
+          client.models.list().catch(() => undefined),
+        ]);
+        return new Response(overviewPage(info, health, loggedIn, { services, models }), { headers: htmlHeaders });
+      },
       { detail: { hide: true } },
     )
     .get(

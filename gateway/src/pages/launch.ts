@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { Model, RunRequest } from "@svc/contracts";
+import { toTask, type Model, type RunRequest } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
 import { launchPage, type LaunchError, type LaunchFormValues, type LaunchPreview } from "@svc/ui";
 
@@ -21,18 +21,32 @@ const LaunchForm = t.Object(
     gres: text(16),
     partition: text(128),
     constraint: text(256),
+    account: text(128),
+    qos: text(128),
+    reservation: text(128),
+    exclude: text(1024),
+    nodelist: text(1024),
+    mounts: text(65536),
+    gracePeriod: text(16),
+    image: text(512),
     maxInputLength: text(16),
     maxTotalTokens: text(16),
     sharded: text(16),
     disableCustomKernels: text(8),
     engineArgs: text(65536),
     inputDir: text(4096),
+    idleStop: text(32),
+    onDemand: text(8),
+    startTimeout: text(32),
+    renew: text(8),
+    renewBefore: text(32),
   },
   { additionalProperties: true },
 );
 
-type IntegerField = "ntasksPerNode" | "mem" | "gres" | "maxInputLength" | "maxTotalTokens";
+type IntegerField = "ntasksPerNode" | "mem" | "gres" | "maxInputLength" | "maxTotalTokens" | "gracePeriod";
 const LABELS: Record<IntegerField, string> = {
+  gracePeriod: "Grace period",
   ntasksPerNode: "Tasks per node",
   mem: "Memory",
   gres: "GPUs per node",
@@ -46,17 +60,29 @@ const OPTION_FIELDS: Array<[RegExp, keyof LaunchFormValues]> = [
   [/^--time\b|^job\.time:/, "time"],
   [/^--partition\b|^job\.partition:/, "partition"],
   [/^--constraint\b|^job\.constraint:/, "constraint"],
+  [/^--account\b|^job\.account:/, "account"],
+  [/^--qos\b|^job\.qos:/, "qos"],
+  [/^--reservation\b|^job\.reservation:/, "reservation"],
+  [/^--exclude\b|^job\.exclude:/, "exclude"],
+  [/^--nodelist\b|^job\.nodelist:/, "nodelist"],
+  [/^--mount\b|^mounts/, "mounts"],
+  [/^--grace-period\b|^gracePeriod:/, "gracePeriod"],
+  [/^--image\b|^image:/, "image"],
   [/^--api-key\b|^apiKey:/, "apiKey"],
   [/^--sharded\b|^textGeneration\.sharded:/, "sharded"],
   [/^--max-input-length\b|^textGeneration\.maxInputLength:/, "maxInputLength"],
   [/^--max-total-tokens\b|^textGeneration\.maxTotalTokens:/, "maxTotalTokens"],
   [/^--input-dir\b|^speechRecognition\.inputDir:/, "inputDir"],
-  [/^engine argument|^unknown options for speech|^engineArgs/, "engineArgs"],
-  [/^job\.mem:/, "mem"],
-  [/^job\.gres:/, "gres"],
-  [/^job\.ntasksPerNode:/, "ntasksPerNode"],
-  [/^model:| is a (text-generation|speech-recognition) model, not /, "model"],
-  [/^revision:/, "revision"],
+  [/^engine argument|^unknown options for speech|^engineArgs/i, "engineArgs"],
+  [/^--idle-stop\b|^policies\.idleStop:|^the profile's idle_stop/, "idleStop"],
+  [/^--start-timeout\b|^policies\.startTimeout:/, "startTimeout"],
+  [/^--renew-before\b|^policies\.renewBefore:/, "renewBefore"],
+  [/^--renew\b/, "renew"],
+  [/^--mem\b|^job\.mem:/, "mem"],
+  [/^--gres\b|^job\.gres:/, "gres"],
+  [/^--ntasks-per-node\b|^job\.ntasksPerNode:/, "ntasksPerNode"],
+  [/^The model\b|^model:| is a (text-generation|speech-recognition) model, not /, "model"],
+  [/^--revision\b|^revision:/, "revision"],
 ];
 
 export function launchError(error: ApiError): LaunchError {
@@ -71,7 +97,7 @@ export function launchError(error: ApiError): LaunchError {
 
 /** The form's text → a RunRequest; blank fields are left out, so the API's defaults apply. */
 export function runRequest(values: LaunchFormValues): { request?: RunRequest; error?: LaunchError } {
-  const task = values.task === "speech-recognition" ? "speech-recognition" : "text-generation";
+  const task = toTask(values.task) ?? "text-generation";
   const integers: Partial<Record<IntegerField, number>> = {};
   for (const key of Object.keys(LABELS) as IntegerField[]) {
     const raw = values[key]?.trim();
@@ -80,11 +106,17 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
     integers[key] = Number(raw);
   }
   const clean = (key: keyof LaunchFormValues) => values[key]?.trim() || undefined;
+  const mounts = (values.mounts ?? "").split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
   const job = Object.fromEntries(
     Object.entries({
       time: clean("time"),
       partition: clean("partition"),
       constraint: clean("constraint"),
+      account: clean("account"),
+      qos: clean("qos"),
+      reservation: clean("reservation"),
+      exclude: clean("exclude"),
+      nodelist: clean("nodelist"),
       mem: integers.mem,
       gres: integers.gres,
       ntasksPerNode: integers.ntasksPerNode,
@@ -98,7 +130,20 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
     ...(clean("name") ? { name: clean("name") } : {}),
     ...(clean("apiKey") ? { apiKey: clean("apiKey") } : {}),
     ...(Object.keys(job).length ? { job } : {}),
+    ...(mounts.length ? { mounts } : {}),
+    ...(integers.gracePeriod !== undefined ? { gracePeriod: integers.gracePeriod } : {}),
+    ...(clean("image") ? { image: clean("image") } : {}),
   };
+  const policies = Object.fromEntries(
+    Object.entries({
+      idleStop: clean("idleStop"),
+      onDemand: values.onDemand ? true : undefined,
+      startTimeout: clean("startTimeout"),
+      renew: values.renew ? true : undefined,
+      renewBefore: clean("renewBefore"),
+    }).filter(([, v]) => v !== undefined),
+  );
+  if (Object.keys(policies).length) request.policies = policies;
   if (!request.model) return { error: { field: "model", message: "Choose a model. Only registered models can run: add or refresh them on the Models page." } };
   if (task === "text-generation") {
     const options = Object.fromEntries(
@@ -151,7 +196,7 @@ export function launchPages(client: SvcClient, session: boolean) {
       "/services/new",
       ({ request, query }) =>
         render(request, {
-          task: query.task,
+          task: toTask(query.task) ?? query.task,
           model: query.model,
           revision: query.revision,
           profile: query.profile,

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { isTask, type DownloadTask, type Model, type RefreshReport } from "@svc/contracts";
+import { toTask, type DownloadTask, type Model, type RefreshReport } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
 import { downloadProblem, downloadProgress, modelsPage, type AddFormValues, type ModelFilters } from "@svc/ui";
 
@@ -27,7 +27,7 @@ const messageOf = (error: unknown, service = "model-svc") =>
 
 function cleanFilters(raw: { profile?: string; image?: string }): ModelFilters {
   const profile = raw.profile?.trim() || undefined;
-  const image = isTask(raw.image) ? raw.image : undefined;
+  const image = toTask(raw.image);
   return { profile, image };
 }
 
@@ -46,7 +46,7 @@ export function modelPages(client: SvcClient, session: boolean) {
     extra: { report?: RefreshReport; refreshError?: string; download?: DownloadTask; addError?: string; addValues?: AddFormValues; status?: number } = {},
   ) {
     const [models, profiles, running] = await Promise.all([
-      client.models.list({ profile: filters.profile, image: isTask(filters.image) ? filters.image : undefined }).then(
+      client.models.list({ profile: filters.profile, image: toTask(filters.image) }).then(
         (list): { list: Model[]; error?: string } => ({ list }),
         (error) => ({ list: [], error: messageOf(error) }),
       ),

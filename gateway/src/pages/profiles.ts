@@ -25,13 +25,16 @@ const FormBody = t.Object(
     cache: t.Optional(t.String({ maxLength: 4096 })),
     port: t.Optional(t.String({ maxLength: 16 })),
     identity_file: t.Optional(t.String({ maxLength: 4096 })),
+    account: t.Optional(t.String({ maxLength: 128 })),
+    partition: t.Optional(t.String({ maxLength: 128 })),
+    qos: t.Optional(t.String({ maxLength: 128 })),
   },
   { additionalProperties: true },
 );
 const NameParams = t.Object({ name: t.String({ maxLength: 256 }) });
 
 const LOCAL_KEYS = ["home_dir", "cache_dir"] as const;
-const SLURM_KEYS = ["host", "user", "home", "cache", "identity_file", "host_key_fingerprint"] as const;
+const SLURM_KEYS = ["host", "user", "home", "cache", "identity_file", "account", "partition", "qos", "host_key_fingerprint"] as const;
 
 /** Form values → API attributes of the chosen schema; blank fields are left out. */
 function attributes(values: ProfileFormValues, schema: string): { attributes: Record<string, string | number>; error?: FormError } {

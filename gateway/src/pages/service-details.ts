@@ -77,7 +77,7 @@ export function serviceDetailPages(client: SvcClient, session: boolean) {
   const notFound = (request: Request, what: string) =>
     page(request, serviceErrorPage({ title: "Page not found", message: `A service has no page named ${what}: its actions are stop, restart and remove.`, session }), 404);
 
-  const panelVersion = (service: ServiceDetails) => fingerprint(serviceStatusPanel(service, "").value);
+  const panelVersion = (service: ServiceDetails, origin: string) => fingerprint(serviceStatusPanel(service, "", origin).value);
 
   async function lastLines(id: string): Promise<{ text: string } | { unavailable: string }> {
     try {
@@ -104,19 +104,20 @@ export function serviceDetailPages(client: SvcClient, session: boolean) {
             ? [String(query.done) === "stop" ? `Stopped ${service.name}.` : `Restarted ${service.name}.`]
             : [];
         const origin = new URL(request.url).origin;
-        const body = serviceDetailsPage({ service, origin, tokenRequired: session, logs, session, notices, version: panelVersion(service) });
+        const body = serviceDetailsPage({ service, origin, tokenRequired: session, logs, session, notices, version: panelVersion(service, origin) });
         return page(request, body);
       },
       { params: IdParams, query: t.Object({ launched: t.Optional(t.String({ maxLength: 8 })), done: t.Optional(t.String({ maxLength: 16 })) }, { additionalProperties: true }), detail: { hide: true } },
     )
     .get(
       "/services/:id/status",
-      async ({ params, query }) => {
+      async ({ request, params, query }) => {
         try {
           const service = await client.services.get(params.id);
-          const version = panelVersion(service);
+          const origin = new URL(request.url).origin;
+          const version = panelVersion(service, origin);
           if (query.v === version) return new Response(null, { status: 204 });
-          return new Response(serviceStatusPanel(service, version).value, { headers: htmlHeaders });
+          return new Response(serviceStatusPanel(service, version, origin).value, { headers: htmlHeaders });
         } catch (error) {
           // Keep polling (same element, same attributes) and say what is wrong.
           const message = error instanceof ApiError ? error.message : orchestratorDown;

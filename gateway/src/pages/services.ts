@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { isServiceStatus, isTask, type ServiceRecord } from "@svc/contracts";
+import { isServiceStatus, toTask, type ServiceRecord } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
 import { servicesPage, servicesTable, type ServiceFilters } from "@svc/ui";
 
@@ -25,15 +25,18 @@ export const fingerprint = (markup: string) => Bun.hash(markup).toString(36);
 
 function cleanFilters(raw: { status?: string; task?: string; profile?: string; q?: string }): ServiceFilters {
   const status = raw.status === "all" || isServiceStatus(raw.status) ? raw.status : undefined;
-  const task = isTask(raw.task) ? raw.task : undefined;
+  const task = toTask(raw.task);
   return { status, task, profile: raw.profile?.trim() || undefined, q: raw.q?.trim() || undefined };
 }
 
 /** The services of the filters: status through the API, the rest (task, profile, text) here. */
-async function load(client: SvcClient, filters: ServiceFilters): Promise<{ services: ServiceRecord[]; total: number; error?: string }> {
+/** The most services the page lists (the newest, live ones first); `svc ls --all` pages further. */
+const PAGE_LIMIT = 500;
+
+async function load(client: SvcClient, filters: ServiceFilters): Promise<{ services: ServiceRecord[]; total: number; more?: boolean; error?: string }> {
   try {
     const status = isServiceStatus(filters.status) ? filters.status : undefined;
-    const all = await client.services.list({ status, all: filters.status === "all" });
+    const { services: all, nextCursor } = await client.services.page({ status, all: filters.status === "all", limit: PAGE_LIMIT });
     const q = filters.q?.toLowerCase();
     const services = all.filter(
       (s) =>
@@ -41,7 +44,7 @@ async function load(client: SvcClient, filters: ServiceFilters): Promise<{ servi
         (!filters.profile || s.profile === filters.profile) &&
         (!q || s.id.startsWith(q) || s.name.toLowerCase().includes(q) || s.model.toLowerCase().includes(q)),
     );
-    return { services, total: all.length };
+    return { services, total: all.length, ...(nextCursor ? { more: true } : {}) };
   } catch (error) {
     return { services: [], total: 0, error: error instanceof ApiError ? error.message : orchestratorDown };
   }
@@ -49,7 +52,7 @@ async function load(client: SvcClient, filters: ServiceFilters): Promise<{ servi
 
 /** The rows as rendered (without their fingerprint), to tell whether a poll has anything new. */
 function tableVersion(loaded: Awaited<ReturnType<typeof load>>, filters: ServiceFilters): string {
-  return fingerprint(servicesTable(loaded.services, filters, { total: loaded.total, version: "", error: loaded.error }).value);
+  return fingerprint(servicesTable(loaded.services, filters, { total: loaded.total, version: "", error: loaded.error, more: loaded.more }).value);
 }
 
 /**
@@ -83,7 +86,7 @@ export function servicePages(client: SvcClient, session: boolean) {
         const loaded = await load(client, filters);
         const version = tableVersion(loaded, filters);
         if (query.v === version) return new Response(null, { status: 204 });
-        return new Response(servicesTable(loaded.services, filters, { total: loaded.total, version, error: loaded.error }).value, { headers: htmlHeaders });
+        return new Response(servicesTable(loaded.services, filters, { total: loaded.total, version, error: loaded.error, more: loaded.more }).value, { headers: htmlHeaders });
       },
       { query: Filters, detail: { hide: true } },
     );

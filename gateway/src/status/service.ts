@@ -1,5 +1,6 @@
 import { SERVICE_FACTS_PATH, SERVICE_HEALTH_PATH, SERVICES, VERSION, type AppInfo, type ComponentHealth, type HealthReport, type ServiceFacts, type ServiceName } from "@svc/contracts";
 import type { InternalClient, Settings } from "@svc/platform";
+import { loadImageChoices } from "@svc/platform/config";
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -11,12 +12,21 @@ async function orchestratorFacts(client: InternalClient): Promise<ServiceFacts> 
   } catch {
     // not answering: say nothing
   }
-  return { dockerNetwork: null };
+  return { dockerNetwork: null, engines: [] };
 }
 
 export async function appInfo(settings: Settings, client: InternalClient): Promise<AppInfo> {
   const { dockerNetwork } = await orchestratorFacts(client);
-  return { name: "svc", version: VERSION, host: settings.host, port: settings.port, homeDir: settings.homeDir, debug: settings.debug, dockerNetwork };
+  return {
+    name: "svc",
+    version: VERSION,
+    host: settings.host,
+    port: settings.port,
+    homeDir: settings.homeDir,
+    debug: settings.debug,
+    dockerNetwork,
+    images: loadImageChoices(process.env),
+  };
 }
 
 async function probe(client: InternalClient, name: ServiceName): Promise<ComponentHealth> {
@@ -33,6 +43,6 @@ async function probe(client: InternalClient, name: ServiceName): Promise<Compone
 
 /** Asks every internal service for its health, in parallel. */
 export async function healthReport(client: InternalClient): Promise<HealthReport> {
-  const services = await Promise.all(SERVICES.map(({ name }) => probe(client, name)));
-  return { status: services.every((s) => s.state === "up") ? "ok" : "degraded", services };
+  const [services, facts] = await Promise.all([Promise.all(SERVICES.map(({ name }) => probe(client, name))), orchestratorFacts(client)]);
+  return { status: services.every((s) => s.state === "up") ? "ok" : "degraded", services, engines: facts.engines };
 }

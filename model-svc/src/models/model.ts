@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { ModelImage } from "@svc/contracts";
+import { TaskName } from "@svc/contracts";
 
 /** Query of GET /api/models as the controller validates it (free text, checked by the service). */
 export const ListQuery = Type.Object({
   profile: Type.Optional(Type.String({ maxLength: 63, description: "Only this profile's models." })),
-  image: Type.Optional(ModelImage),
+  image: Type.Optional(TaskName),
   repo: Type.Optional(Type.String({ maxLength: 193, description: "Only this repository (<owner>/<name>)." })),
 });

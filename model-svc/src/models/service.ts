@@ -1,5 +1,5 @@
 import { and, asc, eq, notInArray, type SQL } from "drizzle-orm";
-import type { Model, ModelQuery, Profile, ProfileRefresh, RefreshReport, ScanIssue } from "@svc/contracts";
+import { toTask, type Model, type ModelQuery, type Profile, type ProfileRefresh, type RefreshReport, type ScanIssue } from "@svc/contracts";
 import type { ConnectOptions } from "@svc/ssh";
 import type { ModelDb } from "../db/connection";
 import { models, type ModelRow } from "../db/schema";
@@ -35,7 +35,8 @@ export class ModelService {
   list(query: ModelQuery = {}): Model[] {
     const where: SQL[] = [];
     if (query.profile) where.push(eq(models.profile, query.profile));
-    if (query.image) where.push(eq(models.image, query.image));
+    const image = toTask(query.image);
+    if (image) where.push(eq(models.image, image));
     if (query.repo) where.push(eq(models.repo, query.repo));
     return this.db
       .select()

@@ -114,7 +114,7 @@ export async function planBatch(request: BatchRunRequest, deps: PlannerDeps): Pr
       inputExt: request.inputExt?.map((ext) => (ext.startsWith(".") ? ext : `.${ext}`).toLowerCase()),
       concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
       idleTimeout: request.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S,
-      job: request.job ?? {},
+      job: plan.job,
       textGeneration: request.textGeneration,
       launch: { image: plan.image, args: plan.args, modelDir: plan.model.modelDir },
     },

@@ -1,13 +1,15 @@
 import type { InferenceServer, Task } from "@svc/contracts";
+import { DEFAULT_IMAGES as DEFAULTS, loadImageChoices, type ChosenImage } from "@svc/platform/config";
 
-export const VLLM_IMAGE = "vllm/vllm-openai:latest";
+export const VLLM_IMAGE = DEFAULTS.vllm;
 const PROJECT_PREFIX = "svc-";
-const DEFAULT_IMAGES: Record<Task, string> = { "text-generation": "svc-text-generation:latest", "speech-recognition": "svc-speech-recognition:latest" };
+const DEFAULT_IMAGES: Record<Task, string> = { "text-generation": DEFAULTS["text-generation"], "speech-recognition": DEFAULTS["speech-recognition"] };
 const repositoryOf = (image: string) => image.replace(/[:@].*$/, "");
 
 /**
  * Which container image serves which task: the project's CPU runtimes (built locally, no registry)
- * or vLLM's OpenAI server for GPUs. Environment variables override each choice.
+ * or vLLM's OpenAI server for GPUs. Environment variables pin each choice (platform/src/config/images.ts);
+ * `svc run --image` replaces it for one service.
  */
 export class ImageCatalog {
   constructor(
@@ -15,16 +17,19 @@ export class ImageCatalog {
     private readonly vllmImage: string,
     /** The inference server for text generation without GPUs (`svc`, or `vllm` when configured). */
     readonly cpuTextGeneration: InferenceServer,
+    /** The variable that pinned each image, by image slot. */
+    private readonly setBy: Record<string, string | null> = {},
   ) {}
 
   static fromEnv(env: Record<string, string | undefined>): ImageCatalog {
+    const choices = loadImageChoices(env);
+    const find = (task: Task, engine: InferenceServer) => choices.find((choice) => choice.task === task && choice.engine === engine)!;
+    const slot = (choice: ChosenImage) => `${choice.task}/${choice.engine}`;
     return new ImageCatalog(
-      {
-        "text-generation": env.SVC_RUNTIME_IMAGE_TEXT_GENERATION || DEFAULT_IMAGES["text-generation"],
-        "speech-recognition": env.SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION || DEFAULT_IMAGES["speech-recognition"],
-      },
-      env.SVC_TEXT_GENERATION_IMAGE || VLLM_IMAGE,
+      { "text-generation": find("text-generation", "svc").image, "speech-recognition": find("speech-recognition", "svc").image },
+      find("text-generation", "vllm").image,
       env.SVC_TEXT_GENERATION_ENGINE === "vllm" ? "vllm" : "svc",
+      Object.fromEntries(choices.map((choice) => [slot(choice), choice.setBy])),
     );
   }
 
@@ -33,14 +38,14 @@ export class ImageCatalog {
   }
 
   /** Every image svc may run, with the task and server of each. */
-  entries(): { task: Task; engine: InferenceServer; image: string }[] {
+  entries(): { task: Task; engine: InferenceServer; image: string; setBy: string | null }[] {
     return [
-      ...this.projectImages().map(({ task, image }) => ({ task, engine: "svc" as const, image })),
-      { task: "text-generation", engine: "vllm", image: this.vllmImage },
+      ...this.projectImages().map(({ task, image }) => ({ task, engine: "svc" as const, image, setBy: this.setBy[`${task}/svc`] ?? null })),
+      { task: "text-generation", engine: "vllm", image: this.vllmImage, setBy: this.setBy["text-generation/vllm"] ?? null },
     ];
   }
 
-  /** Whether `image` is one of the project's runtime images (any tag), not a replacement set by SVC_RUNTIME_IMAGE_*. */
+  /** Whether `image` is one of the project's runtime images (any tag), not a replacement set by SVC_<TASK>_IMAGE or --image. */
   isProjectRuntime(image: string): boolean {
     return Object.values(DEFAULT_IMAGES).some((projectImage) => repositoryOf(projectImage) === repositoryOf(image));
   }

@@ -23,6 +23,19 @@ export const services = sqliteTable(
     apiKey: text("api_key"),
     /** JSON: job, text_generation, speech_recognition and engine_args as given. */
     spec: text("spec").notNull(),
+    /** Policies (desired state): seconds, or null when off. */
+    idleStopSeconds: integer("idle_stop_seconds"),
+    onDemand: integer("on_demand", { mode: "boolean" }).notNull().default(false),
+    startTimeoutSeconds: integer("start_timeout_seconds").notNull().default(900),
+    renewBeforeSeconds: integer("renew_before_seconds"),
+    /** The idle clock: the last request the gateway reported, or when the service last became HEALTHY. */
+    lastRequestAt: text("last_request_at"),
+    /** The current job's end time as the engine reports it (Slurm). */
+    endsAt: text("ends_at"),
+    /** Which job of the service `handle` is: 0 for the first, one more for each renewal successor. */
+    generation: integer("generation").notNull().default(0),
+    /** JSON: a renewal under way ({phase, handle, generation, since}); see reconciler/renewal.ts. */
+    successor: text("successor"),
     createdBy: text("created_by").notNull(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),

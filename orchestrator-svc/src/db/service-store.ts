@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, like, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from "drizzle-orm";
 import { LIVE_STATUSES, type ServiceEvent, type ServiceStatus } from "@svc/contracts";
 import { openDatabase } from "@svc/platform/db";
 import { join } from "node:path";
@@ -17,7 +17,7 @@ export function withoutApiKey(args: string[]): string[] {
 export type ServiceRow = typeof schema.services.$inferSelect;
 export type NewServiceRow = typeof schema.services.$inferInsert;
 /** Fields a transition may change besides the status. */
-export type ServicePatch = Partial<Pick<ServiceRow, "reason" | "host" | "port" | "handle" | "runtime">>;
+export type ServicePatch = Partial<Pick<ServiceRow, "reason" | "host" | "port" | "handle" | "runtime" | "lastRequestAt" | "endsAt" | "generation" | "successor">>;
 
 const MIGRATIONS = join(import.meta.dir, "..", "..", "drizzle");
 
@@ -26,6 +26,15 @@ export interface ListFilter {
   idPrefix?: string;
   /** Include stopped, failed and timed-out services. */
   all?: boolean;
+  /** Without `all` or `status`: also the services that ended (last changed) at or after this time. */
+  endedSince?: Date;
+}
+
+/** Where a page of the list ends: the last row's place in the order (live first, then newest first). */
+export interface ListPosition {
+  ended: 0 | 1;
+  createdAt: string;
+  id: string;
 }
 
 /** The orchestrator's records: services and their event history, in its own SQLite file. */
@@ -72,22 +81,71 @@ export class ServiceStore {
       .all();
   }
 
+  /** Services matching `filter`, newest first. */
   list(filter: ListFilter = {}): ServiceRow[] {
-    const conditions = [];
-    if (filter.status) conditions.push(eq(schema.services.status, filter.status));
-    else if (!filter.all) conditions.push(inArray(schema.services.status, LIVE_STATUSES));
-    if (filter.idPrefix) conditions.push(like(schema.services.id, `${filter.idPrefix.replace(/[%_]/g, "")}%`));
     return this.db
       .select()
       .from(schema.services)
-      .where(and(...conditions))
+      .where(and(...this.conditions(filter)))
       .orderBy(desc(schema.services.createdAt))
       .all();
+  }
+
+  /**
+   * One page of the services matching `filter`: live ones first, then ended ones, each newest first;
+   * `after` is where the previous page ended. `next` is where this one ended, when more follow.
+   */
+  page(filter: ListFilter, limit: number, after?: ListPosition): { rows: ServiceRow[]; next?: ListPosition } {
+    const s = schema.services;
+    const ended = sql<number>`(CASE WHEN ${inArray(s.status, LIVE_STATUSES)} THEN 0 ELSE 1 END)`;
+    const conditions = this.conditions(filter);
+    if (after) {
+      conditions.push(
+        or(
+          sql`${ended} > ${after.ended}`,
+          and(sql`${ended} = ${after.ended}`, or(lt(s.createdAt, after.createdAt), and(eq(s.createdAt, after.createdAt), lt(s.id, after.id)))),
+        )!,
+      );
+    }
+    const rows = this.db
+      .select({ row: s, ended })
+      .from(s)
+      .where(and(...conditions))
+      .orderBy(asc(ended), desc(s.createdAt), desc(s.id))
+      .limit(limit + 1)
+      .all();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      rows: page.map((entry) => entry.row),
+      next: rows.length > limit && last ? { ended: last.ended ? 1 : 0, createdAt: last.row.createdAt, id: last.row.id } : undefined,
+    };
+  }
+
+  private conditions(filter: ListFilter): SQL[] {
+    const s = schema.services;
+    const conditions: SQL[] = [];
+    if (filter.status) conditions.push(eq(s.status, filter.status));
+    else if (!filter.all) {
+      const live = inArray(s.status, LIVE_STATUSES);
+      conditions.push(filter.endedSince ? or(live, gte(s.updatedAt, filter.endedSince.toISOString()))! : live);
+    }
+    if (filter.idPrefix) conditions.push(like(s.id, `${filter.idPrefix.replace(/[%_]/g, "")}%`));
+    return conditions;
   }
 
   /** Services the reconciler still follows. */
   live(): ServiceRow[] {
     return this.db.select().from(schema.services).where(inArray(schema.services.status, LIVE_STATUSES)).all();
+  }
+
+  /** Ended services that a request starts again (--on-demand): STOPPED or TIMEOUT. */
+  dormantOnDemand(): ServiceRow[] {
+    return this.db
+      .select()
+      .from(schema.services)
+      .where(and(eq(schema.services.onDemand, true), inArray(schema.services.status, ["STOPPED", "TIMEOUT"])))
+      .all();
   }
 
   liveWithName(name: string): ServiceRow[] {
@@ -134,6 +192,37 @@ export class ServiceStore {
     this.db.update(schema.services).set({ ...patch, updatedAt: now.toISOString() }).where(eq(schema.services.id, id)).run();
   }
 
+  /** Records an event that changes no status (e.g. a step of a renewal), with `patch` in the same transaction. */
+  note(id: string, reason: string, patch: ServicePatch = {}, now = new Date()): ServiceRow | undefined {
+    return this.db.transaction((tx) => {
+      const current = tx.select().from(schema.services).where(eq(schema.services.id, id)).get();
+      if (!current) return undefined;
+      const at = now.toISOString();
+      if (Object.keys(patch).length) tx.update(schema.services).set({ ...patch, updatedAt: at }).where(eq(schema.services.id, id)).run();
+      tx.insert(schema.serviceEvents).values({ serviceId: id, at, fromStatus: current.status, toStatus: current.status, reason }).run();
+      return tx.select().from(schema.services).where(eq(schema.services.id, id)).get();
+    });
+  }
+
+  /** Moves each service's idle clock forward to the request time the gateway reported (never back). */
+  recordActivity(reports: { id: string; lastRequestAt: string }[]): number {
+    let known = 0;
+    this.db.transaction((tx) => {
+      for (const { id, lastRequestAt } of reports) {
+        const at = new Date(lastRequestAt);
+        if (Number.isNaN(at.getTime())) continue;
+        const iso = at.toISOString();
+        if (tx.select({ id: schema.services.id }).from(schema.services).where(eq(schema.services.id, id)).get()) known++;
+        tx
+          .update(schema.services)
+          .set({ lastRequestAt: iso })
+          .where(and(eq(schema.services.id, id), sql`(${schema.services.lastRequestAt} IS NULL OR ${schema.services.lastRequestAt} < ${iso})`))
+          .run();
+      }
+    });
+    return known;
+  }
+
   events(id: string): ServiceEvent[] {
     return this.db
       .select()
@@ -142,6 +231,30 @@ export class ServiceStore {
       .orderBy(asc(schema.serviceEvents.id))
       .all()
       .map((e) => ({ at: e.at, from: e.fromStatus, to: e.toStatus, reason: e.reason }));
+  }
+
+  /** The events of several services in one query, by service id. */
+  eventsOf(ids: string[]): Map<string, ServiceEvent[]> {
+    const byService = new Map<string, ServiceEvent[]>();
+    if (ids.length === 0) return byService;
+    const rows = this.db.select().from(schema.serviceEvents).where(inArray(schema.serviceEvents.serviceId, ids)).orderBy(asc(schema.serviceEvents.id)).all();
+    for (const e of rows) {
+      const list = byService.get(e.serviceId) ?? [];
+      list.push({ at: e.at, from: e.fromStatus, to: e.toStatus, reason: e.reason });
+      byService.set(e.serviceId, list);
+    }
+    return byService;
+  }
+
+  /** When the service last moved to `status`, if it ever did. */
+  lastEnteredAt(id: string, status: ServiceStatus): string | undefined {
+    return this.db
+      .select({ at: schema.serviceEvents.at })
+      .from(schema.serviceEvents)
+      .where(and(eq(schema.serviceEvents.serviceId, id), eq(schema.serviceEvents.toStatus, status)))
+      .orderBy(desc(schema.serviceEvents.id))
+      .limit(1)
+      .get()?.at;
   }
 
   remove(id: string) {

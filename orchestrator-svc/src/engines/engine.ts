@@ -16,9 +16,25 @@ export interface LaunchSpec {
   /** Speech recognition: the folder `audio_path` is resolved in (on the host that runs the service). */
   inputDir?: string;
   job: JobOptions;
+  /** Which job of the service this is: 0 (or absent) for the first, one more for each renewal successor. */
+  generation?: number;
+  /** Host folders bound read-only into the service (`--mount`); none when absent. */
+  mounts?: Mount[];
+  /** Seconds a starting service may fail its health check before it is UNHEALTHY (`--grace-period`); the reconciler applies it, engines only show it. */
+  gracePeriod?: number;
   /** A batch job: svc's batch driver runs beside the server on the node (it starts the server itself). */
   batch?: BatchLaunch;
 }
+
+/** A host folder bound read-only into a service: where it is on the host, and where the service sees it (the path as given). */
+export interface Mount {
+  source: string;
+  target: string;
+}
+
+/** The engine-side name of one job of a service: its id, and `<id>.<generation>` for a renewal's successor (own work folder and Slurm comment). */
+export const instanceKey = (serviceId: string, generation = 0) => (generation ? `${serviceId}.${generation}` : serviceId);
+
 
 /** What a batch job runs besides the server, and the folders it touches, on the host that runs it. */
 export interface BatchLaunch {
@@ -35,7 +51,7 @@ export interface BatchLaunch {
 /** What the engine reports about one service, in engine-neutral terms; `progress` is a batch driver's progress file, read in the same pass. */
 export type Observation = (
   | { phase: "queued"; reason?: string }
-  | { phase: "running"; host: string; port: number | null }
+  | { phase: "running"; host: string; port: number | null; endsAt?: string }
   | { phase: "exited"; outcome: "completed" | "failed" | "timeout" | "cancelled"; reason: string }
   | { phase: "missing" }
 ) & { progress?: string };
@@ -46,6 +62,8 @@ export interface Submitted {
   port: number | null;
   /** What the engine did on the way that the user should hear of (e.g. it built a missing image). */
   notes: string[];
+  /** What runs the server when it is not the spec's container image (a bare Slurm job's program, an Apptainer image). */
+  runtime?: string;
 }
 
 /** What an engine can do beyond the verbs every engine has, so callers ask instead of checking its class. */

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { ImageBuild, ImageBuildRequest, RuntimeImage } from "@svc/contracts";
+import { ImageBuild, ImageBuildRequest, RuntimeImage, toTask } from "@svc/contracts";
 import { operation } from "@svc/platform";
 import type { ImagesService } from "./service";
 
@@ -23,7 +23,7 @@ export function imagesController(images: ImagesService) {
         ok: { 200: t.Array(ImageBuild) },
       }),
     })
-    .post("/build", ({ body }) => images.build(body.task), {
+    .post("/build", ({ body }) => images.build(toTask(body.task)), {
       body: ImageBuildRequest,
       ...operation("buildImages", { summary: "Build the project's runtime images (unchanged ones are reused)", tags, ok: { 200: t.Array(RuntimeImage) }, errors: DOCKER }),
     });

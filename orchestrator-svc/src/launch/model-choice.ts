@@ -1,4 +1,4 @@
-import { ApiError, badRequest, type Model, type Task } from "@svc/contracts";
+import { ApiError, badRequest, closestRepos, didYouMean, isRepoId, type Model, type Task } from "@svc/contracts";
 
 export interface ModelChoice {
   model: Model;
@@ -13,10 +13,8 @@ const short = (revision: string) => revision.slice(0, 12);
  * Steps 1–2 of `svc run`: the model must be available to the profile for this task; without a
  * revision the most recently registered local one is taken (the hub is never asked), with a warning.
  */
-export function chooseModel(rows: Model[], repo: string, task: Task, profile: string, revision: string | undefined): ModelChoice {
-  if (rows.length === 0) {
-    throw new ApiError(404, "model_not_found", `Model ${repo} is not available to profile ${profile}. Download it with 'svc model add ${repo} --profile ${profile}', or if it is already on disk run 'svc model ls --refresh'.`);
-  }
+export function chooseModel(rows: Model[], repo: string, task: Task, profile: string, revision: string | undefined, registered: readonly string[] = []): ModelChoice {
+  if (rows.length === 0) throw modelNotFound(repo, profile, registered);
   const forTask = rows.filter((row) => row.image === task);
   if (forTask.length === 0) {
     throw badRequest(`${repo} is a ${rows[0].image} model, not ${task}: run it with 'svc run ${rows[0].image} ${repo}'.`);
@@ -38,4 +36,16 @@ export function chooseModel(rows: Model[], repo: string, task: Task, profile: st
     throw new ApiError(found.length === 0 ? 404 : 400, "revision_not_found", `${problem}. Available: ${available}.`);
   }
   return { model: found[0], matched: rows.length, warnings: [] };
+}
+
+/**
+ * The model is not registered on the profile: a registered repo it likely means (a name without its
+ * owner, a typo), and how to get it — `svc model add` only for a valid repo id.
+ */
+function modelNotFound(repo: string, profile: string, registered: readonly string[]): ApiError {
+  const near = closestRepos(repo, [...new Set(registered)]);
+  const download = isRepoId(repo)
+    ? ` Download it with 'svc model add ${repo} --profile ${profile}', or if it is already on disk run 'svc model ls --refresh'.`
+    : ` A model is named by its repo id, <owner>/<name>; 'svc model ls --profile ${profile}' lists the registered ones.`;
+  return new ApiError(404, "model_not_found", `Model ${repo} is not available to profile ${profile}.${didYouMean(near)}${download}`);
 }

@@ -1,8 +1,11 @@
 import { join } from "node:path";
-import { profileFolders, type InferenceServer, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import { profileFolders, type InferenceServer, type JobOptions, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import type { Mount } from "../engines/engine";
 import { DEFAULT_SLURM_RUNTIME } from "../engines/slurm/runtime-command";
 import { checkCpuEngineArgs } from "./engine-args";
+import { idleOptionWarnings, jobWithProfileDefaults } from "./idle-options";
 import { checkInputDir } from "./input-dir";
+import { checkMounts } from "./mounts";
 import { chooseModel } from "./model-choice";
 import { serverArgs } from "./server-args";
 import { validateRunRequest } from "./validate-request";
@@ -10,8 +13,8 @@ import { validateRunRequest } from "./validate-request";
 export interface PlannerDeps {
   /** The profile by name (throws a 4xx ApiError when there is none). */
   profile(name: string): Promise<Profile>;
-  /** Registry rows of `repo` on `profile`. */
-  models(profile: string, repo: string): Promise<Model[]>;
+  /** Registry rows of `repo` on `profile` (without `repo`: all of the profile's). */
+  models(profile: string, repo?: string): Promise<Model[]>;
   /** The container image that serves `task` with this inference server. */
   image(task: Task, server: InferenceServer): string;
   /** Which text-generation server to use without GPUs (`svc`, or `vllm` when configured). */
@@ -32,29 +35,39 @@ export interface LaunchPlan {
   args: string[];
   /** Speech recognition: the folder `audio_path` is resolved in; default `<home>/inputs`. */
   inputDir?: string;
+  /** The run's job options with the profile's defaults filled in. */
+  job: JobOptions;
+  mounts: Mount[];
 }
 
 /** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
 export async function planLaunch(request: RunRequest, deps: PlannerDeps, defaultProfile: string): Promise<LaunchPlan> {
   validateRunRequest(request);
   const profile = await deps.profile(request.profile ?? defaultProfile);
-  const choice = chooseModel(await deps.models(profile.name, request.model), request.model, request.task, profile.name, request.revision);
+  const rows = await deps.models(profile.name, request.model);
+  // Only for the message when the model is not there: which registered ones it may mean.
+  const registered = rows.length === 0 ? (await deps.models(profile.name)).map((row) => row.repo) : [];
+  const choice = chooseModel(rows, request.model, request.task, profile.name, request.revision, registered);
   const gpus = request.job?.gres ?? 0;
   const server: InferenceServer = request.task === "text-generation" ? (gpus > 0 ? "vllm" : deps.cpuTextGeneration) : "svc";
-  const image = deps.image(request.task, server);
+  const image = request.image ?? deps.image(request.task, server);
   // A bare Slurm job always runs the project's runtime tree, whatever the image is called.
   const bareSlurm = profile.schema === "slurm" && (profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "bare";
   const engineWarnings =
     request.task === "text-generation" && server === "svc" && (bareSlurm || deps.isProjectRuntime(image)) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
   const { args, warnings } = serverArgs(server, request, request.model);
+  const job = jobWithProfileDefaults(request.job ?? {}, profile);
+  const idle = idleOptionWarnings(request, job, profile, server, bareSlurm);
   return {
     profile,
     model: choice.model,
     matched: choice.matched,
-    warnings: [...choice.warnings, ...warnings, ...engineWarnings],
+    warnings: [...choice.warnings, ...warnings, ...idle, ...engineWarnings],
     server,
     image,
     args,
+    job,
+    mounts: checkMounts(profile, request.mounts ?? []),
     inputDir:
       request.task === "speech-recognition"
         ? checkInputDir(profile, request.speechRecognition?.inputDir ?? join(profileFolders(profile).home, "inputs"), deps.inputRoots)

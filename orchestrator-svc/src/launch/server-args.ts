@@ -22,9 +22,6 @@ export function serverArgs(kind: InferenceServer, request: RunRequest, modelName
   } else {
     if (options.maxInputLength !== undefined) args.push("--max-input-length", String(options.maxInputLength));
     if (options.maxTotalTokens !== undefined) args.push("--max-total-tokens", String(options.maxTotalTokens));
-    if (options.sharded?.toLowerCase() === "true" || options.disableCustomKernels) {
-      warnings.push("--sharded and --disable-custom-kernels apply to GPU engines; the CPU runtime ignores them.");
-    }
   }
   args.push(...(request.engineArgs ?? []));
   return { args, warnings };

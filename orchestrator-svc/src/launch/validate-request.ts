@@ -1,6 +1,6 @@
-import { badRequest, SLURM_VALUE_RULES, type RunRequest } from "@svc/contracts";
+import { badRequest, IMAGE_REFERENCE, isMountPath, SLURM_VALUE_RULES, type RunRequest } from "@svc/contracts";
 
-const { TIME, NAME, PARTITION, CONSTRAINT } = SLURM_VALUE_RULES;
+const { TIME, NAME, PARTITION, CONSTRAINT, ACCOUNT, NODELIST } = SLURM_VALUE_RULES;
 
 const PRINTABLE = /^[^\x00-\x1f\x7f]*$/;
 
@@ -31,6 +31,24 @@ export function validateRunRequest(request: RunRequest): void {
   }
   if (job.constraint !== undefined && !CONSTRAINT.test(job.constraint)) {
     throw badRequest(`--constraint ${JSON.stringify(job.constraint)}: use node feature names joined by &, |, or commas (letters, digits, '_', '.', '-', '*', brackets).`);
+  }
+  for (const [option, value] of [["--account", job.account], ["--qos", job.qos], ["--reservation", job.reservation]] as const) {
+    if (value !== undefined && !ACCOUNT.test(value)) {
+      throw badRequest(`${option} ${JSON.stringify(value)}: a Slurm ${option.slice(2)} name has letters, digits, '_', '.' and '-' only, starting with a letter or digit.`);
+    }
+  }
+  for (const [option, value] of [["--exclude", job.exclude], ["--nodelist", job.nodelist]] as const) {
+    if (value !== undefined && !NODELIST.test(value)) {
+      throw badRequest(`${option} ${JSON.stringify(value)}: give node names or a Slurm hostlist such as node[01-04],gpu7 (letters, digits, '_', '.', '-', ',', brackets).`);
+    }
+  }
+  for (const mount of request.mounts ?? []) {
+    if (!isMountPath(mount)) {
+      throw badRequest(`--mount ${JSON.stringify(mount)}: give an absolute folder path on one line, without ':', ',' or '..'.`, { field: "mounts" });
+    }
+  }
+  if (request.image !== undefined && !IMAGE_REFERENCE.test(request.image)) {
+    throw badRequest(`--image ${JSON.stringify(request.image)}: give an image reference such as registry.example:5000/team/llama:1.2 (letters, digits, '.', '_', '-', '/', ':', '@', '+').`, { field: "image" });
   }
   if (request.apiKey !== undefined && (!PRINTABLE.test(request.apiKey) || /\s/.test(request.apiKey))) {
     throw badRequest("--api-key: use a key without spaces or control characters.");

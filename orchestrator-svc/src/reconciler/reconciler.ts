@@ -4,6 +4,9 @@ import type { Engine, Observation } from "../engines/engine";
 import { nextStatus } from "./next-status";
 import { probeHealth } from "./health-probe";
 import { EngineBackoff } from "./backoff";
+import { idleFor, isIdleReason } from "./idle";
+import { Renewals } from "./renewal";
+import { readSpec } from "../services/records";
 
 /** While something is on its way (starting, stopping) the loop looks this often, so HEALTHY shows within a second. */
 const FAST_TICK_MS = 200;
@@ -35,6 +38,9 @@ export interface ReconcilerDeps {
   probe?: typeof probeHealth;
   log?: (message: string) => void;
   now?: () => number;
+  /** Told before each tick, and after it how long it took (seconds). */
+  onTickStart?: () => void;
+  onTick?: (seconds: number) => void;
 }
 
 /**
@@ -52,9 +58,11 @@ export class Reconciler {
   private readonly backoff: EngineBackoff;
   /** Services whose submit is under way in this process: not orphans, whatever their age. */
   private readonly inFlight = new Set<string>();
+  private readonly renewals: Renewals;
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.backoff = new EngineBackoff(deps.now ?? Date.now);
+    this.renewals = new Renewals({ store: deps.store, now: deps.now ?? Date.now, wake: () => this.wake(), log: deps.log });
   }
 
   start() {
@@ -85,7 +93,10 @@ export class Reconciler {
       return;
     }
     clearTimeout(this.timer);
+    const started = performance.now();
+    this.deps.onTickStart?.();
     this.running = this.tick().finally(() => {
+      this.deps.onTick?.((performance.now() - started) / 1000);
       this.running = undefined;
       if (this.stopped) return;
       if (this.again) {
@@ -130,31 +141,64 @@ export class Reconciler {
 
   private async reconcile(engine: Engine, rows: ServiceRow[], others: { follower: JobFollower; handle: string }[]) {
     await this.adoptOrphans(engine, rows);
+    await this.renewals.adopt(engine, rows);
+    rows = rows.map((row) => this.deps.store.get(row.id) ?? row);
     const tracked = rows.filter((row) => row.handle);
     if (tracked.length === 0 && others.length === 0) return;
-    const observations = await engine.inspect([...tracked.map((row) => row.handle!), ...others.map((other) => other.handle)]);
+    // One inspect for the services' jobs, any renewal's other job, and the followers' jobs (batch jobs).
+    const observations = await engine.inspect([...tracked.map((row) => row.handle!), ...this.renewals.extraHandles(tracked), ...others.map((other) => other.handle)]);
     for (const follower of new Set(others.map((other) => other.follower))) {
       const mine = new Map(others.filter((other) => other.follower === follower).map(({ handle }) => [handle, observations.get(handle) ?? { phase: "missing" as const }]));
       await follower.observed(engine, mine).catch((error) => this.deps.log?.(`following ${mine.size} job(s) failed: ${(error as Error).message}`));
     }
     const probe = this.deps.probe ?? probeHealth;
+    const healthyAt = async (observation: Observation) => (observation.phase === "running" && observation.port !== null ? await probe(observation.host, observation.port) : false);
+    const now = (this.deps.now ?? Date.now)();
     await Promise.all(
       tracked.map(async (row) => {
         const observation: Observation = observations.get(row.handle!) ?? { phase: "missing" };
+        const other = row.successor ? observations.get(JSON.parse(row.successor).handle ?? "") : undefined;
+        if (await this.renewals.step(engine, row, observation, other, healthyAt)) return;
         const healthy = observation.phase === "running" && observation.port !== null ? await probe(observation.host, observation.port) : undefined;
-        const decision = nextStatus(row.status, observation, healthy);
+        const stopReason = row.status === "STOPPING" && isIdleReason(row.reason) ? row.reason! : undefined;
+        const decision = nextStatus(row.status, observation, healthy, this.grace(row, healthy), stopReason);
         const patch: ServicePatch = observation.phase === "running" ? { host: observation.host, port: observation.port } : {};
         const portChanged = observation.phase === "running" && (row.port !== observation.port || row.host !== observation.host);
+        const endsAt = observation.phase === "running" ? (observation.endsAt ?? null) : row.endsAt;
+        if (endsAt !== row.endsAt) patch.endsAt = endsAt;
+        // The idle clock starts when the service becomes HEALTHY.
+        if (decision.status === "HEALTHY" && row.status !== "HEALTHY") patch.lastRequestAt = new Date(now).toISOString();
         // A queued job's reason changes as the scheduler looks at it (None, then Resources…): keep it current.
         const reasonChanged = decision.status === "PENDING" && row.status === "PENDING" && decision.reason !== null && decision.reason !== row.reason;
         if (reasonChanged) patch.reason = decision.reason;
-        if (decision.status !== row.status || portChanged || reasonChanged) {
+        if (decision.status !== row.status || portChanged || reasonChanged || patch.endsAt !== undefined) {
           // Applied only if the status is still the one read (a stop requested meanwhile wins).
-          const applied = this.deps.store.transition(row.id, decision.status, decision.reason, patch, row.status);
+          const applied = this.deps.store.transition(row.id, decision.status, decision.reason, patch, row.status, new Date((this.deps.now ?? Date.now)()));
           if (applied && decision.status !== row.status) this.deps.log?.(`${row.id} ${row.status} → ${decision.status}${decision.reason ? `: ${decision.reason.split("\n")[0]}` : ""}`);
         }
+        if (decision.status !== "HEALTHY" || row.status !== "HEALTHY") return;
+        const idle = idleFor(row, now);
+        if (idle) await this.stopIdle(engine, row, idle);
+        else this.renewals.maybeStart(engine, row, observation);
       }),
     );
+  }
+
+  /** --idle-stop: the service goes STOPPING with the reason it keeps once STOPPED ("idle for 30 min"). */
+  private async stopIdle(engine: Engine, row: ServiceRow, reason: string) {
+    if (!this.deps.store.transition(row.id, "STOPPING", reason, {}, "HEALTHY")) return;
+    this.deps.log?.(`${row.id} HEALTHY → STOPPING: ${reason}`);
+    await engine.stop(row.handle!);
+  }
+
+  /** A starting service's `--grace-period`, and whether it is over (measured from when it became STARTING). */
+  private grace(row: ServiceRow, healthy: boolean | undefined): { seconds: number; over: boolean } | undefined {
+    if (row.status !== "STARTING" || healthy !== false) return undefined;
+    const seconds = readSpec(row).gracePeriod;
+    if (seconds === undefined) return undefined;
+    const since = this.deps.store.lastEnteredAt(row.id, "STARTING");
+    const now = (this.deps.now ?? Date.now)();
+    return { seconds, over: since !== undefined && now - Date.parse(since) >= seconds * 1000 };
   }
 
   /** Services recorded as submitted but without a handle: the orchestrator stopped between submit and record. */

@@ -1,8 +1,8 @@
 import { Elysia, t } from "elysia";
-import { RunRequest, RunResponse, ServiceDetails, ServiceRecord } from "@svc/contracts";
+import { ActivityReport, readRunRequest, RunRequest, RunResponse, ServiceDetails, ServiceRecord, NEXT_CURSOR_HEADER } from "@svc/contracts";
 import { operation, textAnswer } from "@svc/platform";
 import type { ServicesService } from "./service";
-import { ListQuery, LogsQuery, RefParams, RemoveQuery } from "./model";
+import { ActivityAnswer, ListQuery, LogsQuery, RefParams, RemoveQuery, RestartQuery } from "./model";
 
 const tags = ["services"];
 const NO_SUCH = "No service has that id, id prefix or name (`not_found`).";
@@ -17,14 +17,30 @@ const ENGINE = {
 /** /api/services: run, list, inspect, stop, restart, remove and read the output of inference services. */
 export function servicesController(services: ServicesService) {
   return new Elysia({ name: "orchestrator/services", prefix: "/api/services" })
-    .get("", ({ query }) => services.list(query), {
-      query: ListQuery,
-      ...operation("listServices", { summary: "List services (live ones unless all or a status is given)", tags, ok: { 200: t.Array(ServiceRecord) } }),
-    })
+    .get(
+      "",
+      ({ query, set }) => {
+        const { services: page, nextCursor } = services.list(query);
+        if (nextCursor) set.headers[NEXT_CURSOR_HEADER] = nextCursor;
+        return page;
+      },
+      {
+        query: ListQuery,
+        ...operation("listServices", {
+          summary: "List services: live ones and those that ended in the last 24 hours (all: every one), a page at a time",
+          description:
+            "Live services first, then ended ones (STOPPED, FAILED, TIMEOUT), each newest first. A page holds `limit` services; when more follow, the answer's X-Next-Cursor header is the `cursor` of the next page.",
+          tags,
+          ok: { 200: t.Array(ServiceRecord) },
+          okHeaders: { 200: { [NEXT_CURSOR_HEADER]: "Present when more services follow: pass it as `cursor` to get the next page." } },
+          errors: { 400: "The cursor is not one this API gave." },
+        }),
+      },
+    )
     .post(
       "",
       async ({ body, set }) => {
-        const result = await services.run(body);
+        const result = await services.run(readRunRequest(body));
         set.status = result.service ? 201 : 200;
         return result;
       },
@@ -58,13 +74,27 @@ export function servicesController(services: ServicesService) {
         errors: { ...ENGINE, 404: NO_SUCH, 409: `${AMBIGUOUS}, or the service is not live (\`conflict\`).` },
       }),
     })
-    .post("/:ref/restart", ({ params }) => services.restart(params.ref), {
+    .post(
+      "/activity",
+      ({ body }) => services.recordActivity(body),
+      {
+        body: ActivityReport,
+        ...operation("reportServiceActivity", {
+          summary: "When the gateway last passed a request to each service (the idle clocks of --idle-stop)",
+          description: "Sent by the gateway every few seconds for the services it passed requests to; clocks only move forward. Unknown ids are ignored.",
+          tags,
+          ok: { 200: ActivityAnswer },
+        }),
+      },
+    )
+    .post("/:ref/restart", ({ params, query }) => services.restart(params.ref, { onDemand: query.onDemand }), {
       params: RefParams,
+      query: RestartQuery,
       ...operation("restartService", {
         summary: "Start a stopped or failed service again with the same spec and id",
         tags,
         ok: { 200: ServiceRecord },
-        errors: { ...ENGINE, 404: `${NO_SUCH} Or its profile is gone.`, 409: `${AMBIGUOUS}, or the service is still live (\`conflict\`).` },
+        errors: { ...ENGINE, 404: `${NO_SUCH} Or its profile is gone.`, 409: `${AMBIGUOUS}, or the service is still live, or onDemand is given for a service that is not on demand (\`conflict\`).` },
       }),
     })
     .delete("/:ref", ({ params, query }) => services.remove(params.ref, query.force ?? false), {

@@ -1,3 +1,4 @@
 export * from "./settings";
 export * from "./home-layout";
-export { MIN_TOKEN_LENGTH } from "./parse";
+export { MIN_TOKEN_LENGTH, DEFAULT_USAGE_RETENTION_DAYS, parseUsageRetentionDays } from "./parse";
+export * from "./images";

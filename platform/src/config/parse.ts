@@ -68,3 +68,16 @@ export function parseDirectory(raw: string, source: string, userHome: string): s
   const expanded = text === "~" ? userHome : text.startsWith("~/") ? join(userHome, text.slice(2)) : text;
   return resolve(expanded);
 }
+
+export const DEFAULT_USAGE_RETENTION_DAYS = 90;
+
+/** SVC_USAGE_RETENTION_DAYS: how many days the gateway keeps the usage of /v1 requests. */
+export function parseUsageRetentionDays(env: Record<string, string | undefined>): number {
+  const value = env.SVC_USAGE_RETENTION_DAYS;
+  if (value === undefined || value.trim() === "") return DEFAULT_USAGE_RETENTION_DAYS;
+  const days = Number(value.trim());
+  if (!Number.isInteger(days) || days < 1 || days > 36500) {
+    throw new ConfigError(`SVC_USAGE_RETENTION_DAYS=${JSON.stringify(value)}: use a whole number of days from 1 to 36500 (default ${DEFAULT_USAGE_RETENTION_DAYS}).`);
+  }
+  return days;
+}

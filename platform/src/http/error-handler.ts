@@ -1,19 +1,7 @@
 import { Elysia } from "elysia";
 import { ApiError, SvcUnreachableError } from "@svc/contracts";
 
-interface ValidationIssue {
-  path?: string;
-  message?: string;
-  summary?: string;
-}
-
-function describeValidation(error: { all?: ValidationIssue[]; message: string }): string {
-  const issues = (error.all ?? []).slice(0, 3).map((issue) => {
-    const where = issue.path ? issue.path.replace(/^\//, "").replaceAll("/", ".") : "request";
-    return `${where}: ${issue.summary ?? issue.message ?? "invalid"}`;
-  });
-  return issues.length > 0 ? issues.join("; ") : "the request does not match the expected shape";
-}
+import { describeValidation } from "./validation-message";
 
 /**
  * Turns every error into the JSON ErrorBody: a request that fails validation → 400 (an answer that

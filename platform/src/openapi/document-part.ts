@@ -69,7 +69,10 @@ export function openApiPart(app: AnyElysia, include: (path: string) => boolean =
     const { responses: described = {}, hide: _, ...documentation } = detail;
     const declared: Record<string, TSchema> = isSchema(hooks.response) ? { 200: hooks.response } : (hooks.response ?? {});
     const responses: Operation["responses"] = {};
-    for (const [status, schema] of Object.entries(declared)) responses[status] = response(status, schema, described[status]?.description, components);
+    for (const [status, schema] of Object.entries(declared)) {
+      responses[status] = response(status, schema, described[status]?.description || undefined, components);
+      if (described[status]?.headers) responses[status].headers = described[status].headers;
+    }
     // Every route that validates its input answers 400 for input that does not match.
     if (hooks.params || hooks.query || hooks.body) {
       const own = described["400"]?.description;

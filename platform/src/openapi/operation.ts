@@ -14,6 +14,8 @@ export interface OperationSpec<Ok extends Record<number, TSchema>, Errors extend
   ok: Ok;
   /** What an `ok` answer means, where its schema's description does not say it. */
   okDescriptions?: Partial<Record<keyof Ok, string>>;
+  /** Headers of an `ok` answer, by status: each one's description (their values are strings). */
+  okHeaders?: Partial<Record<keyof Ok, Record<string, string>>>;
   /**
    * Each error the route's own logic can answer, by status, with when (and which `error` codes):
    * the body is always ErrorBody. Not needed: 400 for a request that does not match the route's
@@ -43,7 +45,9 @@ export function operation<const Ok extends Record<number, TSchema>, const Errors
   spec: OperationSpec<Ok, Errors>,
 ) {
   const errors = Object.entries(spec.errors ?? {}) as Array<[string, string]>;
-  const described = [...(Object.entries(spec.okDescriptions ?? {}) as Array<[string, string]>), ...errors];
+  const okStatuses = [...new Set([...Object.keys(spec.okDescriptions ?? {}), ...Object.keys(spec.okHeaders ?? {})])];
+  const okDescriptions = spec.okDescriptions as Record<string, string> | undefined;
+  const described: Array<[string, string | undefined]> = [...okStatuses.map((status): [string, string | undefined] => [status, okDescriptions?.[status]]), ...errors];
   const response = { ...spec.ok, ...Object.fromEntries(errors.map(([status]) => [status, ErrorBody])) } as OperationResponses<Ok, Errors>;
   return {
     response,
@@ -53,7 +57,13 @@ export function operation<const Ok extends Record<number, TSchema>, const Errors
       description: spec.description,
       tags: spec.tags,
       ...(spec.public ? { security: [] } : {}),
-      responses: Object.fromEntries(described.map(([status, description]) => [status, { description }])) as Record<string, { description: string }>,
+      responses: Object.fromEntries(
+        described.map(([status, description]) => {
+          const headers = (spec.okHeaders as Record<string, Record<string, string>> | undefined)?.[status];
+          // An empty description: the schema's own, or the status's usual one (see document-part).
+          return [status, { description: description ?? "", ...(headers ? { headers: Object.fromEntries(Object.entries(headers).map(([name, text]) => [name, { description: text, schema: { type: "string" } }])) } : {}) }];
+        }),
+      ) as Record<string, { description: string; headers?: Record<string, { description: string; schema: { type: "string" } }> }>,
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
-import { isSlurmRuntime, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile } from "@svc/contracts";
+import { isSlurmRuntime, parseDuration, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
 import { LineError, type IniSection } from "./ini-document";
 
 /**
@@ -68,9 +68,21 @@ export function profileFromSection(section: IniSection): Profile {
       if (!isSlurmRuntime(runtime.value)) throw new LineError(runtime.line, `runtime "${runtime.value}" is not one of bare, apptainer`);
       slurm.runtime = runtime.value;
     }
+    for (const key of PROFILE_JOB_DEFAULTS) {
+      const entry = pick(section, key);
+      if (!entry?.value) continue;
+      const rule = key === "partition" ? SLURM_VALUE_RULES.PARTITION : SLURM_VALUE_RULES.ACCOUNT;
+      if (!rule.test(entry.value)) throw new LineError(entry.line, `${key} "${entry.value}" is not a Slurm ${key} name (letters, digits, '_', '.', '-')`);
+      slurm[key] = entry.value;
+    }
     profile = slurm;
   } else {
     throw new LineError(schema.line, `${where} has schema "${schema.value}": use local or slurm`);
+  }
+  const idle = pick(section, "idle_stop");
+  if (idle?.value) {
+    if (parseDuration(idle.value) === undefined) throw new LineError(idle.line, `idle_stop "${idle.value}" is not a duration: use e.g. 30m, 2h, 1h30m or HH:MM:SS`);
+    profile.idle_stop = idle.value;
   }
   if (!Value.Check(Profile, profile)) {
     const nameOk = new RegExp(Profile.anyOf[0].properties.name.pattern!).test(section.name);
@@ -90,6 +102,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
         ["schema", "local"],
         ["home_dir", profile.home_dir],
         ["cache_dir", profile.cache_dir],
+        ["idle_stop", profile.idle_stop],
       ],
       aliases: mutable(KEY_ALIASES.local),
     };
@@ -104,6 +117,8 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
       ["port", profile.port === undefined ? undefined : String(profile.port)],
       ["identity_file", profile.identity_file],
       ["runtime", profile.runtime],
+      ["idle_stop", profile.idle_stop],
+      ...PROFILE_JOB_DEFAULTS.map((key): [string, string | undefined] => [key, profile[key]]),
     ],
     aliases: mutable(KEY_ALIASES.slurm),
   };

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { ApiError, badRequest, conflict, notFound, DEFAULT_PROFILE, PROFILE_NAME_PATTERN, PROFILE_NAME_RULE, SLURM_RUNTIMES, isSlurmRuntime, type LocalProfile, type Profile, type ProfileChange, type ProfileCreate, type ProfileUpdate, type SlurmProfile } from "@svc/contracts";
+import { ApiError, badRequest, parseDuration, conflict, notFound, DEFAULT_PROFILE, PROFILE_NAME_PATTERN, PROFILE_NAME_RULE, SLURM_RUNTIMES, isSlurmRuntime, type LocalProfile, type Profile, type ProfileChange, type ProfileCreate, type ProfileUpdate, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
 import { sectionValues } from "./codec";
 import { checkLocalProfile } from "./local-checks";
 import { localPath, remotePath } from "./paths";
@@ -17,7 +17,7 @@ export interface ProfileServiceOptions {
 }
 
 const LOCAL_FIELDS = ["home_dir", "cache_dir"] as const;
-const SLURM_FIELDS = ["host", "user", "home", "cache", "port", "identity_file", "runtime"] as const;
+const SLURM_FIELDS = ["host", "user", "home", "cache", "port", "identity_file", "runtime", ...PROFILE_JOB_DEFAULTS] as const;
 const HOST = /^[A-Za-z0-9_.%:-]+$/;
 const USER = /^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$/;
 
@@ -153,6 +153,16 @@ export class ProfileService {
 
   /** Validates attributes for the schema and normalises paths; `given` lists the fields the caller set (for messages). */
   private normalise(name: string, schema: string, attributes: Attributes, given: string[] = Object.keys(attributes)): Profile {
+    const profile = this.normaliseSchema(name, schema, attributes, given);
+    const idle = attributes.idle_stop?.trim();
+    if (idle) {
+      if (parseDuration(idle) === undefined) throw badRequest(`idle_stop "${idle}" is not a duration: use e.g. 30m, 2h, 1h30m or HH:MM:SS.`, { field: "idle_stop" });
+      profile.idle_stop = idle;
+    }
+    return profile;
+  }
+
+  private normaliseSchema(name: string, schema: string, attributes: Attributes, given: string[]): Profile {
     const set = (field: string) => (attributes as Record<string, unknown>)[field] !== undefined && given.includes(field);
     if (schema === "local") {
       const foreign = SLURM_FIELDS.filter(set);
@@ -186,6 +196,13 @@ export class ProfileService {
         const runtime = attributes.runtime.trim();
         if (!isSlurmRuntime(runtime)) throw badRequest(`runtime "${runtime}" is not one of ${SLURM_RUNTIMES.join(", ")}.`, { field: "runtime" });
         profile.runtime = runtime;
+      }
+      for (const field of PROFILE_JOB_DEFAULTS) {
+        const value = attributes[field]?.trim();
+        if (!value) continue;
+        const rule = field === "partition" ? SLURM_VALUE_RULES.PARTITION : SLURM_VALUE_RULES.ACCOUNT;
+        if (!rule.test(value)) throw badRequest(`${field} ${JSON.stringify(value)}: a Slurm ${field} name has letters, digits, '_', '.' and '-' only.`, { field });
+        profile[field] = value;
       }
       return profile;
     }

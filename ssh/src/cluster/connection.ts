@@ -74,3 +74,10 @@ export class OutputBuffer {
 export function commandResult(code: number | null, stdout: Buffer, stderr: Buffer): CommandResult {
   return { code, bytes: stdout, stdout: stdout.toString("utf8"), stderr: stderr.toString("utf8") };
 }
+
+let sshRoundTrips = 0;
+/** Commands sent over SSH by every connection of this process so far (the orchestrator counts them per reconcile tick). */
+export const sshRoundTripsSoFar = () => sshRoundTrips;
+export const countSshRoundTrip = () => {
+  sshRoundTrips++;
+};

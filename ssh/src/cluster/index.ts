@@ -1,4 +1,4 @@
-export { type ClusterConnection, type CommandResult, type RunOptions, type SendResult } from "./connection";
+export { sshRoundTripsSoFar, type ClusterConnection, type CommandResult, type RunOptions, type SendResult } from "./connection";
 export { SshConnection } from "./ssh-connection";
 export { LocalConnection, type LocalOptions } from "./local-connection";
 export { clusterConnection, connectionKey } from "./for-profile";

@@ -3,7 +3,7 @@ import type { ClientChannel } from "ssh2";
 import { connectSsh, type ConnectOptions, type HostKeyInfo, type SshSession } from "../connect";
 import type { SshTarget } from "../config";
 import { SshError } from "../errors";
-import { commandResult, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, OutputBuffer, type ClusterConnection, type CommandResult, type RunOptions, type SendResult } from "./connection";
+import { commandResult, countSshRoundTrip, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, OutputBuffer, type ClusterConnection, type CommandResult, type RunOptions, type SendResult } from "./connection";
 import { Slots } from "./slots";
 
 const KEEPALIVE_MS = 10_000;
@@ -94,6 +94,7 @@ export class SshConnection implements ClusterConnection {
     try {
       const session = await this.connect();
       this.roundTrips++;
+      countSshRoundTrip();
       const channel = await this.channel(session, command);
       const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const stdout = new OutputBuffer(options.maxBytes ?? DEFAULT_MAX_BYTES);
@@ -152,6 +153,7 @@ export class SshConnection implements ClusterConnection {
     try {
       const session = await this.connect();
       this.roundTrips++;
+      countSshRoundTrip();
       const channel = await this.channel(session, "sh -s");
       channel.end(script);
       channel.stderr.resume();

@@ -1,10 +1,10 @@
 /**
  * A stand-in inference server for orchestrator tests: speaks the runtimes' start-up arguments and
  * /health, can be told to start slowly or crash, reports the sandbox it runs in (/sandbox), checks
- * its --api-key-file key, sets a cookie, and streams slowly on /slow-stream. (End-to-end tests use
+ * its --api-key-file key, lists a folder and tries to write there (/folder?dir=), sets a cookie, and streams slowly on /slow-stream. (End-to-end tests use
  * the real runtimes.)
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -33,6 +33,23 @@ function sandbox() {
     }
   };
   return { uid: process.getuid!(), gid: process.getgid!(), capEff: field("CapEff"), noNewPrivs: field("NoNewPrivs"), rootWritable: writable(""), tmpWritable: writable("/tmp") };
+}
+
+/** What the server sees of a folder (e.g. a --mount): its files, and whether it can write there. */
+function folder(dir: string) {
+  try {
+    const files = readdirSync(dir).sort();
+    let writable = true;
+    try {
+      writeFileSync(`${dir}/.svc-write-test`, "x");
+    } catch (error) {
+      writable = false;
+      return { files, writable, error: (error as Error).message };
+    }
+    return { files, writable };
+  } catch (error) {
+    return { files: null, writable: false, error: (error as Error).message };
+  }
 }
 
 /** A chat completion streamed slowly: one chunk every `every` ms for `total` ms, then [DONE]. */
@@ -67,6 +84,7 @@ Bun.serve({
     if (path === "/health") return new Response(ready ? "ok" : "loading", { status: ready ? 200 : 503 });
     if (path === "/args") return Response.json(args);
     if (path === "/sandbox") return Response.json(sandbox());
+    if (path === "/folder") return Response.json(folder(new URL(request.url).searchParams.get("dir") ?? "/"));
     const url = new URL(request.url);
     if (path === "/slow-stream") return slowStream(Number(url.searchParams.get("total") ?? 1000), Number(url.searchParams.get("every") ?? 100));
     const authorization = request.headers.get("authorization");

@@ -2,6 +2,7 @@ import { TASKS, type Model } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
 import { SERVICE_STYLE, SERVICES_PATH } from "./services";
+import { onePerLine } from "./command-lines";
 
 /** What the launch form holds: the submitted values, as text (checkbox: "on"). */
 export interface LaunchFormValues {
@@ -17,13 +18,28 @@ export interface LaunchFormValues {
   gres?: string;
   partition?: string;
   constraint?: string;
+  account?: string;
+  qos?: string;
+  reservation?: string;
+  exclude?: string;
+  nodelist?: string;
+  mounts?: string;
+  gracePeriod?: string;
+  image?: string;
   maxInputLength?: string;
   maxTotalTokens?: string;
   sharded?: string;
   disableCustomKernels?: string;
   engineArgs?: string;
   inputDir?: string;
+  idleStop?: string;
+  onDemand?: string;
+  startTimeout?: string;
+  renew?: string;
+  renewBefore?: string;
 }
+
+const POLICY_FIELDS = ["idleStop", "onDemand", "startTimeout", "renew", "renewBefore"] as const;
 
 /** A refused launch: the API's message, and the form field it is about when it can be told. */
 export interface LaunchError {
@@ -77,6 +93,9 @@ function field(values: LaunchFormValues, error: LaunchError | undefined, spec: F
     ${fieldError(error, spec.key)}</div>`;
 }
 
+const JOB_FIELDS: (keyof LaunchFormValues)[] = ["time", "ntasksPerNode", "mem", "gres", "partition", "constraint", "account", "qos", "reservation", "exclude", "nodelist"];
+const SERVICE_FIELDS: (keyof LaunchFormValues)[] = ["mounts", "gracePeriod", "image"];
+
 const number = (key: keyof LaunchFormValues, label: string, hint?: string): FieldSpec => ({ key, label, hint, inputmode: "numeric" });
 
 function modelSelect(models: Model[], values: LaunchFormValues, error: LaunchError | undefined): SafeHtml {
@@ -99,7 +118,7 @@ function modelSelect(models: Model[], values: LaunchFormValues, error: LaunchErr
       ${[...models]
         .sort((a, b) => b.seenAt.localeCompare(a.seenAt))
         .map(
-          (m) => html`<option value="${m.revision}" data-repo="${m.repo}" data-profile="${m.profile}" ${m.revision === values.revision ? html`selected` : ""}>
+          (m) => html`<option value="${m.revision}" data-repo="${m.repo}" data-profile="${m.profile}" ${m.revision === values.revision && (!values.profile || values.profile === m.profile) ? html`selected` : ""}>
             ${m.repo} @ ${m.revision.slice(0, 12)} (profile ${m.profile})</option>`,
         )}
     </select>
@@ -118,7 +137,7 @@ export function launchPage(options: {
   modelsError?: string;
 }): string {
   const { values, error, models } = options;
-  const task = values.task === "speech-recognition" ? "speech-recognition" : "text-generation";
+  const task = values.task === "speech-recognition" || values.task === "speech_recognition" ? "speech-recognition" : "text-generation";
   const profile = values.profile || (options.profiles.includes("default") ? "default" : options.profiles[0]);
   const noModels = models.length === 0;
   return layout(
@@ -170,8 +189,8 @@ export function launchPage(options: {
           <fieldset class="for-speech"><legend>Speech recognition</legend>
             ${field(values, error, { key: "inputDir", label: "Input folder (optional)", hint: "Absolute folder on the service host that audio_path is read from. Default: <home>/inputs.", placeholder: "/data/audio" })}
           </fieldset>
-          <details ${["time", "ntasksPerNode", "mem", "gres", "partition", "constraint"].some((k) => values[k as keyof LaunchFormValues]) || (error?.field && ["time", "ntasksPerNode", "mem", "gres", "partition", "constraint"].includes(error.field)) ? html`open` : ""}>
-            <summary>Job options (Slurm; Docker honours memory and GPUs)</summary>
+          <details ${JOB_FIELDS.some((k) => values[k]) || (error?.field && JOB_FIELDS.includes(error.field)) ? html`open` : ""}>
+            <summary>Job options (Slurm; on a local profile only memory and GPUs do something, the preview warns about the others)</summary>
             <div class="grid">
               ${field(values, error, { key: "time", label: "Time limit", placeholder: "01:30:00", hint: "Minutes, MM:SS, HH:MM:SS or D-HH:MM:SS." })}
               ${field(values, error, number("mem", "Memory (GB per node)"))}
@@ -179,7 +198,33 @@ export function launchPage(options: {
               ${field(values, error, number("ntasksPerNode", "Tasks per node"))}
               ${field(values, error, { key: "partition", label: "Partition" })}
               ${field(values, error, { key: "constraint", label: "Constraint", hint: "Node features, e.g. gpu80g&avx512." })}
+              ${field(values, error, { key: "account", label: "Account", hint: "Default: the profile's account." })}
+              ${field(values, error, { key: "qos", label: "QOS", hint: "Default: the profile's qos." })}
+              ${field(values, error, { key: "reservation", label: "Reservation" })}
+              ${field(values, error, { key: "nodelist", label: "Nodes to run on", hint: "A Slurm hostlist, e.g. node[01-04]." })}
+              ${field(values, error, { key: "exclude", label: "Nodes to avoid", hint: "A Slurm hostlist." })}
             </div>
+          </details>
+          <details ${SERVICE_FIELDS.some((k) => values[k]) || (error?.field && SERVICE_FIELDS.includes(error.field)) ? html`open` : ""}>
+            <summary>Service options (mounts, health grace period, image)</summary>
+            <label for="f-mounts">Mounts (optional)</label>
+            <textarea id="f-mounts" name="mounts" rows="2" spellcheck="false" ${invalid(error, "mounts")}>${values.mounts ?? ""}</textarea>
+            <p class="hint">Host folders bound read-only into the service at the same path, one per line.</p>
+            ${fieldError(error, "mounts")}
+            <div class="grid">
+              ${field(values, error, number("gracePeriod", "Grace period (seconds)", "How long it may fail its health check while starting before it counts as UNHEALTHY. Default: no limit."))}
+              ${field(values, error, { key: "image", label: "Image (optional)", hint: "This service's container image instead of the app's (svc image ls)." })}
+            </div>
+          </details>
+          <details ${POLICY_FIELDS.some((k) => values[k]) || (error?.field && (POLICY_FIELDS as readonly string[]).includes(error.field)) ? html`open` : ""}>
+            <summary>Lifecycle (stop when idle, start on demand, renew before the time limit)</summary>
+            <div class="grid">
+              ${field(values, error, { key: "idleStop", label: "Stop when idle for", placeholder: "30m", hint: "No request for this long stops the service (30s, 30m, 2h, HH:MM:SS). Empty: the profile's default; 0: never." })}
+              ${field(values, error, { key: "startTimeout", label: "Start timeout", placeholder: "15m", hint: "How long a request waits for an on-demand start." })}
+              ${field(values, error, { key: "renewBefore", label: "Renew before the end", placeholder: "10m", hint: "Slurm, with a time limit and Renew." })}
+            </div>
+            <label class="check"><input type="checkbox" name="onDemand" ${values.onDemand ? html`checked` : ""} /> Start on demand: a request while it is stopped starts it again</label>
+            <label class="check"><input type="checkbox" name="renew" ${values.renew ? html`checked` : ""} /> Renew (Slurm): hand over to a successor job before the time limit</label>
           </details>
           <div class="actions">
             <button type="submit" name="action" value="launch">Launch</button>
@@ -191,12 +236,49 @@ export function launchPage(options: {
   );
 }
 
+/** The form's field for each `svc run` option a message may name. */
+const FIELD_OF_OPTION: Record<string, string> = {
+  "--revision": "Revision",
+  "--profile": "Profile",
+  "--name": "Name",
+  "--api-key": "API key",
+  "--time": "Time limit",
+  "--mem": "Memory",
+  "--gres": "GPUs per node",
+  "--ntasks-per-node": "Tasks per node",
+  "--partition": "Partition",
+  "--constraint": "Constraint",
+  "--account": "Account",
+  "--qos": "QOS",
+  "--reservation": "Reservation",
+  "--exclude": "Nodes to avoid",
+  "--nodelist": "Nodes to run on",
+  "--mount": "Mounts",
+  "--grace-period": "Grace period",
+  "--image": "Image",
+  "--max-input-length": "Max input length",
+  "--max-total-tokens": "Max total tokens",
+  "--sharded": "Sharded",
+  "--disable-custom-kernels": "Disable custom GPU kernels",
+  "--input-dir": "Input folder",
+};
+
+/**
+ * A warning of the API (written for the CLI) in the form's words: the field instead of the option
+ * (engine arguments keep their names: they are typed as such).
+ */
+export function inFormWords(warning: string): string {
+  const revision = /^No --revision given: using (\S+?)(\s\(.*\))?\. Pin it with --revision \S+ for reproducible runs\.$/.exec(warning);
+  if (revision) return `No revision chosen: using ${revision[1]}${revision[2] ?? ""}. Choose it under “Revision” for reproducible runs.`;
+  return warning.replace(/--[a-z][a-z-]*/g, (option) => (FIELD_OF_OPTION[option] ? `“${FIELD_OF_OPTION[option]}”` : option));
+}
+
 function previewCard(preview: LaunchPreview): SafeHtml {
   return html`<section class="card" id="preview" aria-live="polite">
     <h2>Start-up script (dry run: nothing was started)</h2>
     <p class="hint">${preview.matched} registered revision(s) matched; this would run revision <code>${preview.revision}</code>.</p>
-    ${preview.warnings.map((w) => html`<p class="warning">${w}</p>`)}
-    <pre class="block" id="preview-script">${preview.script}</pre>
+    ${preview.warnings.map((w) => html`<p class="warning">${inFormWords(w)}</p>`)}
+    <pre class="block" id="preview-script">${onePerLine(preview.script)}</pre>
     <button type="button" data-copy="#preview-script" class="secondary-button">Copy</button>
   </section>`;
 }

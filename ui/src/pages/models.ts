@@ -45,6 +45,13 @@ const STYLE = html`<style>
   .toolbar select, .toolbar input { width: auto; min-width: 12rem; padding: .45rem .5rem; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
   .toolbar button { margin-top: 0; }
   .models code.rev { white-space: nowrap; }
+  .models td.repo { white-space: nowrap; font-weight: 600; }
+  .models td.folder { white-space: nowrap; font-size: .85rem; }
+  .models th, .models td { padding: .45rem .45rem; }
+  .models td.folder code { font-size: .8rem; }
+  .models-wrap { overflow-x: auto; }
+  .models td.folder .copy-path { margin: 0 0 0 .3rem; padding: .1rem .4rem; font-size: .8rem; }
+  .models a.launch { margin: 0; padding: .25rem .7rem; white-space: nowrap; }
   .models td.num { text-align: right; white-space: nowrap; }
   .issues li { margin: .2rem 0; }
   .download progress { width: 100%; height: 1.1rem; }
@@ -60,26 +67,40 @@ function select(name: string, id: string, options: string[], selected: string | 
   </select>`;
 }
 
+/**
+ * A snapshot folder shortened for the table (the repo has its own column): `…/snapshots/3f1c2a4b…`;
+ * the full path is in the title and copied by the Copy button.
+ */
+export function shortPath(path: string): string {
+  const parts = path.split("/").filter(Boolean);
+  if (parts.length <= 2) return path;
+  const tail = parts.slice(-2).map((part, i, all) => (i === all.length - 1 && /^[0-9a-f]{40}$/.test(part) ? `${part.slice(0, 8)}…` : part));
+  return `…/${tail.join("/")}`;
+}
+
 function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
   if (models.length === 0) {
     const filtered = filters.profile || filters.image;
     return html`<p>${filtered ? "No models match these filters." : "No models registered yet: refresh to scan the profiles' model folders, or add one from the hub below."}</p>`;
   }
-  return html`<table class="models">
-    <thead><tr><th scope="col">Repo</th><th scope="col">Revision</th><th scope="col">Profile</th><th scope="col">Image</th><th scope="col">Size</th><th scope="col">Folder</th></tr></thead>
+  return html`<div class="models-wrap"><table class="models">
+    <thead><tr><th scope="col" class="repo">Repo</th><th scope="col">Revision</th><th scope="col">Profile</th><th scope="col">Image</th><th scope="col">Size</th><th scope="col">Folder</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>
-      ${models.map(
-        (m) => html`<tr>
-          <td>${m.repo}</td>
+      ${models.map((m, i) => {
+        const launch = `/services/new?task=${encodeURIComponent(m.image)}&model=${encodeURIComponent(m.repo)}&revision=${encodeURIComponent(m.revision)}&profile=${encodeURIComponent(m.profile)}`;
+        return html`<tr data-repo="${m.repo}">
+          <td class="repo">${m.repo}${m.partial ? html` <span class="badge" title="Downloaded with --include/--exclude: not every file of the snapshot">partial</span>` : ""}</td>
           <td><code class="rev" title="${m.revision}">${m.revision.slice(0, 12)}</code></td>
           <td>${m.profile}</td>
           <td><span class="badge">${m.image}</span></td>
           <td class="num">${formatBytes(m.sizeBytes)}</td>
-          <td><small><code>${m.modelDir}</code></small></td>
-        </tr>`,
-      )}
+          <td class="folder"><code id="model-dir-${i}" title="${m.modelDir}" data-full="${m.modelDir}">${shortPath(m.modelDir)}</code>
+            <button type="button" class="secondary-button copy-path" data-copy="#model-dir-${i}" aria-label="Copy the folder path of ${m.repo}">Copy</button></td>
+          <td><a class="button launch" href="${launch}" aria-label="Launch ${m.repo} (${m.revision.slice(0, 12)}, ${m.profile})">Launch</a></td>
+        </tr>`;
+      })}
     </tbody>
-  </table>`;
+  </table></div>`;
 }
 
 function refreshReport(report: RefreshReport): SafeHtml {

@@ -45,9 +45,11 @@ function servicePicker(services: ServiceRecord[], selected: ServiceRecord | unde
   </form>`;
 }
 
-function apiKeyField(id: string): SafeHtml {
+/** The key field, only for a service launched with --api-key: one without a key takes none. */
+function apiKeyField(id: string, s: ServiceRecord): SafeHtml {
+  if (!s.apiKeySet) return html`<p class="hint" id="${id}-none">This service was launched without an API key: nothing to enter.</p>`;
   return html`<label for="${id}">API key</label>
-    <input id="${id}" name="apiKey" type="password" autocomplete="off" placeholder="the --api-key given at launch; empty if none" />
+    <input id="${id}" name="apiKey" type="password" autocomplete="off" placeholder="the key given at launch" />
     <p class="hint">Sent as <code>Authorization: Bearer &lt;key&gt;</code> to the service through svc's proxy; never stored.</p>`;
 }
 
@@ -68,7 +70,7 @@ function chatCard(s: ServiceRecord, values: PlaygroundValues, result: Playground
         <label for="chat-system">System prompt (optional)</label>
         <textarea id="chat-system" name="system" rows="2">${values.system ?? ""}</textarea>
       </details>
-      ${apiKeyField("chat-key")}
+      ${apiKeyField("chat-key", s)}
       <div class="actions"><button type="submit" id="chat-send">Send</button><button type="button" class="secondary-button" data-chat-reset hidden>New conversation</button></div>
     </form>
   </section>`;
@@ -82,7 +84,7 @@ function transcribeCard(s: ServiceRecord, values: PlaygroundValues, result: Play
     <form id="transcribe-form" method="post" action="${PLAYGROUND_PATH}/${s.id}/transcribe" data-transcribe="/proxy/${s.id}/transcribe">
       <label for="audio-path">Audio path</label>
       <input id="audio-path" name="audioPath" required value="${values.audioPath ?? ""}" placeholder="hello.wav" autocomplete="off" spellcheck="false" />
-      ${apiKeyField("transcribe-key")}
+      ${apiKeyField("transcribe-key", s)}
       <button type="submit">Transcribe</button>
     </form>
     <pre class="block" id="transcript" aria-live="polite" ${result?.kind === "transcript" ? "" : html`hidden`}>${result?.kind === "transcript" ? result.text : ""}</pre>

@@ -14,6 +14,9 @@ export interface ProfileFormValues {
   cache?: string;
   port?: string;
   identity_file?: string;
+  account?: string;
+  partition?: string;
+  qos?: string;
   /** The cluster host key fingerprint the user ticked to accept. */
   host_key_fingerprint?: string;
 }
@@ -87,6 +90,9 @@ function attributeFields(values: ProfileFormValues, error: FormError | undefined
           ${field(values, error, { key: "cache", label: "Cache folder on the host (cache)", hint: "Must exist and be readable; never created." })}
           ${field(values, error, { key: "port", label: "SSH port (optional)", hint: "Default: Port from ~/.ssh/config, else 22.", type: "number" })}
           ${field(values, error, { key: "identity_file", label: "Private key file (optional)", hint: "Default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_* and ssh-agent." })}
+          ${field(values, error, { key: "account", label: "Slurm account (optional)", hint: "Its jobs' account when a launch gives none." })}
+          ${field(values, error, { key: "partition", label: "Partition (optional)", hint: "Its jobs' partition when a launch gives none." })}
+          ${field(values, error, { key: "qos", label: "QOS (optional)", hint: "Its jobs' quality of service when a launch gives none." })}
         </fieldset>`
       : ""}`;
 }
@@ -156,7 +162,7 @@ export function profileDetailPage(options: { profile: Profile; values?: ProfileF
   const facts: Array<[string, string | number | undefined]> =
     profile.schema === "local"
       ? [["home_dir", profile.home_dir], ["cache_dir", profile.cache_dir]]
-      : [["host", profile.host], ["user", profile.user], ["home", profile.home], ["cache", profile.cache], ["port", profile.port], ["identity_file", profile.identity_file]];
+      : [["host", profile.host], ["user", profile.user], ["home", profile.home], ["cache", profile.cache], ["port", profile.port], ["identity_file", profile.identity_file], ["account", profile.account], ["partition", profile.partition], ["qos", profile.qos]];
   return layout(
     { title: `Profile ${profile.name}`, current: CURRENT, session: options.session },
     html`${FORM_STYLE}<p><a href="/profiles">← Profiles</a></p>

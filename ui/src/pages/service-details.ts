@@ -16,6 +16,12 @@ const STYLE = html`<style>
   .phases li { color: var(--muted); }
   .phases li strong { color: var(--fg); display: block; }
   .log-status { color: var(--muted); font-size: .85rem; }
+  .details-top { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 1rem; align-items: start; }
+  @media (max-width: 60rem) { .details-top { grid-template-columns: minmax(0, 1fr); } }
+  .details-top #logs { max-height: 24rem; }
+  .endpoints dd .hint { margin: .2rem 0 0; }
+  .endpoints button { margin: 0 0 0 .3rem; padding: .1rem .5rem; font-size: .8rem; }
+  details.card > summary { cursor: pointer; font-weight: 600; font-size: 1.15rem; }
 </style>`;
 
 /** Lines of output the page shows before (or without) the live stream. */
@@ -46,9 +52,10 @@ function seconds(from: string | null, to: string | null): string {
  * actions that fit the status. htmx polls it every second; the server answers 204 while `version`
  * is unchanged, so nothing moves (nor loses focus) until the service does.
  */
-export function serviceStatusPanel(service: ServiceDetails, version: string): SafeHtml {
+export function serviceStatusPanel(service: ServiceDetails, version: string, origin: string): SafeHtml {
   const { phases } = service;
   const live = isLive(service.status);
+  const proxyUrl = `${origin}/proxy/${service.id}${service.task === "text-generation" ? "/v1" : ""}`;
   return html`<section class="card" id="service-status" hx-get="${serviceUrl(service.id)}/status?v=${version}" hx-trigger="every 1s" hx-swap="outerHTML" aria-live="polite" data-live="${live ? "true" : "false"}">
     <h2>Status ${statusBadge(service.status)}</h2>
     ${service.reason ? html`<p class="${["FAILED", "TIMEOUT", "UNHEALTHY"].includes(service.status) ? "error" : "hint"}">${service.reason}</p>` : ""}
@@ -57,9 +64,17 @@ export function serviceStatusPanel(service: ServiceDetails, version: string): Sa
       <li><strong>Running</strong>${when(phases.starting)}${seconds(phases.queued, phases.starting)}</li>
       <li><strong>Ready</strong>${when(phases.ready)}${seconds(phases.queued, phases.ready)}</li>
     </ul>
-    <dl class="facts">
-      <dt>Port</dt><dd>${service.port ?? "None (not known yet)"}</dd>
-      <dt>Service URL</dt><dd>${service.url ? html`<code>${service.url}</code>` : "not known yet"}</dd>
+    <h3>Endpoints</h3>
+    <dl class="facts endpoints">
+      <dt>Use this URL</dt>
+      <dd><code id="endpoint-url">${proxyUrl}</code> <button type="button" class="secondary-button" data-copy="#endpoint-url">Copy</button>
+        <p class="hint">Through svc: the same URL wherever the service runs and after a restart, with svc's authentication. It answers while the service is HEALTHY.</p></dd>
+      <dt>Service's own URL</dt>
+      <dd id="direct-url">${live
+        ? service.url
+          ? html`<code>${service.url}</code><p class="hint">Port ${service.port} on ${service.host ?? "this machine"}: only from this machine, and it changes when the service restarts.</p>`
+          : "not known yet (the service is starting)"
+        : html`none: the service is not running${service.port ? html` <small>(it last used port ${service.port})</small>` : ""}`}</dd>
       <dt>Updated</dt><dd>${age(service.updatedAt)}</dd>
     </dl>
     <div class="actions" style="margin-top: 1rem">
@@ -95,7 +110,7 @@ function fieldsCard(s: ServiceDetails): SafeHtml {
       ${option("id", s.id)}${option("name", s.name)}${option("image", s.image)}${option("task", s.task)}
       ${option("model", s.model)}${option("revision", s.revision)}${option("profile", s.profile)}
       ${option("engine", s.engine)}${option("runtime", s.runtime)}${option("handle", s.handle ?? "—")}
-      ${option("host", s.host ?? "—")}${option("port", s.port ?? "None")}${option("url", s.url ?? "—")}
+      ${isLive(s.status) ? html`${option("host", s.host ?? "—")}${option("port", s.port ?? "None")}${option("url", s.url ?? "—")}` : html`<dt>port</dt><dd>none (not running${s.port ? `; last used ${s.port}` : ""})</dd>`}
       <dt>API key</dt><dd>${s.apiKeySet ? "set (callers send Authorization: Bearer <key>)" : "none: anyone on the host can call it"}</dd>
       ${option("--time", s.job.time)}${option("--mem", s.job.mem === undefined ? undefined : `${s.job.mem} GB`)}${option("--gres", s.job.gres)}
       ${option("--ntasks-per-node", s.job.ntasksPerNode)}${option("--partition", s.job.partition)}${option("--constraint", s.job.constraint)}
@@ -103,6 +118,10 @@ function fieldsCard(s: ServiceDetails): SafeHtml {
       ${option("--disable-custom-kernels", tg.disableCustomKernels ? "yes" : undefined)}
       ${option("--input-dir", s.speechRecognition?.inputDir)}
       ${option("engine arguments", s.engineArgs.length ? s.engineArgs.join(" ") : undefined)}
+      ${option("--idle-stop", s.policies.idleStop)}${option("--on-demand", s.policies.onDemand ? `yes (start timeout ${s.policies.startTimeout})` : undefined)}
+      ${option("--renew", s.policies.renew ? `yes, ${s.policies.renewBefore} before the job's end` : undefined)}
+      ${option("last request", s.lastRequestAt)}${option("job ends", s.endsAt)}
+      ${option("successor", s.successor ? `${s.successor.phase}${s.successor.handle ? ` (${s.successor.handle.split(":")[0]})` : ""} since ${s.successor.since}` : undefined)}
       ${option("created by", s.createdBy)}
       <dt>created</dt><dd>${when(s.createdAt)} (${age(s.createdAt)})</dd>
       <dt>updated</dt><dd>${when(s.updatedAt)} (${age(s.updatedAt)})</dd>
@@ -113,7 +132,7 @@ function fieldsCard(s: ServiceDetails): SafeHtml {
 function logsCard(s: ServiceDetails, logs: ServiceDetailsOptions["logs"]): SafeHtml {
   const stream = `${serviceUrl(s.id)}/logs/stream`;
   const text = "text" in logs ? logs.text || "(no output yet)" : `(${logs.unavailable})`;
-  return html`<section class="card">
+  return html`<section class="card" id="logs-card">
     <div class="actions"><h2>Logs</h2><span class="log-status" id="log-status" aria-live="polite">last ${TAIL_LINES} lines when the page was loaded</span></div>
     <pre class="block" id="logs" data-log-stream="${stream}" tabindex="0" aria-label="Service output">${text}</pre>
     <p class="hint"><a href="${serviceUrl(s.id)}/logs">Plain text</a> · from a shell: <code>svc logs ${s.id.slice(0, 13)} -f</code></p>
@@ -127,10 +146,12 @@ export function serviceDetailsPage(options: ServiceDetailsOptions & { version: s
     html`${SERVICE_STYLE}${STYLE}<p><a href="${SERVICES_PATH}">← Services</a></p>
       <div class="details-head"><h1>${s.name}</h1><span class="badge">${s.image}</span><code title="${s.id}">${s.id}</code></div>
       ${(options.notices ?? []).map((n) => html`<p class="notice" role="status">${n}</p>`)}
-      ${serviceStatusPanel(s, options.version)}
+      <div class="details-top">
+        ${serviceStatusPanel(s, options.version, options.origin)}
+        ${logsCard(s, options.logs)}
+      </div>
       ${exampleRequests(s, options.origin, options.tokenRequired)}
-      ${fieldsCard(s)}
-      ${logsCard(s, options.logs)}`,
+      ${fieldsCard(s)}`,
   );
 }
 

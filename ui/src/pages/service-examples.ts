@@ -66,20 +66,30 @@ export function exampleTexts(s: ServiceRecord, origin: string, tokenRequired: bo
         "console.log(reply.choices[0].message.content);",
       ].join("\n"),
     },
+    {
+      id: "example-v1",
+      label: "Any service of this model: svc's one endpoint /v1 (Python, openai)",
+      text: [
+        "import os",
+        "from openai import OpenAI",
+        "",
+        "# SVC_API_KEY: a key from 'svc key create' (or svc's auth token); the gateway sends the service's own key.",
+        `client = OpenAI(base_url="${origin}/v1", api_key=os.environ.get("SVC_API_KEY", "unused"))`,
+        `reply = client.chat.completions.create(model="${s.model}", messages=[{"role": "user", "content": "Hello!"}])`,
+        "print(reply.choices[0].message.content)",
+      ].join("\n"),
+    },
   ];
 }
 
-/** The endpoint card: the gateway URL that reaches the service, and copyable example requests. */
+/** Copyable example requests to the svc URL, below the status and logs; folded until opened. */
 export function exampleRequests(s: ServiceRecord, origin: string, tokenRequired: boolean): SafeHtml {
-  const base = `${origin}/proxy/${s.id}`;
-  return html`<section class="card">
-    <h2>Endpoint</h2>
-    <p>Through svc (one URL wherever it runs): <code id="endpoint-url">${base}${s.task === "text-generation" ? "/v1" : ""}</code>
-      <button type="button" class="secondary-button" data-copy="#endpoint-url">Copy</button></p>
-    <p class="hint">It answers once the service is HEALTHY.${s.apiKeySet ? " Set API_KEY to the key given at launch." : ""}${tokenRequired ? " Set SVC_AUTH_TOKEN to svc's auth token (debug mode is off)." : ""}</p>
+  return html`<details class="card" id="examples">
+    <summary>Code examples (curl, ${s.task === "text-generation" ? "Python and JavaScript with openai" : "Python"})</summary>
+    <p class="hint">They call the svc URL above.${s.apiKeySet ? " Set API_KEY to the key given at launch." : ""}${tokenRequired ? " Set SVC_AUTH_TOKEN to svc's auth token (debug mode is off)." : ""}</p>
     ${exampleTexts(s, origin, tokenRequired).map(
       (example) => html`<div class="actions"><h3>${example.label}</h3><button type="button" class="secondary-button" data-copy="#${example.id}">Copy</button></div>
         <pre class="block" id="${example.id}">${example.text}</pre>`,
     )}
-  </section>`;
+  </details>`;
 }

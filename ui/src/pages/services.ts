@@ -1,4 +1,4 @@
-import { SERVICE_STATUSES, TASKS, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { isLive, SERVICE_STATUSES, TASKS, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
 
@@ -21,6 +21,7 @@ export const SERVICE_STYLE = html`<style>
   .badge.SUBMITTED, .badge.PENDING, .badge.STARTING, .badge.STOPPING { background: #fff1d6; color: var(--warn); }
   .badge.UNHEALTHY, .badge.FAILED, .badge.TIMEOUT { background: #fde4e1; color: var(--bad); }
   .badge.STOPPED { background: #e8ebf1; color: var(--muted); }
+  .services tr.ended td { opacity: .6; }
   .toolbar { display: flex; gap: 1rem; align-items: end; flex-wrap: wrap; }
   .toolbar label { margin: 0 0 .3rem; }
   .toolbar select, .toolbar input { width: auto; min-width: 10rem; padding: .45rem .5rem; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
@@ -79,7 +80,7 @@ function emptyState(filters: ServiceFilters, total: number): SafeHtml {
  * rows as rendered: the poll sends it back and gets 204 (nothing to swap) while it is unchanged,
  * so focus and scroll stay put.
  */
-export function servicesTable(services: ServiceRecord[], filters: ServiceFilters, options: { total: number; version: string; error?: string }): SafeHtml {
+export function servicesTable(services: ServiceRecord[], filters: ServiceFilters, options: { total: number; version: string; error?: string; more?: boolean }): SafeHtml {
   const poll = `${SERVICES_PATH}/table?${filterQuery({ ...filters, v: options.version })}`;
   return html`<div id="services-table" hx-get="${poll}" hx-trigger="every 1s" hx-swap="outerHTML" aria-live="polite">
     ${options.error
@@ -93,7 +94,7 @@ export function servicesTable(services: ServiceRecord[], filters: ServiceFilters
             </tr></thead>
             <tbody>
               ${services.map(
-                (s) => html`<tr data-service-id="${s.id}">
+                (s) => html`<tr data-service-id="${s.id}" ${isLive(s.status) ? "" : html`class="ended"`}>
                   <td><a href="${serviceUrl(s.id)}" title="${s.id}"><code>${s.id.slice(0, 13)}</code></a></td>
                   <td>${s.image}</td>
                   <td class="model">${s.model}</td>
@@ -106,7 +107,8 @@ export function servicesTable(services: ServiceRecord[], filters: ServiceFilters
                 </tr>`,
               )}
             </tbody>
-          </table></div>`}
+          </table></div>
+          ${options.more ? html`<p class="hint">Showing the newest ${services.length} services: older ones are on the next pages of <code>svc ls --all</code> (or the API's <code>cursor</code>).</p>` : ""}`}
   </div>`;
 }
 
@@ -116,12 +118,13 @@ export function servicesPage(options: {
   profiles: string[];
   total: number;
   version: string;
+  more?: boolean;
   session: boolean;
   notices?: string[];
   error?: string;
 }): string {
   const { filters } = options;
-  const statusOptions: Array<[string, string]> = [["", "live (not ended)"], ["all", "all, ended too"], ...SERVICE_STATUSES.map((s): [string, string] => [s, s])];
+  const statusOptions: Array<[string, string]> = [["", "live, and ended in the last 24 h"], ["all", "all, ever"], ...SERVICE_STATUSES.map((s): [string, string] => [s, s])];
   return layout(
     { title: "Services", current: SERVICES_PATH, session: options.session },
     html`${SERVICE_STYLE}<div class="actions"><h1>Services</h1><a class="button" href="/services/new">Launch a service</a></div>
@@ -134,8 +137,8 @@ export function servicesPage(options: {
           <div><label for="filter-q">ID, name or model</label><input id="filter-q" name="q" value="${filters.q ?? ""}" placeholder="e.g. 3f2a or svc-123" autocomplete="off" spellcheck="false" /></div>
           <button type="submit">Filter</button>
         </form>
-        <p class="hint">Statuses update by themselves (every second).</p>
-        ${servicesTable(options.services, filters, { total: options.total, version: options.version, error: options.error })}
+        <p class="hint">Statuses update by themselves (every second). Ended services (stopped, failed, timed out) come after the live ones, dimmed.</p>
+        ${servicesTable(options.services, filters, { total: options.total, version: options.version, error: options.error, more: options.more })}
       </section>`,
   );
 }

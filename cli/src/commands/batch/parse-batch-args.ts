@@ -91,7 +91,7 @@ export function parseBatchRunArgs(args: string[]): ParsedBatchRun {
     if (!jobOption) throw new UsageError(`unknown option ${name} for svc batch run. Run 'svc batch run --help'.`);
     const raw = next();
     let value: string | number = raw;
-    if (jobOption.kind !== "text" && jobOption.kind !== "flag") value = whole(name, jobOption.kind.min)(raw);
+    if (typeof jobOption.kind === "object") value = whole(name, jobOption.kind.min)(raw);
     jobOption.apply(request as unknown as RunRequest, value);
   }
   let task: string | undefined;

@@ -1,6 +1,6 @@
 import type { CAC } from "cac";
 import type { RuntimeImage, Task } from "@svc/contracts";
-import { isTask, TASKS } from "@svc/contracts";
+import { toTask, TASKS } from "@svc/contracts";
 import { defineGroup } from "../../group";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
@@ -8,12 +8,13 @@ import { formatTable } from "../../output/table";
 import { formatBytes } from "@svc/contracts/format-bytes";
 import { showingImageBuilds } from "./follow-builds";
 
-const size = (bytes: number | null) => (bytes === null ? null : formatBytes(bytes));
+/** An image not on this machine yet has no size: it is built on first use (or by `svc image build`). */
+const size = (image: RuntimeImage) => (!image.present ? "not built" : image.sizeBytes === null ? "unknown" : formatBytes(image.sizeBytes));
 
 function table(images: RuntimeImage[]): string {
   return formatTable(
-    ["task", "engine", "image", "present", "size"],
-    images.map((i) => [i.task, i.engine, i.image, i.present ? "yes" : "no", size(i.sizeBytes)]),
+    ["task", "engine", "image", "set by", "present", "size"],
+    images.map((i) => [i.task, i.engine, i.image, i.setBy ?? "default", i.present ? "yes" : "no", size(i)]),
   );
 }
 
@@ -30,8 +31,9 @@ function registerImageLs(cli: CAC, ctx: CliContext) {
 function registerImageBuild(cli: CAC, ctx: CliContext) {
   cli
     .command("build [task]", "Build the project's runtime images (all, or the one for a task); unchanged ones are reused")
-    .action(async (task?: string) => {
-      if (task !== undefined && !isTask(task)) throw new UsageError(`unknown task '${task}': choose ${TASKS.join(" or ")}.`);
+    .action(async (name?: string) => {
+      const task = name === undefined ? undefined : toTask(String(name));
+      if (name !== undefined && !task) throw new UsageError(`unknown task '${name}': choose ${TASKS.join(" or ")}.`);
       ctx.io.err(`Building ${task ?? "all"} runtime image${task ? "" : "s"} (the first build takes a minute)…`);
       const client = ctx.client();
       const images = await showingImageBuilds(client, ctx.io.err, client.images.build(task));

@@ -1,5 +1,5 @@
 import type { CAC } from "cac";
-import { isTask, TASKS, type Model, type RefreshReport } from "@svc/contracts";
+import { toTask, TASKS, type Model, type RefreshReport } from "@svc/contracts";
 import { ApiError } from "@svc/client";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
@@ -10,7 +10,11 @@ export function modelTable(models: Model[]): string {
   return formatTable(["repo", "revision", "profile", "image", "files"], models.map((m) => [m.repo, m.revision, m.profile, m.image, m.partial ? "partial" : "all"]));
 }
 
+/** Said when there is no profile to refresh yet (models belong to a profile's folders). */
+export const NO_PROFILE_YET = "No profiles yet, so there are no model folders to scan: create the default profile with `svc init`, then put models in its home_dir/models or run `svc model add <owner>/<name>`.";
+
 function describeRefresh(report: RefreshReport): string[] {
+  if (report.profiles.length === 0 && report.removedForMissingProfiles === 0) return [NO_PROFILE_YET];
   const lines = report.profiles.map((p) =>
     p.status === "ok"
       ? `Refreshed ${p.profile}: ${p.added} added, ${p.removed} removed, ${p.updated} updated, ${p.unchanged} unchanged (${(p.durationMs / 1000).toFixed(2)} s${p.sshRoundTrips ? `, ${p.sshRoundTrips} SSH command` : ""}).`
@@ -30,13 +34,17 @@ export function registerModelLs(cli: CAC, ctx: CliContext) {
     .option("--image <image>", `Only models of this kind: ${TASKS.join(" or ")}`)
     .option("--json", "Print JSON")
     .action(async (options: { refresh?: boolean; profile?: string; image?: string; json?: boolean }) => {
-      const image = options.image;
-      if (image !== undefined && !isTask(image)) throw new UsageError(`--image must be ${TASKS.join(" or ")}, not ${JSON.stringify(String(image))}.`);
+      const image = options.image === undefined ? undefined : toTask(String(options.image));
+      if (options.image !== undefined && !image) throw new UsageError(`--image must be ${TASKS.join(" or ")}, not ${JSON.stringify(String(options.image))}.`);
       if (options.profile !== undefined && (typeof options.profile !== "string" || options.profile === "")) throw new UsageError("--profile needs a profile name.");
       const client = ctx.client();
       let failed: string[] = [];
       if (options.refresh) {
-        const report = await client.models.refresh(options.profile);
+        const report = await client.models.refresh(options.profile).catch(async (error) => {
+          // The default profile asked for by name, before `svc init` made any.
+          if (error instanceof ApiError && error.status === 404 && (await client.profiles.list()).length === 0) throw new ApiError(404, "not_found", `${error.message} ${NO_PROFILE_YET}`);
+          throw error;
+        });
         for (const line of describeRefresh(report)) ctx.io.err(line);
         failed = report.profiles.filter((p) => p.status === "failed").map((p) => p.profile);
       }

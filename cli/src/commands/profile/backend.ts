@@ -21,6 +21,15 @@ type Operation = keyof ProfilesBackend;
  * same ApiError the API would answer.
  */
 export function profilesBackend(ctx: CliContext): ProfilesBackend {
+  // One per command run, so "svc is not running…" is said once (svc init lists, then creates).
+  let backend = backends.get(ctx);
+  if (!backend) backends.set(ctx, (backend = openBackend(ctx)));
+  return backend;
+}
+
+const backends = new WeakMap<CliContext, ProfilesBackend>();
+
+function openBackend(ctx: CliContext): ProfilesBackend {
   let direct: Promise<ProfilesBackend> | undefined;
 
   const openDirect = () =>

@@ -1,6 +1,6 @@
 import { currentUserName } from "@svc/platform/process";
 import type { CAC, Command } from "cac";
-import { isSlurmRuntime, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime } from "@svc/contracts";
+import { isSlurmRuntime, parseDuration, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime, PROFILE_JOB_DEFAULTS } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext, Prompter } from "../../prompt";
@@ -22,6 +22,10 @@ export interface AttributeOptions {
   port?: string | number;
   identityFile?: string;
   runtime?: string;
+  idleStop?: string;
+  account?: string | number;
+  partition?: string | number;
+  qos?: string | number;
   hostKeyFingerprint?: string;
   yes?: boolean;
   json?: boolean;
@@ -38,6 +42,10 @@ export function attributeOptions(command: Command): Command {
     .option("--port <port>", "slurm: SSH port (default: ~/.ssh/config, else 22)")
     .option("--identity-file <path>", "slurm: private key to log in with (default: ~/.ssh/config, ~/.ssh/id_*, ssh-agent)")
     .option("--runtime <bare|apptainer>", "slurm: how jobs start the server: bare (the svc runtime, which svc installs in <home>/runtime; default) or apptainer (an image svc pulls or builds on the cluster)")
+    .option("--idle-stop <duration>", "Default --idle-stop of the profile's services (e.g. 30m): one that answered no request for that long is stopped")
+    .option("--account <name>", "slurm: the Slurm account of this profile's jobs unless 'svc run --account' says otherwise ('' removes it)")
+    .option("--partition <name>", "slurm: the default partition of its jobs ('' removes it)")
+    .option("--qos <name>", "slurm: the default quality of service of its jobs ('' removes it)")
     .option("--host-key-fingerprint <SHA256:…>", "slurm: the fingerprint of the host's key, checked beforehand, for a host not in known_hosts yet (otherwise svc shows it and asks)")
     .option("--yes", "Do not ask: take the defaults for what the options leave out (and accept a new host's key)")
     .option("--json", "Print JSON");
@@ -73,16 +81,32 @@ export function parseSchema(raw: unknown): SchemaName | undefined {
   return schema;
 }
 
-/** The optional slurm attributes given as options (--port, --identity-file, --runtime), checked. */
-export function slurmExtras(schema: SchemaName, options: AttributeOptions): { port?: number; identity_file?: string; runtime?: SlurmRuntime } {
+/** The slurm-only options of `profile add|update`, as their flags spell them. */
+export const SLURM_EXTRA_FLAGS = ["--port", "--identity-file", "--runtime", "--account", "--partition", "--qos"];
+
+/** The optional slurm attributes given as options (--port, --identity-file, --runtime, job defaults), checked. */
+export function slurmExtras(
+  schema: SchemaName,
+  options: AttributeOptions,
+): { port?: number; identity_file?: string; runtime?: SlurmRuntime } & Partial<Record<(typeof PROFILE_JOB_DEFAULTS)[number], string>> {
   const port = parsePort(options.port);
   const identity = options.identityFile === undefined ? undefined : String(options.identityFile);
   const runtime = options.runtime === undefined ? undefined : String(options.runtime);
   if (runtime !== undefined && !isSlurmRuntime(runtime)) throw new UsageError(`--runtime ${runtime}: use ${SLURM_RUNTIMES.join(" or ")}.`);
-  if (schema === "local" && (port !== undefined || identity !== undefined || runtime !== undefined)) {
-    throw new UsageError("--port, --identity-file and --runtime are for slurm profiles.");
+  // An empty value is kept: it removes the default on update.
+  const defaults = Object.fromEntries(PROFILE_JOB_DEFAULTS.filter((key) => options[key] !== undefined && (options[key] as unknown) !== true).map((key) => [key, String(options[key])]));
+  if (schema === "local" && (port !== undefined || identity !== undefined || runtime !== undefined || Object.keys(defaults).length > 0)) {
+    throw new UsageError(`${SLURM_EXTRA_FLAGS.join(", ")} are for slurm profiles.`);
   }
-  return { ...(port !== undefined ? { port } : {}), ...(identity ? { identity_file: identity } : {}), ...(runtime ? { runtime } : {}) };
+  return { ...(port !== undefined ? { port } : {}), ...(identity ? { identity_file: identity } : {}), ...(runtime ? { runtime } : {}), ...defaults };
+}
+
+/** --idle-stop as a profile attribute (idle_stop), checked. */
+export function idleStopAttribute(options: AttributeOptions): { idle_stop?: string } {
+  const value = text(options.idleStop);
+  if (value === undefined) return {};
+  if (parseDuration(value) === undefined) throw new UsageError(`--idle-stop ${JSON.stringify(value)}: give a duration such as 30m, 2h, 1h30m or HH:MM:SS.`);
+  return { idle_stop: value };
 }
 
 export function parsePort(raw: unknown): number | undefined {
@@ -135,8 +159,8 @@ export function describeProfile(profile: Profile): string {
   const attributes: Array<[string, string | number | undefined]> =
     profile.schema === "local"
       ? [["home_dir", profile.home_dir], ["cache_dir", profile.cache_dir]]
-      : [["host", profile.host], ["user", profile.user], ["home", profile.home], ["cache", profile.cache], ["port", profile.port], ["identity_file", profile.identity_file], ["runtime", profile.runtime ?? "bare"]];
-  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes];
+      : [["host", profile.host], ["user", profile.user], ["home", profile.home], ["cache", profile.cache], ["port", profile.port], ["identity_file", profile.identity_file], ["runtime", profile.runtime ?? "bare"], ["account", profile.account], ["partition", profile.partition], ["qos", profile.qos]];
+  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes, ...(profile.idle_stop ? [["idle_stop", profile.idle_stop] as [string, string]] : [])];
   return rows
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${`${key}:`.padEnd(15)}${value}`)

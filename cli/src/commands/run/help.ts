@@ -1,13 +1,21 @@
 import { CPU_TEXT_GENERATION_OPTIONS, type Task } from "@svc/contracts";
-import { CONTAINER_OPTIONS, JOB_OPTIONS, TASK_OPTIONS } from "./parse-run-args";
+import { CONTAINER_OPTIONS, JOB_OPTIONS, POLICY_OPTIONS, TASK_OPTIONS } from "./parse-run-args";
 
 const DESCRIPTIONS: Record<string, string> = {
   "--time": "Job duration: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS",
   "--ntasks-per-node": "Tasks per compute node",
   "--mem": "Memory per node in GB",
   "--gres": "GPU devices per node (1 or more selects vLLM for text generation)",
-  "--partition": "Cluster partition",
+  "--partition": "Cluster partition (default: the profile's partition)",
   "--constraint": "Required node features",
+  "--account": "Slurm account to charge (default: the profile's account)",
+  "--qos": "Slurm quality of service (default: the profile's qos)",
+  "--reservation": "Slurm reservation to run in",
+  "--exclude": "Nodes not to run on (a Slurm hostlist, e.g. node[01-04])",
+  "--nodelist": "Nodes to run on (a Slurm hostlist)",
+  "--mount": "Host folder bound read-only into the service at the same path (repeatable)",
+  "--grace-period": "Seconds a starting service may fail its health check before it is UNHEALTHY (default: no limit)",
+  "--image": "Container image of this service's inference server (default: the app's, see 'svc image ls')",
   "--profile": "Profile to use (default: default)",
   "--name": "Service name (default: svc- plus a number)",
   "--revision": "Model revision (default: the most recent local one)",
@@ -17,6 +25,12 @@ const DESCRIPTIONS: Record<string, string> = {
   "--sharded": "true/false: shard the model across all GPUs (needs 2 or more)",
   "--max-input-length": "Maximum input length in tokens",
   "--max-total-tokens": "Maximum input plus output length in tokens",
+  "--idle-stop": "Stop the service after it answered no request for this long (30s, 30m, 2h, HH:MM:SS; 0: never; default: the profile's idle_stop)",
+  "--on-demand": "A request for the service while it is STOPPED starts it again and waits until it is HEALTHY",
+  "--start-timeout": "How long such a request waits before 503 with the scheduler's reason (default 15m)",
+  "--renew": "Slurm, with --time: hand over to a successor job before the time limit, so the service outlives it",
+  "--renew-before": "How long before the job's end time the successor is submitted (default 10m)",
+  "--json": "Print the API's answer (the new service, or the dry run's script) as JSON",
   "--input-dir": "Folder on the service host that audio_path is resolved in (default <home>/inputs)",
 };
 
@@ -41,11 +55,15 @@ const engineOptions = () =>
 export function runHelp(task?: Task): string {
   const tasks: Task[] = task ? [task] : ["text-generation", "speech-recognition"];
   return [
-    `Usage: svc run [job options] ${task ?? "<text-generation|speech-recognition>"} MODEL [options]${task !== "speech-recognition" ? " [engine args…]" : ""}`,
+    `Usage: svc run [options] ${task ?? "<text-generation|speech-recognition>"} MODEL [options]${task !== "speech-recognition" ? " [engine args…]" : ""}`,
     "",
     "Starts an inference service for MODEL (<owner>/<name>, as listed by 'svc model ls') and prints its id.",
+    "svc's options may stand anywhere, before or after the task and the model.",
+    "Slurm job options do nothing on a local profile (Docker honours --mem and --gres): svc run warns about each one given.",
     "",
-    section("Job options (before the task)", JOB_OPTIONS),
+    section("Job options (Slurm's sbatch)", JOB_OPTIONS),
+    "",
+    section("Lifecycle policies (before or after the task)", POLICY_OPTIONS),
     "",
     section("Container options", [...CONTAINER_OPTIONS, { names: ["--json"], kind: "flag" }]),
     ...tasks.flatMap((t) => ["", section(`${t} options`, TASK_OPTIONS[t])]),

@@ -5,6 +5,7 @@ import { parseRunArgs } from "./parse-run-args";
 import { runHelp } from "./help";
 import { showingImageBuilds } from "../image/follow-builds";
 import { showInstallsWhile } from "../runtime/follow-install";
+import { formatPolicies } from "../services/policies";
 
 /**
  * `svc run`: parsed by hand (see parse-run-args) because job options, container options and
@@ -39,6 +40,7 @@ export const runCommand = {
     ctx.io.err(`Found ${result.matched} registered revision${result.matched === 1 ? "" : "s"} of ${request.model} for profile ${profile}.`);
     for (const warning of result.warnings) ctx.io.err(`warning: ${warning}`);
     if (request.dryRun) {
+      if (result.policies) ctx.io.err(`Policies: ${formatPolicies(result.policies)}`);
       ctx.io.err("Dry run: this is the start-up script; nothing was started.");
       ctx.io.out(result.script);
       return;

@@ -1,7 +1,7 @@
-import { isTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
+import { closest, didYouMean, parseDuration, toTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
 import { UsageError } from "../../errors";
 
-type Kind = "text" | "flag" | { min: number };
+type Kind = "text" | "flag" | "list" | { min: number };
 interface OptionSpec {
   names: string[];
   kind: Kind;
@@ -15,7 +15,7 @@ const text = (field: keyof NonNullable<RunRequest["textGeneration"]>) => (r: Run
   r.textGeneration = { ...r.textGeneration, [field]: v };
 };
 
-/** Job options (spec §4.1): before the task name, or anywhere after it. */
+/** Job options (spec §4.1): Slurm's sbatch options; the Docker engine honours --mem and --gres. */
 export const JOB_OPTIONS: OptionSpec[] = [
   { names: ["--time"], kind: "text", apply: job("time") },
   { names: ["--ntasks-per-node"], kind: { min: 1 }, apply: job("ntasksPerNode") },
@@ -23,7 +23,26 @@ export const JOB_OPTIONS: OptionSpec[] = [
   { names: ["--gres"], kind: { min: 0 }, apply: job("gres") },
   { names: ["--partition"], kind: "text", apply: job("partition") },
   { names: ["--constraint"], kind: "text", apply: job("constraint") },
+  { names: ["--account"], kind: "text", apply: job("account") },
+  { names: ["--qos"], kind: "text", apply: job("qos") },
+  { names: ["--reservation"], kind: "text", apply: job("reservation") },
+  { names: ["--exclude"], kind: "text", apply: job("exclude") },
+  { names: ["--nodelist"], kind: "text", apply: job("nodelist") },
   { names: ["--profile", "-p"], kind: "text", apply: (r, v) => (r.profile = String(v)) },
+];
+
+const policy = (field: keyof NonNullable<RunRequest["policies"]>, option?: string) => (r: RunRequest, v: string | number | boolean) => {
+  if (option && parseDuration(String(v)) === undefined) throw new UsageError(`${option} ${JSON.stringify(v)}: give a duration such as 30s, 30m, 2h, 1h30m or HH:MM:SS.`);
+  r.policies = { ...r.policies, [field]: v };
+};
+
+/** Lifecycle policies: before the task name, or anywhere after it. */
+export const POLICY_OPTIONS: OptionSpec[] = [
+  { names: ["--idle-stop"], kind: "text", apply: policy("idleStop", "--idle-stop") },
+  { names: ["--on-demand"], kind: "flag", apply: policy("onDemand") },
+  { names: ["--start-timeout"], kind: "text", apply: policy("startTimeout", "--start-timeout") },
+  { names: ["--renew"], kind: "flag", apply: policy("renew") },
+  { names: ["--renew-before"], kind: "text", apply: policy("renewBefore", "--renew-before") },
 ];
 
 /** Container options, for every task. */
@@ -32,6 +51,9 @@ export const CONTAINER_OPTIONS: OptionSpec[] = [
   { names: ["--revision", "-r"], kind: "text", apply: (r, v) => (r.revision = String(v)) },
   { names: ["--dry-run"], kind: "flag", apply: (r, v) => (r.dryRun = Boolean(v)) },
   { names: ["--api-key"], kind: "text", apply: (r, v) => (r.apiKey = String(v)) },
+  { names: ["--mount", "-m"], kind: "list", apply: (r, v) => (r.mounts = [...(r.mounts ?? []), String(v)]) },
+  { names: ["--grace-period"], kind: { min: 0 }, apply: (r, v) => (r.gracePeriod = Number(v)) },
+  { names: ["--image"], kind: "text", apply: (r, v) => (r.image = String(v)) },
 ];
 
 export const TASK_OPTIONS: Record<Task, OptionSpec[]> = {
@@ -44,6 +66,9 @@ export const TASK_OPTIONS: Record<Task, OptionSpec[]> = {
   "speech-recognition": [{ names: ["--input-dir"], kind: "text", apply: (r, v) => (r.speechRecognition = { inputDir: String(v) }) }],
 };
 
+const TASK_OF = new Map(TASKS.flatMap((task) => TASK_OPTIONS[task].map((spec) => [spec, task] as const)));
+const EVERY_OPTION = [...JOB_OPTIONS, ...POLICY_OPTIONS, ...CONTAINER_OPTIONS, ...TASKS.flatMap((task) => TASK_OPTIONS[task])];
+
 export type ParsedRun = { help: true; task?: Task } | { help: false; request: RunRequest; json: boolean };
 
 function value(spec: OptionSpec, name: string, inline: string | undefined, next: () => string | undefined): string | number | boolean {
@@ -53,7 +78,7 @@ function value(spec: OptionSpec, name: string, inline: string | undefined, next:
   }
   const raw = inline ?? next();
   if (raw === undefined || (inline === undefined && raw.startsWith("--"))) throw new UsageError(`${name} needs a value.`);
-  if (spec.kind === "text") return raw;
+  if (spec.kind === "text" || spec.kind === "list") return raw;
   const number = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(number) || number < spec.kind.min) {
     throw new UsageError(`${name} ${JSON.stringify(raw)}: use a whole number of at least ${spec.kind.min}.`);
@@ -62,9 +87,10 @@ function value(spec: OptionSpec, name: string, inline: string | undefined, next:
 }
 
 /**
- * `svc run [job options] <task> MODEL [container options] [task options] [engine args…]`.
- * Unrecognised arguments after MODEL go to a text-generation engine as they are, each one argument
- * (`--` ends svc's own options); anywhere else they are a usage error.
+ * `svc run [options] <task> MODEL [options] [engine args…]`. One rule for every svc option (job,
+ * container and task options alike): it may stand anywhere, before or after the task and the model.
+ * Unrecognised arguments after a text-generation MODEL go to its engine as they are, each one
+ * argument (`--` passes everything after it); anywhere else they are a usage error.
  */
 export function parseRunArgs(args: string[]): ParsedRun {
   const request = { job: {} } as RunRequest;
@@ -72,6 +98,7 @@ export function parseRunArgs(args: string[]): ParsedRun {
   let model: string | undefined;
   let json = false;
   const engineArgs: string[] = [];
+  const taskOptions: { name: string; task: Task }[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--") {
@@ -86,8 +113,8 @@ export function parseRunArgs(args: string[]): ParsedRun {
     }
     if (!arg.startsWith("-") || arg === "-") {
       if (!task) {
-        if (!isTask(arg)) throw new UsageError(`unknown task '${arg}': choose ${TASKS.join(" or ")}.`);
-        task = arg;
+        task = toTask(arg);
+        if (!task) throw new UsageError(`unknown task '${arg}'.${didYouMean(closest(arg, TASKS))} Choose ${TASKS.join(" or ")}.`);
       } else if (!model) model = arg;
       else if (task === "text-generation") engineArgs.push(arg);
       else throw new UsageError(`unexpected argument '${arg}' after the model.`);
@@ -96,20 +123,26 @@ export function parseRunArgs(args: string[]): ParsedRun {
     const eq = arg.indexOf("=");
     const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
     const inline = arg.startsWith("--") && eq > 0 ? arg.slice(eq + 1) : undefined;
-    const known = [...JOB_OPTIONS, ...(task ? [...CONTAINER_OPTIONS, ...TASK_OPTIONS[task]] : [])];
-    const spec = known.find((option) => option.names.includes(name));
+    const spec = EVERY_OPTION.find((option) => option.names.includes(name));
     if (spec) {
+      const owner = TASK_OF.get(spec);
+      if (owner) taskOptions.push({ name, task: owner });
       spec.apply(request, value(spec, name, inline, () => args[++i]));
     } else if (task === "text-generation" && model) {
       engineArgs.push(arg);
-    } else if (!task) {
-      throw new UsageError(`unknown job option ${name}: job options are ${JOB_OPTIONS.map((o) => o.names[0]).join(", ")}; other options go after the task.`);
     } else {
-      throw new UsageError(`unknown option ${name} for ${task}. Run 'svc run ${task} --help'.`);
+      const hint = didYouMean(closest(name, [...EVERY_OPTION.flatMap((o) => o.names), "--json", "--help"].filter((n) => n.startsWith("--"))));
+      throw new UsageError(
+        task && model
+          ? `unknown option ${name} for ${task}.${hint} Run 'svc run ${task} --help'.`
+          : `unknown option ${name}.${hint} Run 'svc run ${task ? `${task} ` : ""}--help' for svc's options; engine arguments go after 'text-generation MODEL'.`,
+      );
     }
   }
   if (!task) throw new UsageError(`missing the task: svc run ${TASKS.join("|")} MODEL.`);
   if (!model) throw new UsageError(`missing the model: svc run ${task} <owner/name>.`);
+  const foreign = taskOptions.find((option) => option.task !== task);
+  if (foreign) throw new UsageError(`${foreign.name} is a ${foreign.task} option; ${task} does not take it. Run 'svc run ${task} --help'.`);
   if (Object.keys(request.job!).length === 0) delete request.job;
   return { help: false, json, request: { ...request, task, model, ...(engineArgs.length ? { engineArgs } : {}) } };
 }

@@ -1,6 +1,6 @@
 import type { CAC } from "cac";
 import { isLive } from "@svc/contracts";
-import { UsageError } from "../../errors";
+import { StateError, UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext } from "../../prompt";
 
@@ -38,7 +38,7 @@ export function registerRm(cli: CAC, ctx: CliContext & PromptingContext) {
       const services = ctx.client().services;
       const details = await services.get(String(ref));
       if (isLive(details.status) && !options.force) {
-        throw new UsageError(`service ${details.id} is ${details.status}: stop it first ('svc stop ${details.id.slice(0, 13)}') or add --force.`);
+        throw new StateError(`service ${details.id} is ${details.status}: stop it first ('svc stop ${details.id.slice(0, 13)}'), or remove it running with 'svc rm --force ${details.id.slice(0, 13)}'.`);
       }
       if (!options.yes) {
         const prompter = ctx.prompter();

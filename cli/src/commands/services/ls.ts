@@ -1,5 +1,5 @@
 import type { CAC } from "cac";
-import { isServiceStatus, SERVICE_STATUSES, type ServiceStatus } from "@svc/contracts";
+import { isLive, isServiceStatus, SERVICE_STATUSES, type ServiceStatus } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
@@ -19,23 +19,47 @@ export function parseFilter(text: string | undefined): { id?: string; status?: S
   return filter;
 }
 
+export const DEFAULT_LS_LIMIT = 100;
+
+function parseLimit(raw: unknown): number {
+  if (raw === undefined) return DEFAULT_LS_LIMIT;
+  const limit = /^\d+$/.test(String(raw)) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(`--limit ${raw}: use a whole number from 1 to 1000.`);
+  return limit;
+}
+
+/** Terminal escape for ended services (dimmed, as in the UI), only where stdout is a terminal. */
+const dim = (text: string, on: boolean) => (on ? `\x1b[2m${text}\x1b[22m` : text);
+
 export function registerLs(cli: CAC, ctx: CliContext) {
   cli
-    .command("ls", "List services (live ones; --all adds stopped and failed)")
+    .command("ls", "List services: live ones, then those that ended in the last 24 h (--all: every one)")
     .option("--filter <filter>", "id=<id prefix>,status=<status>")
-    .option("--all", "Include stopped, failed and timed-out services")
+    .option("--all", "The whole history, a page at a time (see --limit)")
+    .option("--limit <n>", `Services per page (default ${DEFAULT_LS_LIMIT})`)
+    .option("--cursor <cursor>", "Start where the previous page ended (the command it printed says which)")
     .option("--json", "Print JSON")
-    .action(async (options: { filter?: string; all?: boolean; json?: boolean }) => {
-      const services = await ctx.client().services.list({ ...parseFilter(options.filter), all: options.all });
-      ctx.emit(services, Boolean(options.json), () =>
-        services.length === 0
-          ? options.all || options.filter
+    .action(async (options: { filter?: string; all?: boolean; json?: boolean; limit?: string | number; cursor?: string }) => {
+      const limit = parseLimit(options.limit);
+      const filter = { ...parseFilter(options.filter), all: options.all, limit, cursor: options.cursor === undefined ? undefined : String(options.cursor) };
+      const { services, nextCursor } = await ctx.client().services.page(filter);
+      const tty = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+      ctx.emit(services, Boolean(options.json), () => {
+        if (services.length === 0) {
+          return options.all || options.filter || options.cursor
             ? "No services match."
-            : "No live services. Start one with 'svc run text-generation <model>'; 'svc ls --all' also lists stopped ones."
-          : formatTable(
-              ["service id", "image", "model", "created", "updated", "status", "port", "name", "profile"],
-              services.map((s) => [s.id.slice(0, 13), s.image, s.model, relativeAge(s.createdAt), relativeAge(s.updatedAt), s.status, s.port, s.name, s.profile]),
-            ),
-      );
+            : "No live services, and none ended in the last 24 hours. Start one with 'svc run text-generation <model>'; 'svc ls --all' lists every one.";
+        }
+        const table = formatTable(
+          ["service id", "image", "model", "created", "updated", "status", "port", "name", "profile"],
+          services.map((s) => [s.id.slice(0, 13), s.image, s.model, relativeAge(s.createdAt), relativeAge(s.updatedAt), s.status, s.port, s.name, s.profile]),
+        );
+        // Ended services come after the live ones: dimmed on a terminal.
+        const lines = table.split("\n").map((line, i) => (i > 0 && !isLive(services[i - 1].status) ? dim(line, tty) : line));
+        const more = nextCursor
+          ? [`More services follow: svc ls${options.all ? " --all" : ""}${options.filter ? ` --filter ${options.filter}` : ""} --limit ${limit} --cursor ${nextCursor}`]
+          : [];
+        return [...lines, ...more].join("\n");
+      });
     });
 }

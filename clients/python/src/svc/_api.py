@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypedDict, TypeVar
 from urllib.parse import quote
 
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
 from .batch_options import BatchOptions, batch_request
 from .contracts.batches import BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
+from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .run_options import RunOptions, run_request
 
 T = TypeVar("T", covariant=True)
@@ -102,8 +103,11 @@ def run_service(task: Task, model: str, options: RunOptions, dry_run: bool = Fal
     return Call("POST", "/api/services", RunResponse, body=run_request(task, model, options, dry_run))
 
 
-def list_services(status: ServiceStatus | None = None, id: str | None = None, all: bool = False) -> Call[list[ServiceRecord]]:
-    return Call("GET", "/api/services", list[ServiceRecord], query=_query(status=status, id=id, all=all or None))
+def list_services(
+    status: ServiceStatus | None = None, id: str | None = None, all: bool = False, limit: int | None = None, cursor: str | None = None
+) -> Call[list[ServiceRecord]]:
+    """One page (`limit`, default 100) of the services; the answer's X-Next-Cursor header is the next page's `cursor`."""
+    return Call("GET", "/api/services", list[ServiceRecord], query=_query(status=status, id=id, all=all or None, limit=limit, cursor=cursor))
 
 
 def get_service(ref: str) -> Call[ServiceDetails]:
@@ -114,8 +118,23 @@ def stop_service(ref: str) -> Call[ServiceRecord]:
     return Call("POST", "/api/services/{ref}/stop", ServiceRecord, {"ref": ref})
 
 
-def restart_service(ref: str) -> Call[ServiceRecord]:
-    return Call("POST", "/api/services/{ref}/restart", ServiceRecord, {"ref": ref})
+def restart_service(ref: str, on_demand: bool = False) -> Call[ServiceRecord]:
+    """With on_demand (what the gateway does for a request to an on-demand service), a live service is left as it is."""
+    return Call("POST", "/api/services/{ref}/restart", ServiceRecord, {"ref": ref}, _query(onDemand=on_demand or None))
+
+
+#: One entry of an activity report: a service id and when a request last went to it (ISO 8601).
+ServiceActivity = TypedDict("ServiceActivity", {"id": str, "lastRequestAt": str})
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActivityAnswer:
+    recorded: int
+
+
+def report_service_activity(services: list[ServiceActivity]) -> Call[ActivityAnswer]:
+    """The gateway's report of the last request to each service (the idle clocks of idle_stop)."""
+    return Call("POST", "/api/services/activity", ActivityAnswer, body={"services": list(services)})
 
 
 def remove_service(ref: str, force: bool = False) -> Call[ServiceRecord]:
@@ -182,12 +201,34 @@ def remove_runtimes(profile: str | None = None, version: str | None = None) -> C
     return Call("DELETE", "/api/runtimes", RuntimeRemoval, query=_query(profile=profile, version=version))
 
 
+def list_keys() -> Call[list[ApiKey]]:
+    return Call("GET", "/api/keys", list[ApiKey])
+
+
+def create_key(name: str, models: list[str] | None = None, expires: str | None = None) -> Call[CreatedKey]:
+    body: dict[str, Any] = {"name": name}
+    if models is not None:
+        body["models"] = models
+    if expires is not None:
+        body["expires"] = expires
+    return Call("POST", "/api/keys", CreatedKey, body=body)
+
+
+def remove_key(ref: str) -> Call[ApiKey]:
+    return Call("DELETE", "/api/keys/{ref}", ApiKey, {"ref": ref})
+
+
+def usage(since: str | None = None, by: UsageGrouping | None = None) -> Call[UsageReport]:
+    return Call("GET", "/api/usage", UsageReport, query=_query(since=since, by=by))
+
+
 CALLS: tuple[Callable[..., Call[Any]], ...] = (
     info, health, openapi_document,
     list_profiles, get_profile, create_profile, update_profile, remove_profile,
     list_models, refresh_models, start_download, get_download, list_downloads,
-    run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs,
+    run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs, report_service_activity,
     run_batch, list_batches, get_batch, stop_batch, resume_batch, remove_batch,
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
+    list_keys, create_key, remove_key, usage,
 )  # fmt: skip

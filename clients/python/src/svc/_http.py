@@ -19,6 +19,9 @@ DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=600.0)
 #: Followed logs stay open as long as the service writes.
 FOLLOW_TIMEOUT = httpx.Timeout(30.0, read=None)
 
+#: The answer header of GET /api/services that carries the next page's cursor.
+NEXT_CURSOR_HEADER = "X-Next-Cursor"
+
 #: The gateway token on /proxy/ paths, where Authorization carries the service's own API key.
 TOKEN_HEADER = "X-Svc-Token"
 
@@ -90,8 +93,12 @@ class SyncHttp:
         self.client = httpx.Client(timeout=timeout)
 
     def call(self, call: Call[T]) -> T:
+        return self.call_with_headers(call)[0]
+
+    def call_with_headers(self, call: Call[T]) -> tuple[T, httpx.Headers]:
+        """The answer of `call` and the headers it came with (e.g. GET /api/services' X-Next-Cursor)."""
         response = self.send(call.method, call.path, headers=api_headers(self.token), params=call.query, json=call.body, also_ok=call.also_ok)
-        return answer(call, response)
+        return answer(call, response), response.headers
 
     def send(self, method: str, path: str, *, also_ok: tuple[int, ...] = (), **options: Any) -> httpx.Response:
         with translated(self.base_url):
@@ -120,8 +127,11 @@ class AsyncHttp:
         self.client = httpx.AsyncClient(timeout=timeout)
 
     async def call(self, call: Call[T]) -> T:
+        return (await self.call_with_headers(call))[0]
+
+    async def call_with_headers(self, call: Call[T]) -> tuple[T, httpx.Headers]:
         response = await self.send(call.method, call.path, headers=api_headers(self.token), params=call.query, json=call.body, also_ok=call.also_ok)
-        return answer(call, response)
+        return answer(call, response), response.headers
 
     async def send(self, method: str, path: str, *, also_ok: tuple[int, ...] = (), **options: Any) -> httpx.Response:
         with translated(self.base_url):

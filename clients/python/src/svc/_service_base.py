@@ -12,6 +12,8 @@ from ._inference import chat_request, transcribe_request, upload_request
 from .contracts import SERVICE_STATUSES, TERMINAL_STATUSES, RunResponse, ServiceRecord, ServiceStatus
 from .errors import ServiceFailedError, SvcError, SvcTimeoutError
 
+#: How the keys `svc key create` makes begin (contracts/src/keys.ts).
+API_KEY_PREFIX = "svc-k-"
 #: How often `wait()` asks for the status, in seconds.
 WAIT_INTERVAL = 0.5
 #: How long `stop()` waits for the engine to report the service ended.
@@ -93,7 +95,22 @@ class ServiceBase:
         api_key, payload = upload_request(file, options)
         return self._proxy_post(UPLOAD_PATH, api_key, payload)
 
+    @property
+    def model_id(self) -> str:
+        """What to pass as `model` to the client `openai()` gives: the model's repo id (the gateway's /v1 picks
+        a HEALTHY service of it); `name` instead reaches exactly this service."""
+        return self.record.model
+
+    def _uses_v1(self, api_key: str | None) -> bool:
+        """/v1 when the model has a repo id and no key of the service itself is given (an svc API key goes to /v1)."""
+        if api_key is not None and not api_key.startswith(API_KEY_PREFIX):
+            return False
+        return "/" in self.record.model
+
     def _openai_arguments(self, api_key: str | None, options: dict[str, Any]) -> dict[str, Any]:
+        if self._uses_v1(api_key):
+            # One endpoint for every model: the gateway sends the service's own key; the caller shows an svc key or token.
+            return {"base_url": f"{self._base_url}/v1", "api_key": api_key or self._token or "none", **options}
         headers = {**proxy_headers(self._token, None), **options.pop("default_headers", {})}
         # The client needs some key; a service started without one ignores it.
         return {"base_url": f"{self.proxy_url}/v1", "api_key": self._key(api_key) or "none", "default_headers": headers, **options}

@@ -11,9 +11,10 @@ import httpx
 
 from . import _api as api
 from ._client_base import ClientBase
-from ._http import AsyncHttp
+from ._http import NEXT_CURSOR_HEADER, AsyncHttp
 from .async_service import AsyncService
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
@@ -66,8 +67,17 @@ class AsyncSvc(ClientBase[AsyncHttp]):
     async def service(self, ref: str, api_key: str | None = None) -> AsyncService:
         return AsyncService(self._http, await self._http.call(api.get_service(ref)), api_key)
 
-    async def services(self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None) -> list[AsyncService]:
-        return [AsyncService(self._http, record) for record in await self._http.call(api.list_services(status, id, all))]
+    async def services(
+        self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> list[AsyncService]:
+        return (await self.services_page(status, all=all, id=id, limit=limit, cursor=cursor))[0]
+
+    async def services_page(
+        self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> tuple[list[AsyncService], str | None]:
+        """One page of `services()` and the `cursor` of the next page (None on the last one)."""
+        records, headers = await self._http.call_with_headers(api.list_services(status, id, all, limit, cursor))
+        return [AsyncService(self._http, record) for record in records], headers.get(NEXT_CURSOR_HEADER)
 
     async def models(self, refresh: bool = False, *, profile: str | None = None, image: ModelImage | None = None, repo: str | None = None) -> list[Model]:
         if refresh:
@@ -154,6 +164,22 @@ class AsyncSvc(ClientBase[AsyncHttp]):
 
     async def remove_runtimes(self, profile: str | None = None, version: str | None = None) -> RuntimeRemoval:
         return await self._http.call(api.remove_runtimes(profile, version))
+
+    # API keys for the OpenAI endpoint /v1, and what it served
+
+    async def keys(self) -> list[ApiKey]:
+        return await self._http.call(api.list_keys())
+
+    async def create_key(self, name: str, models: list[str] | None = None, expires: str | None = None) -> CreatedKey:
+        """See `Svc.create_key`."""
+        return await self._http.call(api.create_key(name, models, expires))
+
+    async def remove_key(self, ref: str) -> ApiKey:
+        return await self._http.call(api.remove_key(ref))
+
+    async def usage(self, since: str | None = None, by: UsageGrouping | None = None) -> UsageReport:
+        """See `Svc.usage`."""
+        return await self._http.call(api.usage(since, by))
 
     async def images(self) -> list[RuntimeImage]:
         return await self._http.call(api.list_images())

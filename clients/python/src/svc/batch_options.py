@@ -36,6 +36,11 @@ class BatchOptions(TypedDict, total=False):
     gres: int
     partition: str
     constraint: str
+    account: str
+    qos: str
+    reservation: str
+    exclude: str
+    nodelist: str
     # text-generation runtime options.
     disable_custom_kernels: bool
     sharded: str
@@ -44,7 +49,7 @@ class BatchOptions(TypedDict, total=False):
 
 
 _TOP = ("input_dir", "output_dir", "input", "output", "params", "input_ext", "concurrency", "idle_timeout", "revision", "profile", "name")
-_JOB = ("time", "ntasks_per_node", "mem", "gres", "partition", "constraint")
+_JOB = ("time", "ntasks_per_node", "mem", "gres", "partition", "constraint", "account", "qos", "reservation", "exclude", "nodelist")
 _TEXT = ("disable_custom_kernels", "sharded", "max_input_length", "max_total_tokens")
 
 

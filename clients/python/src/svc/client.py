@@ -10,8 +10,9 @@ import httpx
 
 from . import _api as api
 from ._client_base import ClientBase
-from ._http import SyncHttp
+from ._http import NEXT_CURSOR_HEADER, SyncHttp
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
@@ -52,9 +53,19 @@ class Svc(ClientBase[SyncHttp]):
         """One service, by id, unique id prefix or name (its API key, when it has one, for chat and openai())."""
         return Service(self._http, self._http.call(api.get_service(ref)), api_key)
 
-    def services(self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None) -> list[Service]:
-        """Live services (`svc ls`); those with `status`, or every one ever run with `all=True`; `id`: ids starting with it."""
-        return [Service(self._http, record) for record in self._http.call(api.list_services(status, id, all))]
+    def services(
+        self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> list[Service]:
+        """`svc ls`: live services, then those that ended in the last 24 hours; those with `status`, or every
+        one ever run with `all=True`; `id`: ids starting with it. One page of `limit` (default 100): see `services_page`."""
+        return self.services_page(status, all=all, id=id, limit=limit, cursor=cursor)[0]
+
+    def services_page(
+        self, status: ServiceStatus | None = None, *, all: bool = False, id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> tuple[list[Service], str | None]:
+        """One page of `services()` and the `cursor` of the next page (None on the last one)."""
+        records, headers = self._http.call_with_headers(api.list_services(status, id, all, limit, cursor))
+        return [Service(self._http, record) for record in records], headers.get(NEXT_CURSOR_HEADER)
 
     # Models
 
@@ -165,6 +176,24 @@ class Svc(ClientBase[SyncHttp]):
     def remove_runtimes(self, profile: str | None = None, version: str | None = None) -> RuntimeRemoval:
         """Removes `version`, or every version but the current one (`svc runtime rm`)."""
         return self._http.call(api.remove_runtimes(profile, version))
+
+    # API keys for the OpenAI endpoint /v1, and what it served
+
+    def keys(self) -> list[ApiKey]:
+        """The API keys (`svc key ls`); never the keys themselves."""
+        return self._http.call(api.list_keys())
+
+    def create_key(self, name: str, models: list[str] | None = None, expires: str | None = None) -> CreatedKey:
+        """A new key for /v1 (`svc key create`): `.key` holds it, this once; `models` limits it to repo ids, `expires` is `30d`, `12h`… or a date."""
+        return self._http.call(api.create_key(name, models, expires))
+
+    def remove_key(self, ref: str) -> ApiKey:
+        """Removes a key by name or id (`svc key rm`); it is refused from the next request on."""
+        return self._http.call(api.remove_key(ref))
+
+    def usage(self, since: str | None = None, by: UsageGrouping | None = None) -> UsageReport:
+        """Requests and tokens through /v1 per key, model or service, per day (`svc usage`); `since` like `7d`."""
+        return self._http.call(api.usage(since, by))
 
     # The application
 

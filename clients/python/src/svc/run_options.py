@@ -30,6 +30,31 @@ class RunOptions(TypedDict, total=False):
     gres: int
     partition: str
     constraint: str
+    # Lifecycle policies (durations: 30s, 30m, 2h, 1h30m or HH:MM:SS)
+    #: Stop after answering no request for this long ("0": never; default: the profile's idle_stop).
+    idle_stop: str
+    #: A request while the service is STOPPED starts it again and waits until it is HEALTHY.
+    on_demand: bool
+    #: How long such a request waits (default 15m).
+    start_timeout: str
+    #: Slurm, with time: hand over to a successor job before the time limit.
+    renew: bool
+    #: How long before the job's end the successor is submitted (default 10m).
+    renew_before: str
+    #: Slurm account, QOS, reservation (default: the profile's account and qos).
+    account: str
+    qos: str
+    reservation: str
+    #: Nodes not to run on / to run on (Slurm hostlists such as "node[01-04]").
+    exclude: str
+    nodelist: str
+    # Every task
+    #: Host folders bound read-only into the service, each at the same path.
+    mount: Sequence[str | os.PathLike[str]]
+    #: Seconds a starting service may fail its health check before it counts as UNHEALTHY.
+    grace_period: int
+    #: This service's container image instead of the app's.
+    image: str
     # text-generation
     disable_custom_kernels: bool
     #: Shard across all GPUs (needs 2 or more); True/False or "true"/"false".
@@ -46,9 +71,13 @@ class RunOptions(TypedDict, total=False):
 #: Where each option goes in the request body: (group or None for the top level, JSON name).
 _PLACES: dict[str, tuple[str | None, str]] = {
     **{key: (None, camel(key)) for key in ("revision", "profile", "name", "api_key", "engine_args")},
-    **{key: ("job", camel(key)) for key in ("time", "ntasks_per_node", "mem", "gres", "partition", "constraint")},
+    **{key: ("job", camel(key)) for key in ("time", "ntasks_per_node", "mem", "gres", "partition", "constraint", "account", "qos", "reservation", "exclude", "nodelist")},
+    "mount": (None, "mounts"),
+    "grace_period": (None, "gracePeriod"),
+    "image": (None, "image"),
     **{key: ("textGeneration", camel(key)) for key in ("disable_custom_kernels", "sharded", "max_input_length", "max_total_tokens")},
     "input_dir": ("speechRecognition", "inputDir"),
+    **{key: ("policies", camel(key)) for key in ("idle_stop", "on_demand", "start_timeout", "renew", "renew_before")},
 }
 
 
@@ -57,6 +86,10 @@ def _json_value(key: str, value: Any) -> Any:
         return "true" if value else "false"
     if key == "input_dir":
         return os.fspath(value)
+    if key == "mount":
+        if isinstance(value, (str, os.PathLike)):
+            raise TypeError("mount must be a list of folders, e.g. ['/data/corpus'], not one path.")
+        return [os.fspath(path) for path in value]
     if key == "engine_args":
         if isinstance(value, str):
             raise TypeError("engine_args must be a list of arguments, e.g. ['--ctx-size', '512'], not one string.")

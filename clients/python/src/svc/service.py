@@ -95,7 +95,10 @@ class Service(ServiceBase):
         return transcription_answer(self._http.send(**self._upload(file, options)))
 
     def openai(self, api_key: str | None = None, **options: Any) -> Any:
-        """An `openai.OpenAI` client for this service through the gateway (`<app>/proxy/<id>/v1`), with its API key.
+        """An `openai.OpenAI` client at the gateway's one endpoint for every model, `<app>/v1`, with the svc
+        token (or `api_key`, when it is a key from `create_key`): pass `model=service.model_id` (the repo id)
+        or `model=service.name`. Given the service's own API key instead, or for a model without a repo id,
+        it is `<app>/proxy/<id>/v1` with that key, as before.
 
         Needs the `openai` package (OpenAINotInstalledError otherwise); `options` go to its constructor.
         """

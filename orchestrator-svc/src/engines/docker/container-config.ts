@@ -10,6 +10,7 @@ export const LABELS = {
   port: "svc.port",
   /** A batch job's progress file on this machine. */
   progress: "svc.progress",
+  gracePeriod: "svc.grace-period",
 } as const;
 
 export const INPUT_MOUNT = "/inputs";
@@ -79,6 +80,8 @@ export function containerConfig(spec: LaunchSpec, port: number, options: DockerO
     // The runtime maps absolute host paths in audio_path to the mount, so callers use the path they know.
     cmd.push("--input-dir", INPUT_MOUNT, "--input-host-dir", spec.inputDir);
   }
+  // `--mount`: each folder read-only at the path the user gave.
+  for (const mount of spec.mounts ?? []) mounts.push({ Type: "bind", Source: mount.source, Target: mount.target, ReadOnly: true });
   const vllmKey = apiKeyFile !== undefined && serverOf(spec.image) === "vllm";
   if (apiKeyFile !== undefined) {
     mounts.push({ Type: "bind", Source: apiKeyFile, Target: API_KEY_MOUNT, ReadOnly: true });
@@ -99,6 +102,7 @@ export function containerConfig(spec: LaunchSpec, port: number, options: DockerO
         [LABELS.home]: options.homeLabel,
         [LABELS.name]: spec.name,
         [LABELS.port]: String(port),
+        ...(spec.gracePeriod !== undefined ? { [LABELS.gracePeriod]: String(spec.gracePeriod) } : {}),
       },
       ...(hostNetwork ? {} : { ExposedPorts: { [`${listenPort}/tcp`]: {} } }),
       HostConfig: {

@@ -47,7 +47,8 @@ export class DockerApi {
         signal,
       } as RequestInit);
     } catch (error) {
-      throw new DockerError(503, `Docker Engine does not answer on ${this.socketPath}: is it running? (${(error as Error).message})`);
+      if (signal?.aborted) throw error;
+      throw new DockerError(503, unreachable(this.socketPath, error));
     }
     if (!response.ok) {
       const text = await response.text();
@@ -74,4 +75,21 @@ export class DockerApi {
       return false;
     }
   }
+}
+
+/**
+ * Why the Engine's socket could not be used, plainly: Bun words a failed unix-socket connect as
+ * "ENOENT: Was there a typo in the url or port?", which says nothing about Docker.
+ */
+export function unreachable(socketPath: string, error: unknown): string {
+  const code = (error as { code?: string }).code;
+  const why =
+    code === "ENOENT"
+      ? `there is no socket at ${socketPath}`
+      : code === "ECONNREFUSED"
+        ? `nothing answers on ${socketPath}`
+        : code === "EACCES" || code === "EPERM"
+          ? `this user may not use ${socketPath} (add it to the docker group)`
+          : `${socketPath} did not answer (${String((error as Error).message ?? error).replace(/:?\s*Was there a typo in the url or port\?/, "").trim() || code})`;
+  return `the Docker Engine is not reachable: ${why}. Start Docker (or point DOCKER_HOST at its unix:// socket), then try again.`;
 }

@@ -52,7 +52,7 @@ export class DockerImages implements ImageStore, LocalImages {
     if ((await this.image(image)) !== undefined) return [];
     const task = this.projectTask(image);
     if (!task) {
-      throw new EngineError("invalid", "image_missing", `The image ${image} is not on this machine: pull it (docker pull ${image}) or point SVC_TEXT_GENERATION_IMAGE at a local image.`);
+      throw new EngineError("invalid", "image_missing", `The image ${image} is not on this machine: pull it (docker pull ${image}) or give a local image (svc run --image, or SVC_TEXT_GENERATION_IMAGE, SVC_SPEECH_RECOGNITION_IMAGE, SVC_VLLM_IMAGE for the app).`);
     }
     await this.builder.build(task, image);
     return [`The runtime image ${image} was missing, so it was built first.`];

@@ -1,13 +1,13 @@
 import { remotePathWord, shellQuote } from "@svc/ssh";
 import { SLURM_VALUE_RULES } from "@svc/contracts";
 import { API_KEY_VARIABLE, serverOf } from "../api-key";
-import type { LaunchSpec } from "../engine";
+import { instanceKey, type LaunchSpec } from "../engine";
 import { EngineError } from "../engine-error";
 import { runtimeCommand, type RuntimeTarget } from "./runtime-command";
 
-const { CONSTRAINT, NAME, PARTITION, TIME } = SLURM_VALUE_RULES;
+const { ACCOUNT, CONSTRAINT, NAME, NODELIST, PARTITION, TIME } = SLURM_VALUE_RULES;
 
-/** The job's own files, in its work folder <home>/jobs/<service id>/. */
+/** The job's own files, in its work folder <home>/jobs/<service id>/ (a renewal's successor: <home>/jobs/<service id>.<generation>/). */
 export const JOB_FILES = { script: "job.sh", output: "output.log", port: "port", apiKey: "api_key", progress: "progress.json" } as const;
 /** Marks the job as this service's, so a submit interrupted before its id was recorded is adopted. */
 export const commentFor = (serviceId: string) => `svc:${serviceId}`;
@@ -64,7 +64,10 @@ const PORT_PICKER = [
  */
 export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string {
   if (!UUID.test(spec.serviceId)) throw new JobScriptError(`service id ${JSON.stringify(spec.serviceId)} is not a UUID.`);
-  const words = [spec.modelDir, spec.inputDir ?? "", ...spec.args, ...(spec.batch ? [...spec.batch.args, ...spec.batch.writes, ...spec.batch.reads] : [])];
+  const generation = spec.generation ?? 0;
+  if (!Number.isSafeInteger(generation) || generation < 0) throw new JobScriptError(`generation ${generation} is not a whole number.`);
+  const mounts = spec.mounts ?? [];
+  const words = [spec.modelDir, spec.inputDir ?? "", ...spec.args, ...mounts.flatMap((mount) => [mount.source, mount.target]), ...(spec.batch ? [...spec.batch.args, ...spec.batch.writes, ...spec.batch.reads] : [])];
   if (words.some((word) => CONTROL.test(word))) throw new JobScriptError("a value with control characters (such as a newline) cannot go into a Slurm job script.");
   const job = spec.job;
   const gpus = job.gres ?? 0;
@@ -72,7 +75,7 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   const lines = [
     "#!/bin/bash",
     ...directive("job-name", spec.name, NAME, "--name"),
-    `#SBATCH --comment=${commentFor(spec.serviceId)}`,
+    `#SBATCH --comment=${commentFor(instanceKey(spec.serviceId, generation))}`,
     `#SBATCH --output=${JOB_FILES.output}`,
     "#SBATCH --open-mode=append",
     ...directive("time", job.time, TIME, "--time"),
@@ -81,9 +84,16 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
     ...(gpus > 0 ? [`#SBATCH --gres=gpu:${gpus}`] : []),
     ...directive("partition", job.partition, PARTITION, "--partition"),
     ...directive("constraint", job.constraint, CONSTRAINT, "--constraint"),
+    ...directive("account", job.account, ACCOUNT, "--account"),
+    ...directive("qos", job.qos, ACCOUNT, "--qos"),
+    ...directive("reservation", job.reservation, ACCOUNT, "--reservation"),
+    ...directive("exclude", job.exclude, NODELIST, "--exclude"),
+    ...directive("nodelist", job.nodelist, NODELIST, "--nodelist"),
     `# svc service ${spec.serviceId}: ${spec.task} with the ${target.runtime} runtime`,
   ];
-  const runtime = runtimeCommand(spec.modelDir, gpus, target, spec.inputDir);
+  if (spec.gracePeriod !== undefined && !(Number.isInteger(spec.gracePeriod) && spec.gracePeriod >= 0)) throw new JobScriptError(`--grace-period ${spec.gracePeriod}: give whole seconds.`);
+  if (spec.gracePeriod !== undefined) lines.push(`# svc counts it UNHEALTHY when its health check has not answered ${spec.gracePeriod} s after it started (--grace-period ${spec.gracePeriod}).`);
+  const runtime = runtimeCommand(spec.modelDir, gpus, target, spec.inputDir, mounts);
   if (runtime.comments.some((line) => CONTROL.test(line))) throw new JobScriptError("an image name or path with control characters cannot go into a Slurm job script.");
   lines.push(...runtime.comments, "set -u", "umask 077", ...runtime.checks);
   if (spec.batch) return `${[...lines, ...batchLines(spec, target)].join("\n")}\n`;

@@ -31,6 +31,8 @@ export interface JobStatus {
   exitCode: string;
   /** From the port file once the job wrote it: where its server listens. */
   server?: { host: string; port: number };
+  /** When the job reaches its time limit (squeue's %e, read with the cluster's UTC offset), for jobs that have one. */
+  endsAt?: string;
   /** The last lines of the job's output (for jobs that ended). */
   tail?: string;
   /** A batch job's progress file (JSON), when there is one. */
@@ -52,10 +54,12 @@ const TAIL_LINES = 20;
  */
 export function statusScript(refs: JobRef[]): string {
   const lines = [
-    `q=$(squeue -h -t all -u "$(id -un)" -o '%i|%T|%r' 2>&1) || { printf '@error %s\\n' "$q" | tr '\\n' ' '; echo; exit 0; }`,
+    `q=$(SLURM_TIME_FORMAT=standard squeue -h -t all -u "$(id -un)" -o '%i|%T|%r|%e' 2>&1) || { printf '@error %s\\n' "$q" | tr '\\n' ' '; echo; exit 0; }`,
+    // squeue writes times in the cluster's local time, without an offset.
+    `printf '@tz %s\\n' "$(date +%z)"`,
     "show() {",
     `  line=$(printf '%s\\n' "$q" | grep -m1 "^$1|")`,
-    `  state=$(printf '%s' "$line" | cut -d'|' -f2); reason=$(printf '%s' "$line" | cut -d'|' -f3); code=`,
+    `  state=$(printf '%s' "$line" | cut -d'|' -f2); reason=$(printf '%s' "$line" | cut -d'|' -f3); end=$(printf '%s' "$line" | cut -d'|' -f4); code=`,
     "  case \"$state\" in",
     `    ''|${TERMINAL})`,
     `      if s=$(scontrol show job -o "$1" 2>/dev/null) && [ -n "$s" ]; then`,
@@ -67,7 +71,7 @@ export function statusScript(refs: JobRef[]): string {
     `        state=$(printf '%s' "$s" | cut -d'|' -f1 | cut -d' ' -f1); code=$(printf '%s' "$s" | cut -d'|' -f2)`,
     "      fi;;",
     "  esac",
-    `  printf '@job %s|%s|%s|%s\\n' "$1" "\${state:-MISSING}" "$reason" "$code"`,
+    `  printf '@job %s|%s|%s|%s|%s\\n' "$1" "\${state:-MISSING}" "$reason" "$code" "$end"`,
     "  case \"$state\" in",
     `    RUNNING|COMPLETING|STAGE_OUT) [ -f "$2/${JOB_FILES.port}" ] && printf '@port %s\\n' "$(head -n1 "$2/${JOB_FILES.port}")";;`,
     `    ${TERMINAL}) [ -f "$2/${JOB_FILES.output}" ] && printf '@tail %s\\n' "$(tail -n ${TAIL_LINES} "$2/${JOB_FILES.output}" | base64 | tr -d '\\n')";;`,
@@ -83,17 +87,25 @@ export function statusScript(refs: JobRef[]): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** squeue's standard time format: 2026-11-25T12:34:56. */
+const SLURM_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 const ADDRESS = /^[A-Za-z0-9.:_-]{1,253}$/;
 
 /** Reads the status script's output; throws SlurmStatusError when squeue itself failed (e.g. the controller is down). */
 export function parseStatusOutput(stdout: string): Map<string, JobStatus> {
   const result = new Map<string, JobStatus>();
   let current: JobStatus | undefined;
+  let offset = "+00:00";
   for (const line of stdout.split("\n")) {
     if (line.startsWith("@error ")) throw new SlurmStatusError(`squeue failed: ${line.slice(7).trim()}`);
-    if (line.startsWith("@job ")) {
-      const [jobId, state, reason, exitCode] = line.slice(5).split("|");
+    if (line.startsWith("@tz ")) {
+      const tz = /^([+-])(\d\d)(\d\d)$/.exec(line.slice(4).trim());
+      if (tz) offset = `${tz[1]}${tz[2]}:${tz[3]}`;
+    } else if (line.startsWith("@job ")) {
+      const [jobId, state, reason, exitCode, end] = line.slice(5).split("|");
       current = { jobId, state: state || "MISSING", reason: reason ?? "", exitCode: exitCode ?? "" };
+      const endsAt = end && SLURM_TIME.test(end.trim()) ? new Date(`${end.trim()}${offset}`) : undefined;
+      if (endsAt && !Number.isNaN(endsAt.getTime())) current.endsAt = endsAt.toISOString();
       result.set(jobId, current);
     } else if (line.startsWith("@port ") && current) {
       const [host, port] = line.slice(6).trim().split(/\s+/);

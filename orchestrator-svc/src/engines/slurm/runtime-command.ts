@@ -1,6 +1,7 @@
 import type { SlurmRuntime } from "@svc/contracts";
 import { remotePathWord, shellQuote } from "@svc/ssh";
 import { serverOf } from "../api-key";
+import type { Mount } from "../engine";
 import { modelMount } from "../model-folder";
 
 /** How a job script says on its output why it could not start its server: the reason of its FAILED status leads with that line. */
@@ -41,22 +42,31 @@ function presenceCheck(test: string, path: string, what: string, fix: string): s
   ];
 }
 
-/** `inputDir`: a speech service's input folder, bound into an Apptainer container at the same path. */
-export function runtimeCommand(modelDir: string, gpus: number, target: RuntimeTarget, inputDir?: string): RuntimeCommand {
+/** Each `--mount` folder must be on the node the job landed on (a bare job sees the node's filesystem as it is). */
+const mountChecks = (mounts: readonly Mount[]) =>
+  mounts.flatMap((mount) => presenceCheck("-d", mount.source, `the --mount folder ${mount.source}`, "Mount a folder the compute nodes share."));
+
+/**
+ * `inputDir`: a speech service's input folder, bound into an Apptainer container at the same path;
+ * `mounts`: `--mount` folders, bound read-only (Apptainer) or checked to be on the node (bare).
+ */
+export function runtimeCommand(modelDir: string, gpus: number, target: RuntimeTarget, inputDir?: string, mounts: readonly Mount[] = []): RuntimeCommand {
   if (target.runtime === "apptainer") {
     const mount = modelMount(modelDir);
     const input = inputDir === undefined ? [] : ["--bind", `${remotePathWord(inputDir)}:${remotePathWord(inputDir)}`];
+    const binds = mounts.flatMap((each) => ["--bind", shellQuote(`${each.source}:${each.target}:ro`)]);
     return {
       comments: target.prepare.length === 0 ? [] : ["# svc made the image ready on the login node before submitting, if it was missing:", ...target.prepare.map((line) => `#   ${line}`)],
-      checks: presenceCheck("-f", target.sif, "the Apptainer image", "The folder it is in must be shared with the compute nodes."),
-      words: ["apptainer", "run", ...(gpus > 0 ? ["--nv"] : []), "--bind", shellQuote(`${mount}:${mount}:ro`), ...input, remotePathWord(target.sif)],
+      checks: [...presenceCheck("-f", target.sif, "the Apptainer image", "The folder it is in must be shared with the compute nodes."), ...mountChecks(mounts)],
+      words: ["apptainer", "run", ...(gpus > 0 ? ["--nv"] : []), "--bind", shellQuote(`${mount}:${mount}:ro`), ...input, ...binds, remotePathWord(target.sif)],
     };
   }
-  if (!target.bundle) return { comments: [], checks: ['export PATH="$HOME/.local/bin:$PATH"'], words: ["python3", "-m", "vllm.entrypoints.openai.api_server"] };
+  const readOnly = mounts.length === 0 ? [] : ["# --mount folders: a bare job reads them where they are on the node (nothing can bind them read-only there)."];
+  if (!target.bundle) return { comments: readOnly, checks: ['export PATH="$HOME/.local/bin:$PATH"', ...mountChecks(mounts)], words: ["python3", "-m", "vllm.entrypoints.openai.api_server"] };
   const { version, dir, bun, main } = target.bundle;
   return {
-    comments: [`# The svc runtime ${version} (Bun and the runtime tree), installed by svc in ${dir}.`],
-    checks: presenceCheck("-x", bun, `the svc runtime ${version}`, "Its home folder must be shared with the compute nodes; 'svc runtime install' puts it there again."),
+    comments: [`# The svc runtime ${version} (Bun and the runtime tree), installed by svc in ${dir}.`, ...readOnly],
+    checks: [...presenceCheck("-x", bun, `the svc runtime ${version}`, "Its home folder must be shared with the compute nodes; 'svc runtime install' puts it there again."), ...mountChecks(mounts)],
     words: [remotePathWord(bun), remotePathWord(main)],
   };
 }

@@ -1,6 +1,6 @@
 import type { SlurmProfile } from "@svc/contracts";
 import { connectionKey, remotePathWord, Tunnels, type ClusterConnection } from "@svc/ssh";
-import type { Engine, EngineCapabilities, LaunchSpec, Observation, Submitted } from "../engine";
+import { instanceKey, type Engine, type EngineCapabilities, type LaunchSpec, type Observation, type Submitted } from "../engine";
 import { EngineError } from "../engine-error";
 import type { ApptainerImages } from "./apptainer-images";
 import { clusterFailure } from "./cluster-failure";
@@ -122,7 +122,7 @@ export class SlurmEngine implements Engine {
     renderJobScript(spec, { runtime: "bare" });
     const { target, notes } = await this.target(spec, reach, true);
     const script = renderJobScript(spec, target);
-    const workDir = slurmWorkDir(profile, spec.serviceId);
+    const workDir = slurmWorkDir(profile, instanceKey(spec.serviceId, spec.generation));
     const dir = remotePathWord(workDir);
     // The script goes on sh's standard input, so nothing in it (the key included) is on a command line.
     const write = (file: string, text: string) => `printf '%s' '${Buffer.from(text).toString("base64")}' | base64 -d > ${file}`;
@@ -149,7 +149,7 @@ export class SlurmEngine implements Engine {
       const said = result.stderr.trim() || result.stdout.trim() || `exit code ${result.code}`;
       throw new EngineError("refused", "sbatch_refused", `sbatch on ${profile.host} refused the job: ${said}`);
     }
-    return { handle: formatHandle({ jobId, workDir }), host: null, port: null, notes };
+    return { handle: formatHandle({ jobId, workDir }), host: null, port: null, notes, runtime: describeTarget(target) };
   }
 
   async inspect(handles: string[]): Promise<Map<string, Observation>> {
@@ -167,8 +167,10 @@ export class SlurmEngine implements Engine {
         const status = statuses.get(jobId);
         let observation = observe(status);
         if (observation.phase === "running") {
+          const endsAt = status?.endsAt;
           if (!status?.server) observation = { phase: "running", host: "127.0.0.1", port: null };
           else if (!connection.local) observation = { phase: "running", host: "127.0.0.1", port: await tunnels.ensure(jobId, status.server.host, status.server.port) };
+          if (endsAt) observation = { ...observation, endsAt };
         } else tunnels.close(jobId);
         observations.set(handle, status?.progress === undefined ? observation : { ...observation, progress: status.progress });
       }),
@@ -215,7 +217,7 @@ export class SlurmEngine implements Engine {
     this.reach?.tunnels.close(parseHandle(handle).jobId);
   }
 
-  /** Jobs of this user whose comment names one of these services (svc:<id>). */
+  /** Jobs of this user whose comment names one of these services (svc:<id>), or jobs of them (instance keys, svc:<id>.<generation>). */
   async adopt(serviceIds: string[]): Promise<Map<string, string>> {
     const { profile, connection } = await this.current();
     const wanted = new Set(serviceIds);
@@ -237,4 +239,11 @@ export class SlurmEngine implements Engine {
     this.reach?.connection.close();
     this.reach = undefined;
   }
+}
+
+/** What a job runs its server with, as `svc details` shows it: never a container image for a bare job. */
+function describeTarget(target: RuntimeTarget): string {
+  if (target.runtime === "apptainer") return `apptainer ${target.sif}`;
+  if (!target.bundle) return "vLLM (bare: python3 -m vllm.entrypoints.openai.api_server)";
+  return `svc runtime ${target.bundle.version} (bare: ${target.bundle.main})`;
 }

@@ -2,6 +2,8 @@
 
 from .batches import BATCH_STATUSES, BATCH_TASKS, FINISHED_BATCH_STATUSES, BatchDetails, BatchEvent, BatchFile, BatchProgress, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .app import AppInfo, ComponentHealth, ErrorBody, HealthReport, ImageBuild, RuntimeImage
+from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport, ImageBuild, ImageChoice, RuntimeImage
+from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
@@ -15,7 +17,9 @@ from .services import (
     ServiceDetails,
     ServiceEvent,
     ServicePhases,
+    ServicePolicyState,
     ServiceRecord,
+    ServiceSuccessor,
     ServiceStatus,
     SpeechRecognitionOptions,
     Task,
@@ -34,6 +38,14 @@ __all__ = [
     "BatchRunResponse",
     "BatchStatus",
     "BatchTask",
+    "ApiKey",
+    "CreatedKey",
+    "ServiceTime",
+    "UsageCounts",
+    "UsageDay",
+    "UsageGroup",
+    "UsageGrouping",
+    "UsageReport",
     "AppInfo",
     "ChatChoice",
     "ChatCompletion",
@@ -43,9 +55,11 @@ __all__ = [
     "DownloadFailure",
     "DownloadTask",
     "ErrorBody",
+    "EngineReach",
     "HealthReport",
     "HostKeyNotice",
     "ImageBuild",
+    "ImageChoice",
     "JobOptions",
     "LocalProfile",
     "Model",
@@ -67,6 +81,8 @@ __all__ = [
     "ServiceDetails",
     "ServiceEvent",
     "ServicePhases",
+    "ServicePolicyState",
+    "ServiceSuccessor",
     "ServiceRecord",
     "ServiceStatus",
     "SlurmProfile",

@@ -9,6 +9,17 @@ from .services import Task
 
 
 @dataclass(frozen=True, kw_only=True)
+class ImageChoice:
+    """The image the app runs for a task on an inference server."""
+
+    task: Task
+    engine: Literal["svc", "vllm"]
+    image: str
+    #: The variable of `svc start`'s environment that pinned it (SVC_TEXT_GENERATION_IMAGE, …), or None for the default.
+    set_by: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class AppInfo:
     name: Literal["svc"]
     version: str
@@ -20,6 +31,8 @@ class AppInfo:
     #: How Docker services are reached: "publish" (own network, port published on 127.0.0.1),
     #: "host" (host networking), None while the Docker Engine does not answer.
     docker_network: Literal["publish", "host"] | None = None
+    #: The images services run (`run(..., image=...)` replaces one for a service).
+    images: list[ImageChoice]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -31,9 +44,25 @@ class ComponentHealth:
 
 
 @dataclass(frozen=True, kw_only=True)
+class EngineReach:
+    """Whether an engine can be reached: the Docker Engine (profile None), or a slurm profile's cluster."""
+
+    engine: Literal["docker", "slurm"]
+    profile: str | None
+    #: The Docker socket, or user@host:port of the cluster.
+    target: str
+    #: "unknown" until the first background check has ended.
+    state: Literal["reachable", "unreachable", "unknown"]
+    detail: str
+    checked_at: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class HealthReport:
+    #: Whether svc's own parts answer; an unreachable engine does not make it "degraded".
     status: Literal["ok", "degraded"]
     services: list[ComponentHealth]
+    engines: list[EngineReach]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,6 +72,8 @@ class RuntimeImage:
     task: Task
     engine: Literal["svc", "vllm"]
     image: str
+    #: The variable that pinned it (SVC_TEXT_GENERATION_IMAGE, …), or None for the default.
+    set_by: str | None
     #: Whether the image is on this machine's Docker Engine.
     present: bool
     size_bytes: int | None

@@ -12,6 +12,8 @@ class LocalProfile:
     schema: Literal["local"]
     home_dir: str
     cache_dir: str
+    #: Default idle_stop of this profile's services (e.g. "30m").
+    idle_stop: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -25,6 +27,12 @@ class SlurmProfile:
     port: int | None = None
     identity_file: str | None = None
     runtime: Literal["bare", "apptainer"] | None = None
+    #: Default idle_stop of this profile's services (e.g. "30m").
+    idle_stop: str | None = None
+    #: Defaults of this profile's jobs when `run()` gives none (profiles.cfg's account, partition, qos).
+    account: str | None = None
+    partition: str | None = None
+    qos: str | None = None
 
 
 Profile = Union[LocalProfile, SlurmProfile]
@@ -42,6 +50,12 @@ class ProfileAttributes(TypedDict, total=False):
     port: int
     identity_file: str
     runtime: Literal["bare", "apptainer"]
+    #: Default idle_stop of the profile's services: no request for this long stops one (e.g. "30m").
+    idle_stop: str
+    #: slurm: defaults of the profile's jobs; an empty string removes one.
+    account: str
+    partition: str
+    qos: str
     #: slurm: the fingerprint (SHA256:…) of the host's key, checked beforehand, for a host not in
     #: known_hosts yet (SvcApiError ssh_host_key_unknown carries it); not stored in the profile.
     host_key_fingerprint: str

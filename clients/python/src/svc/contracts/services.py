@@ -25,6 +25,13 @@ class JobOptions:
     gres: int | None = None
     partition: str | None = None
     constraint: str | None = None
+    account: str | None = None
+    qos: str | None = None
+    reservation: str | None = None
+    #: Nodes not to run on (a Slurm hostlist).
+    exclude: str | None = None
+    #: Nodes to run on (a Slurm hostlist).
+    nodelist: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,6 +45,32 @@ class TextGenerationOptions:
 @dataclass(frozen=True, kw_only=True)
 class SpeechRecognitionOptions:
     input_dir: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServicePolicyState:
+    """Lifecycle policies of a service (contracts/src/policies.ts), durations in words and in seconds."""
+
+    #: Stopped after answering no request for this long; None: never.
+    idle_stop: str | None
+    idle_stop_seconds: int | None
+    #: A request while it is STOPPED starts it again.
+    on_demand: bool
+    start_timeout: str
+    start_timeout_seconds: int
+    #: Slurm: handed over to a successor job before the time limit.
+    renew: bool
+    renew_before: str | None
+    renew_before_seconds: int | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServiceSuccessor:
+    """A renewal under way: the successor job (or, while `phase` is draining, the old job finishing)."""
+
+    phase: Literal["submitting", "starting", "draining"]
+    handle: str | None
+    since: datetime
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,9 +100,23 @@ class ServiceRecord:
     text_generation: TextGenerationOptions | None = None
     speech_recognition: SpeechRecognitionOptions | None = None
     engine_args: list[str]
+    policies: ServicePolicyState
+    #: When the gateway last passed it a request (or it last became HEALTHY).
+    last_request_at: datetime | None
+    #: When the current Slurm job reaches its time limit.
+    ends_at: datetime | None
+    successor: ServiceSuccessor | None
+    #: Host folders bound read-only into the service (`mount=[...]`).
+    mounts: list[str] | None = None
+    #: Seconds it may fail its health check while starting before it counts as UNHEALTHY.
+    grace_period: int | None = None
     created_by: str
     created_at: datetime
     updated_at: datetime
+    #: How long the engine has run it, over all its runs (in lists and details).
+    running_seconds: float | None = None
+    #: Slurm: GPUs allocated (GRES per node) × running hours; None on Docker.
+    gpu_hours: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,3 +156,5 @@ class RunResponse:
     script: str
     #: None for a dry run.
     service: ServiceRecord | None
+    #: The policies the service gets (also on a dry run).
+    policies: ServicePolicyState | None = None

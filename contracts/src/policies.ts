@@ -1,0 +1,103 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+/**
+ * Lifecycle policies of a service (desired state the orchestrator's reconciler acts on): stop
+ * when idle, start on the first request, and (Slurm) renew the job before its wall time.
+ */
+
+/**
+ * A duration as the CLI takes it: units (`5s`, `30m`, `2h`, `1d`, `1h30m`) or a clock like
+ * Slurm's --time (`MM:SS`, `HH:MM:SS`, `D-HH:MM:SS`); a bare number is minutes, as in Slurm.
+ */
+export const DURATION_PATTERN = "^(\\d+|(\\d+d)?(\\d+h)?(\\d+m)?(\\d+s)?|\\d+:\\d{1,2}|\\d+:\\d{1,2}:\\d{1,2}|\\d+-\\d+(:\\d{1,2}(:\\d{1,2})?)?)$";
+const UNITS = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/;
+
+/** Seconds in `text`, or undefined when it is not a duration (see DURATION_PATTERN). */
+export function parseDuration(text: string): number | undefined {
+  const value = text.trim();
+  if (!value || !new RegExp(DURATION_PATTERN).test(value)) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 60;
+  const units = UNITS.exec(value);
+  if (units) {
+    const [, d = "0", h = "0", m = "0", s = "0"] = units;
+    return ((Number(d) * 24 + Number(h)) * 60 + Number(m)) * 60 + Number(s);
+  }
+  const [days, clock] = value.includes("-") ? value.split("-") : ["0", value];
+  const parts = clock.split(":").map(Number);
+  // D-HH, D-HH:MM, D-HH:MM:SS start with hours; MM:SS and HH:MM:SS as Slurm reads them.
+  const [h, m, s] = value.includes("-") ? [parts[0], parts[1] ?? 0, parts[2] ?? 0] : parts.length === 3 ? parts : [0, parts[0], parts[1]];
+  return ((Number(days) * 24 + h) * 60 + m) * 60 + s;
+}
+
+/** `1800` → "30 min"; `5` → "5 s"; `5400` → "1 h 30 min" (for reasons and details). */
+export function formatDuration(seconds: number): string {
+  const parts: string[] = [];
+  const d = Math.floor(seconds / 86_400);
+  const h = Math.floor((seconds % 86_400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = Math.floor(seconds % 60);
+  if (d) parts.push(`${d} d`);
+  if (h) parts.push(`${h} h`);
+  if (m) parts.push(`${m} min`);
+  if (s || parts.length === 0) parts.push(`${s} s`);
+  return parts.join(" ");
+}
+
+const duration = (description: string) => Type.String({ minLength: 1, maxLength: 32, pattern: DURATION_PATTERN, description });
+
+export const DEFAULT_START_TIMEOUT = "15m";
+export const DEFAULT_RENEW_BEFORE = "10m";
+
+/** The policies `svc run` takes (--idle-stop, --on-demand, --start-timeout, --renew, --renew-before). */
+export const ServicePolicies = Type.Object(
+  {
+    idleStop: Type.Optional(duration("Stop the service after it has answered no request (through /v1 or /proxy) for this long; default: the profile's idle_stop, else never.")),
+    onDemand: Type.Optional(Type.Boolean({ description: "A request for the service while it is STOPPED starts it again and waits until it is HEALTHY." })),
+    startTimeout: Type.Optional(duration(`How long a request waits for an on-demand start; past it, 503 with the scheduler's reason. Default ${DEFAULT_START_TIMEOUT}.`)),
+    renew: Type.Optional(Type.Boolean({ description: "Slurm, with --time: submit a successor job before the job's end time and hand over to it, so the service outlives the wall time." })),
+    renewBefore: Type.Optional(duration(`How long before the job's end time the successor is submitted. Default ${DEFAULT_RENEW_BEFORE}.`)),
+  },
+  { $id: "ServicePolicies", additionalProperties: false },
+);
+export type ServicePolicies = Static<typeof ServicePolicies>;
+
+/** The policies as the service keeps them: every default filled in. */
+export const ServicePolicyState = Type.Object(
+  {
+    idleStop: Type.Union([Type.String(), Type.Null()], { description: "In words (`30 min`); null: never stopped for idling." }),
+    idleStopSeconds: Type.Union([Type.Integer(), Type.Null()]),
+    onDemand: Type.Boolean(),
+    startTimeout: Type.String({ description: "In words (`15 min`)." }),
+    startTimeoutSeconds: Type.Integer(),
+    renew: Type.Boolean(),
+    renewBefore: Type.Union([Type.String(), Type.Null()], { description: "In words; null unless renew is on." }),
+    renewBeforeSeconds: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { $id: "ServicePolicyState" },
+);
+export type ServicePolicyState = Static<typeof ServicePolicyState>;
+
+/** A renewal under way: the job that will take over (or, once it has, the one draining). */
+export const ServiceSuccessor = Type.Object(
+  {
+    phase: Type.Union([Type.Literal("submitting"), Type.Literal("starting"), Type.Literal("draining")], {
+      description: "submitting: sbatch under way; starting: the successor is queued or starting; draining: the successor serves, `handle` is the old job finishing its requests.",
+    }),
+    handle: Type.Union([Type.String(), Type.Null()]),
+    since: Type.String({ format: "date-time" }),
+  },
+  { $id: "ServiceSuccessor" },
+);
+export type ServiceSuccessor = Static<typeof ServiceSuccessor>;
+
+/** Body of POST /api/services/activity: when the gateway last passed a request to each service. */
+export const ActivityReport = Type.Object(
+  {
+    services: Type.Array(
+      Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), lastRequestAt: Type.String({ format: "date-time", maxLength: 64 }) }, { additionalProperties: false }),
+      { maxItems: 10_000 },
+    ),
+  },
+  { $id: "ActivityReport", additionalProperties: false },
+);
+export type ActivityReport = Static<typeof ActivityReport>;

@@ -1,0 +1,35 @@
+import { Elysia, t } from "elysia";
+import { ApiKey, CreatedKey, CreateKeyRequest, KeyParams } from "@svc/contracts";
+import { operation } from "@svc/platform";
+import type { KeyRing } from "./service";
+
+const tags = ["keys"];
+
+/** /api/keys: API keys for people using /v1 (svc key create|ls|rm). */
+export function keysController(keys: KeyRing) {
+  // normalize: false refuses unknown fields (a typo in an optional one) instead of dropping them, as the services do.
+  return new Elysia({ name: "gateway/keys", prefix: "/api/keys", normalize: false })
+    .get("", () => keys.list(), {
+      ...operation("listKeys", { summary: "List API keys (never the keys themselves)", tags, ok: { 200: t.Array(ApiKey) } }),
+    })
+    .post(
+      "",
+      ({ body, set }) => {
+        set.status = 201;
+        return keys.create(body);
+      },
+      {
+        body: CreateKeyRequest,
+        ...operation("createKey", {
+          summary: "Create an API key for /v1; the answer shows the key this once",
+          tags,
+          ok: { 201: CreatedKey },
+          errors: { 409: "A key of that name exists (`conflict`)." },
+        }),
+      },
+    )
+    .delete("/:ref", ({ params }) => keys.remove(params.ref), {
+      params: KeyParams,
+      ...operation("deleteKey", { summary: "Remove an API key; it is refused from the next request on", tags, ok: { 200: ApiKey }, errors: { 404: "No key has that id or name (`not_found`)." } }),
+    });
+}

@@ -1,0 +1,84 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { SERVICE_METRICS_PATH } from "@svc/contracts";
+import type { InternalClient } from "@svc/platform";
+import type { LeastInFlight } from "../openai/balancer";
+import type { V1Outcome } from "../openai/outcome";
+
+/** The model label of requests for a model nothing serves. */
+export const NOT_SERVED = "(not served)";
+
+/**
+ * The gateway's Prometheus metrics: /v1 requests, errors, latency and tokens per model and
+ * service, requests in flight; /metrics appends orchestrator-svc's (reconcile ticks, services per
+ * status and profile).
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: "svc_v1_requests_total",
+    help: "Requests through /v1, by model, service, endpoint and status.",
+    labelNames: ["model", "service", "endpoint", "status"],
+    registers: [this.registry],
+  });
+  private readonly errors = new Counter({
+    name: "svc_v1_errors_total",
+    help: "Requests through /v1 answered with a 4xx or 5xx status, or whose stream broke.",
+    labelNames: ["model", "service", "endpoint"],
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: "svc_v1_request_duration_seconds",
+    help: "Time from a /v1 request's arrival to the end of its answer.",
+    labelNames: ["model", "service"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [this.registry],
+  });
+  private readonly tokens = new Counter({
+    name: "svc_v1_tokens_total",
+    help: "Tokens of /v1 requests (kind: prompt = in, completion = out), from each answer's usage.",
+    labelNames: ["model", "service", "kind"],
+    registers: [this.registry],
+  });
+
+  constructor(
+    private readonly client: InternalClient,
+    balancer: LeastInFlight,
+  ) {
+    new Gauge({
+      name: "svc_v1_in_flight",
+      help: "Requests through /v1 being answered now, by service.",
+      labelNames: ["service"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [service, count] of balancer.entries()) this.set({ service }, count);
+      },
+    });
+  }
+
+  observe(outcome: V1Outcome): void {
+    // Only served repo ids become labels: a caller's made-up names would add a series each.
+    const model = outcome.modelServed ? outcome.model! : outcome.model === null ? "" : NOT_SERVED;
+    const service = outcome.serviceName ?? "";
+    this.requests.inc({ model, service, endpoint: outcome.endpoint, status: String(outcome.status) });
+    if (outcome.status >= 400 || outcome.end === "error") this.errors.inc({ model, service, endpoint: outcome.endpoint });
+    this.duration.observe({ model, service }, outcome.latencyMs / 1000);
+    if (outcome.usage) {
+      this.tokens.inc({ model, service, kind: "prompt" }, outcome.usage.promptTokens);
+      this.tokens.inc({ model, service, kind: "completion" }, outcome.usage.completionTokens);
+    }
+  }
+
+  /** The text format: the gateway's metrics, then orchestrator-svc's (left out, with a comment, when it does not answer). */
+  async text(): Promise<string> {
+    const own = await this.registry.metrics();
+    let theirs: string;
+    try {
+      const response = await this.client.serviceRoute("orchestrator-svc", SERVICE_METRICS_PATH, 5000);
+      theirs = response.ok ? await response.text() : `# orchestrator-svc answered ${response.status}\n`;
+    } catch {
+      theirs = "# orchestrator-svc is not answering\n";
+    }
+    return `${own}\n${theirs}`;
+  }
+}

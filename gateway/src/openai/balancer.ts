@@ -1,0 +1,44 @@
+import type { ServiceRoute } from "@svc/contracts";
+
+/**
+ * Chooses among the services that serve a model: the one with the fewest requests in flight
+ * through this gateway; among equals, the next in turn (round robin per model).
+ */
+export class LeastInFlight {
+  private readonly inFlight = new Map<string, number>();
+  private readonly turn = new Map<string, number>();
+  private readonly names = new Map<string, string>();
+
+  pick(repo: string, services: ServiceRoute[]): ServiceRoute | undefined {
+    if (services.length === 0) return undefined;
+    const ordered = [...services].sort((a, b) => a.id.localeCompare(b.id));
+    const fewest = Math.min(...ordered.map((service) => this.count(service.id)));
+    const least = ordered.filter((service) => this.count(service.id) === fewest);
+    const turn = this.turn.get(repo) ?? 0;
+    this.turn.set(repo, turn + 1);
+    return least[turn % least.length];
+  }
+
+  /** Services (by name) with requests in flight, and how many. */
+  entries(): Array<[string, number]> {
+    return [...this.inFlight.entries()].map(([id, count]) => [this.names.get(id) ?? id, count]);
+  }
+
+  count(serviceId: string): number {
+    return this.inFlight.get(serviceId) ?? 0;
+  }
+
+  /** A request starts on the service; call the returned function once, when it is over. */
+  begin(serviceId: string, name = serviceId): () => void {
+    this.names.set(serviceId, name);
+    this.inFlight.set(serviceId, this.count(serviceId) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = this.count(serviceId) - 1;
+      if (left > 0) this.inFlight.set(serviceId, left);
+      else this.inFlight.delete(serviceId);
+    };
+  }
+}

@@ -1,0 +1,47 @@
+import type { ServiceRoute } from "@svc/contracts";
+
+/** One entry of /v1/models: OpenAI's model object plus what svc knows of the services behind it. */
+export interface ServedModel {
+  id: string;
+  object: "model";
+  created: number;
+  owned_by: string;
+  task: string;
+  /** The newest revision served; `revisions` lists every one. */
+  revision: string;
+  revisions: string[];
+  /** HEALTHY when a service answers, else the state of the furthest along. */
+  status: string;
+  /** HEALTHY services of this model. */
+  replicas: number;
+  services: Array<{ id: string; name: string; revision: string; status: string; profile: string }>;
+}
+
+const STATUS_ORDER = ["HEALTHY", "UNHEALTHY", "STARTING", "PENDING", "SUBMITTED"];
+
+/** /v1/models: one entry per repo id with a live service (not one being stopped), sorted by id. */
+export function modelsList(routes: ServiceRoute[]): ServedModel[] {
+  const byRepo = new Map<string, ServiceRoute[]>();
+  for (const route of routes) {
+    if (route.status === "STOPPING") continue;
+    byRepo.set(route.model, [...(byRepo.get(route.model) ?? []), route]);
+  }
+  return [...byRepo.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([repo, services]) => {
+      const newest = [...services].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+      const status = STATUS_ORDER.find((candidate) => services.some((service) => service.status === candidate)) ?? newest.status;
+      return {
+        id: repo,
+        object: "model",
+        created: Math.floor(Math.min(...services.map((service) => Date.parse(service.createdAt))) / 1000),
+        owned_by: repo.split("/")[0],
+        task: newest.task,
+        revision: newest.revision,
+        revisions: [...new Set(services.map((service) => service.revision))],
+        status,
+        replicas: services.filter((service) => service.status === "HEALTHY").length,
+        services: services.map((service) => ({ id: service.id, name: service.name, revision: service.revision, status: service.status, profile: service.profile })),
+      };
+    });
+}

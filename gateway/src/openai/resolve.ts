@@ -1,0 +1,48 @@
+import type { ServiceRoute } from "@svc/contracts";
+
+/** Live states in which a service will answer soon: /v1 says 503 with Retry-After instead of 404. */
+const COMING = new Set(["SUBMITTED", "PENDING", "STARTING", "UNHEALTHY"]);
+/** States of an ended service that an on-demand request starts again. */
+const DORMANT = new Set(["STOPPED", "TIMEOUT"]);
+
+export type Resolution =
+  | { kind: "ready"; repo: string; services: ServiceRoute[] }
+  | { kind: "starting"; repo: string; services: ServiceRoute[] }
+  /** No service answers now, but `service` (--on-demand or --renew) is worth waiting for: on its way up, or stopped and started by the request. */
+  | { kind: "wake"; repo: string; service: ServiceRoute }
+  | { kind: "ambiguous"; revisions: string[] }
+  | { kind: "unknown" };
+
+const ready = (route: ServiceRoute) => route.status === "HEALTHY" && route.url !== null;
+
+/**
+ * The services a request's `model` names: a repo id (`owner/name`), `owner/name@revision` (a
+ * unique prefix of the revision is enough), or a service's name or id.
+ */
+export function resolveModel(model: string, routes: ServiceRoute[]): Resolution {
+  const at = model.lastIndexOf("@");
+  let matches: ServiceRoute[];
+  if (at > 0) {
+    const repo = model.slice(0, at);
+    const prefix = model.slice(at + 1);
+    matches = routes.filter((route) => route.model === repo && route.revision.startsWith(prefix));
+    const revisions = [...new Set(matches.map((route) => route.revision))];
+    if (revisions.length > 1) return { kind: "ambiguous", revisions };
+  } else {
+    matches = routes.filter((route) => route.model === model);
+    if (matches.length === 0) matches = routes.filter((route) => route.name === model || route.id === model);
+  }
+  const healthy = matches.filter(ready);
+  if (healthy.length > 0) return { kind: "ready", repo: healthy[0].model, services: healthy };
+  const newest = (candidates: ServiceRoute[]) => [...candidates].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+  const coming = matches.filter((route) => COMING.has(route.status));
+  const awaited = coming.filter((route) => route.waits);
+  if (awaited.length > 0) return { kind: "wake", repo: awaited[0].model, service: newest(awaited) };
+  if (coming.length > 0) return { kind: "starting", repo: coming[0].model, services: coming };
+  const dormant = matches.filter((route) => route.onDemand && (DORMANT.has(route.status) || route.status === "STOPPING"));
+  if (dormant.length > 0) return { kind: "wake", repo: dormant[0].model, service: newest(dormant) };
+  return { kind: "unknown" };
+}
+
+/** The repo ids served now (by a HEALTHY service), sorted. */
+export const servedModels = (routes: ServiceRoute[]) => [...new Set(routes.filter(ready).map((route) => route.model))].sort();

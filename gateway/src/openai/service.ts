@@ -1,0 +1,246 @@
+import { INTERNAL_SECRET_HEADER, type ServiceRoute } from "@svc/contracts";
+import { relay } from "../forward/relay";
+import { holdOpen, type TimeoutControl } from "../guard/hold-open";
+import { proxyError } from "../proxy/proxy-error";
+import { LeastInFlight } from "./balancer";
+import { mayUse, type Authenticate, type Caller } from "./caller";
+import type { ServiceCatalog } from "./catalog";
+import { modelsList } from "./models-list";
+import type { OutcomeSink, V1Outcome } from "./outcome";
+import { ROUTED_ENDPOINTS, USAGE_STREAM_ENDPOINTS } from "./paths";
+import { BodyError, readV1Body, type V1Body } from "./request-body";
+import { resolveModel, servedModels } from "./resolve";
+import { tapUsage } from "./usage-tap";
+import type { ActivityRecorder } from "../activity";
+import { NotServing, type OnDemandStarts } from "../on-demand/ensure-serving";
+import { waitingStream } from "../on-demand/wait-stream";
+
+/** The lifecycle policies' part in /v1: idle clocks see its requests, and a model whose service is on demand starts it. */
+export interface V1Lifecycle {
+  activity: Pick<ActivityRecorder, "touch">;
+  starts: Pick<OnDemandStarts, "ensureServing">;
+}
+
+/** The caller's credentials are for the gateway; the service gets its own key instead. */
+const DROPPED_REQUEST_HEADERS = ["authorization", "cookie", "x-svc-token", INTERNAL_SECRET_HEADER, "content-length"];
+/** As through /proxy: a service's answer is a sandboxed document on the UI's origin, without cookies. */
+const CONFINED_RESPONSE = { "content-security-policy": "sandbox", "x-content-type-options": "nosniff" };
+/** Header naming the service that answered, for whoever needs to tell replicas apart. */
+export const SERVICE_HEADER = "x-svc-service";
+const RETRY_AFTER_SECONDS = "5";
+/** How long a request whose services all failed to answer waits for one to show up at a new address, and how often it looks. */
+const MOVE_WAIT_MS = 10_000;
+const MOVE_POLL_MS = 250;
+
+/**
+ * One OpenAI base URL for every model: /v1/… picks a HEALTHY service by the request's `model`
+ * (the one with the fewest requests in flight), sends the request there with the service's own
+ * API key through the same relay /proxy uses (streams unbuffered, a caller that goes away cancels
+ * the upstream request), and reports each request's outcome with its token usage. A model whose
+ * only service is on demand (or being renewed) is waited for: a STOPPED one is started again, and
+ * streamed requests get keep-alive comments meanwhile (as through /proxy).
+ */
+export class OpenAiRouter {
+  readonly balancer = new LeastInFlight();
+
+  constructor(
+    private readonly catalog: ServiceCatalog,
+    private readonly authenticate: Authenticate,
+    private readonly sink: OutcomeSink,
+    private readonly lifecycle?: V1Lifecycle,
+  ) {}
+
+  async handle(request: Request, server?: TimeoutControl): Promise<Response> {
+    const started = performance.now();
+    const caller = this.authenticate(request);
+    if (caller instanceof Response) return caller;
+    const path = new URL(request.url).pathname.replace(/\/+$/, "");
+
+    if (request.method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"))) return this.models(path, caller);
+    if (!ROUTED_ENDPOINTS.has(path)) {
+      return proxyError(404, "unknown_url", `Unknown endpoint ${request.method} ${path}: the gateway's /v1 routes ${[...ROUTED_ENDPOINTS].join(", ")} (POST) and /v1/models (GET).`);
+    }
+    if (request.method !== "POST") return proxyError(405, "method_not_allowed", `${path} takes POST.`, { allow: "POST" });
+
+    const closing = holdOpen(request, server);
+    const outcome = (partial: Partial<V1Outcome> & Pick<V1Outcome, "status">): V1Outcome => ({
+      at: new Date(),
+      caller,
+      endpoint: path,
+      model: null,
+      modelServed: false,
+      serviceId: null,
+      serviceName: null,
+      end: "complete",
+      latencyMs: performance.now() - started,
+      usage: null,
+      ...partial,
+    });
+    const refuse = (response: Response, model: string | null, modelServed = false) => {
+      this.sink(outcome({ status: response.status, model, modelServed }));
+      return response;
+    };
+
+    let body: V1Body;
+    try {
+      body = await readV1Body(request);
+    } catch (error) {
+      if (error instanceof BodyError) return refuse(proxyError(error.status, error.code, error.message), null);
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      throw error;
+    }
+    if (!body.model) return refuse(proxyError(400, "model_required", "Name the model in the request's `model` field: a repo id (owner/name), owner/name@revision or a service name; GET /v1/models lists them."), null);
+
+    let routes: ServiceRoute[];
+    try {
+      routes = await this.catalog.routes();
+    } catch {
+      return refuse(proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.", { "retry-after": RETRY_AFTER_SECONDS }), body.model);
+    }
+    const resolved = resolveModel(body.model, routes);
+    if ((resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake") && !mayUse(caller, resolved.repo)) {
+      return refuse(proxyError(403, "model_not_allowed", `This API key may not use '${resolved.repo}'.`), resolved.repo, true);
+    }
+    // Streams report usage in a final chunk only when asked: ask for it, and keep it from a client that did not.
+    let send = body.bytes;
+    let stripUsage = false;
+    if (body.stream && body.json && USAGE_STREAM_ENDPOINTS.has(path)) {
+      const options = body.json.stream_options;
+      const asked = !!options && typeof options === "object" && (options as { include_usage?: unknown }).include_usage === true;
+      if (!asked && (options === undefined || options === null || typeof options === "object")) {
+        stripUsage = true;
+        send = new TextEncoder().encode(JSON.stringify({ ...body.json, stream_options: { ...((options as object) ?? {}), include_usage: true } })).buffer as ArrayBuffer;
+      }
+    }
+
+    const model = body.model;
+    const forward = async (repo: string, services: ServiceRoute[]): Promise<Response> => {
+      // A service is tried once at each address: a renewal's handover or new tunnels after a restart move it.
+      const tried = new Set<string>();
+      const untried = (route: ServiceRoute) => !tried.has(`${route.id} ${route.url}`);
+      const moveDeadline = Date.now() + MOVE_WAIT_MS;
+      let candidates = services;
+      for (;;) {
+        let service = this.balancer.pick(repo, candidates.filter(untried));
+        while (!service && Date.now() < moveDeadline && !request.signal.aborted) {
+          await Bun.sleep(MOVE_POLL_MS);
+          this.catalog.invalidate();
+          const again = resolveModel(model, await this.catalog.routes().catch(() => routes));
+          if (again.kind !== "ready") break;
+          candidates = again.services;
+          service = this.balancer.pick(repo, candidates.filter(untried));
+        }
+        if (!service) {
+          if (request.signal.aborted) return new Response(null, { status: 499 });
+          return refuse(proxyError(502, "service_unreachable", `No service of '${repo}' answered (tried ${[...tried].map((key) => key.split(" ")[0]).join(", ")}); svc ls shows their state.`), repo, true);
+        }
+        tried.add(`${service.id} ${service.url}`);
+        const done = this.balancer.begin(service.id, service.name);
+        this.lifecycle?.activity.touch(service.id);
+        let response: Response;
+        try {
+          response = await relay(request, `${service.url}${path}`, {
+            drop: DROPPED_REQUEST_HEADERS,
+            set: service.apiKey ? { authorization: `Bearer ${service.apiKey}` } : {},
+            body: send,
+            dropFromResponse: ["set-cookie"],
+            setOnResponse: { ...CONFINED_RESPONSE, ...closing, [SERVICE_HEADER]: service.id },
+          });
+        } catch {
+          done();
+          if (request.signal.aborted) return new Response(null, { status: 499 });
+          // Nothing started there (it stopped meanwhile, or its address is stale): try another one.
+          this.catalog.invalidate();
+          const fresh = await this.catalog.routes().catch(() => routes);
+          const again = resolveModel(model, fresh);
+          candidates = again.kind === "ready" ? again.services : candidates;
+          continue;
+        }
+        const finish = (how: V1Outcome["end"], usage: V1Outcome["usage"]) => {
+          done();
+          this.sink(outcome({ status: response.status, model: repo, modelServed: true, serviceId: service.id, serviceName: service.name, end: how, usage }));
+        };
+        if (!response.body) {
+          finish("complete", null);
+          return response;
+        }
+        const sse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
+        const tapped = tapUsage(response.body, { sse, stripUsage: sse && stripUsage, onEnd: (usage, how) => finish(how, usage) });
+        return new Response(tapped, { status: response.status, headers: response.headers });
+      }
+    };
+    switch (resolved.kind) {
+      case "unknown": {
+        const served = servedModels(routes.filter((route) => mayUse(caller, route.model)));
+        return refuse(
+          proxyError(404, "model_not_found", `The model '${body.model}' is not served. Served now: ${served.length ? served.join(", ") : "none"} (svc run starts one).`),
+          body.model,
+        );
+      }
+      case "ambiguous":
+        return refuse(proxyError(400, "ambiguous_model", `'${body.model}' matches several revisions (${resolved.revisions.join(", ")}): give more of the revision.`), body.model);
+      case "starting":
+        return refuse(
+          proxyError(503, "model_not_ready", `The model '${resolved.repo}' is starting (${resolved.services.map((s) => `${s.name}: ${s.status}`).join(", ")}); try again shortly.`, {
+            "retry-after": RETRY_AFTER_SECONDS,
+          }),
+          resolved.repo,
+          true,
+        );
+      case "wake":
+        if (this.lifecycle) return this.wake(request, resolved.service, body, closing, () => this.afterWake(body.model!, resolved.repo, forward), refuse);
+        return refuse(proxyError(503, "model_not_ready", `The model '${resolved.repo}' is not serving now; try again shortly.`, { "retry-after": RETRY_AFTER_SECONDS }), resolved.repo, true);
+    }
+    return forward(resolved.repo, resolved.services);
+  }
+
+  /** Waits for an on-demand (or renewing) service, starting it if it is stopped, then routes the request: a stream gets keep-alive comments meanwhile. */
+  private async wake(
+    request: Request,
+    service: ServiceRoute,
+    body: V1Body,
+    closing: Record<string, string>,
+    proceed: () => Promise<Response>,
+    refuse: (response: Response, model: string | null, modelServed?: boolean) => Response,
+  ): Promise<Response> {
+    const { activity, starts } = this.lifecycle!;
+    activity.touch(service.id);
+    const ready = starts.ensureServing(service.id, { signal: request.signal });
+    if (body.stream) return waitingStream(ready, proceed, { ...CONFINED_RESPONSE, ...closing });
+    try {
+      await ready;
+    } catch (error) {
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      if (error instanceof NotServing) return refuse(proxyError(503, error.code, error.message, { "retry-after": String(error.retryAfterSeconds) }), service.model, true);
+      return refuse(proxyError(502, "service_unreachable", `Service ${service.id} did not start: ${(error as Error).message}`), service.model, true);
+    }
+    return proceed();
+  }
+
+  /** Once a woken service is HEALTHY: the catalog is read again and the request goes to what now serves the model. */
+  private async afterWake(model: string, repo: string, forward: (repo: string, services: ServiceRoute[]) => Promise<Response>): Promise<Response> {
+    this.catalog.invalidate();
+    const again = resolveModel(model, await this.catalog.routes());
+    if (again.kind !== "ready") return proxyError(503, "model_not_ready", `The model '${repo}' started but is not answering yet; try again shortly.`, { "retry-after": RETRY_AFTER_SECONDS });
+    return forward(again.repo, again.services);
+  }
+
+  private async models(path: string, caller: Caller): Promise<Response> {
+    let routes: ServiceRoute[];
+    try {
+      routes = await this.catalog.routes();
+    } catch {
+      return proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.", { "retry-after": RETRY_AFTER_SECONDS });
+    }
+    const visible = routes.filter((route) => mayUse(caller, route.model));
+    const list = modelsList(visible);
+    if (path === "/v1/models") return Response.json({ object: "list", data: list });
+    const wanted = decodeURIComponent(path.slice("/v1/models/".length));
+    const resolved = resolveModel(wanted, visible);
+    const found = resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake" ? list.find((model) => model.id === resolved.repo) : undefined;
+    if (!found) {
+      return proxyError(404, "model_not_found", `The model '${wanted}' is not served. Served now: ${servedModels(visible).join(", ") || "none"}.`);
+    }
+    return Response.json(found);
+  }
+}

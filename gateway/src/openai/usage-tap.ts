@@ -1,0 +1,119 @@
+/** Tokens of one request, as the answer's `usage` gives them. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** How an answer's body ended: read to its end, given up by the caller, or broken upstream. */
+export type BodyEnd = "complete" | "cancelled" | "error";
+
+export interface TapOptions {
+  /** The body is Server-Sent Events (a stream), else JSON (or text, which has no usage). */
+  sse: boolean;
+  /** The gateway asked for the final usage chunk itself: it is read here and not passed on. */
+  stripUsage: boolean;
+  onEnd: (usage: TokenUsage | null, end: BodyEnd) => void;
+}
+
+/** Largest JSON answer whose `usage` is read (embeddings of many inputs are larger: no usage then, the answer passes anyway). */
+const JSON_USAGE_LIMIT = 4 * 1024 * 1024;
+
+export function usageOf(value: unknown): TokenUsage | null {
+  const usage = (value as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
+  if (!usage || typeof usage.prompt_tokens !== "number") return null;
+  return { promptTokens: usage.prompt_tokens, completionTokens: typeof usage.completion_tokens === "number" ? usage.completion_tokens : 0 };
+}
+
+/**
+ * Passes an answer's body through unchanged and unbuffered, reading its token usage on the way:
+ * a JSON answer's `usage`, or a stream's final usage chunk. When the gateway asked for that chunk
+ * (the client did not), it is taken out, and `usage: null` with it from the other chunks, so the
+ * client gets exactly the stream it asked for. `onEnd` is called once, however the body ends.
+ */
+export function tapUsage(body: ReadableStream<Uint8Array>, { sse, stripUsage, onEnd }: TapOptions): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = "";
+  let usage: TokenUsage | null = null;
+  const json: Uint8Array[] = [];
+  let jsonBytes = 0;
+  let ended = false;
+  const end = (how: BodyEnd) => {
+    if (ended) return;
+    ended = true;
+    if (!sse && how === "complete" && jsonBytes <= JSON_USAGE_LIMIT) {
+      try {
+        usage = usageOf(JSON.parse(decoder.decode(Buffer.concat(json))));
+      } catch {
+        usage = null;
+      }
+    }
+    onEnd(usage, how);
+  };
+
+  /** One SSE event: read its usage; the text to pass on ("" to drop it). */
+  const event = (text: string): string => {
+    if (!text.includes('"usage"')) return `${text}\n\n`;
+    const data = text.startsWith("data: ") ? text.slice(6) : undefined;
+    if (data === undefined) return `${text}\n\n`;
+    let chunk: Record<string, unknown>;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      return `${text}\n\n`;
+    }
+    usage = usageOf(chunk) ?? usage;
+    if (!stripUsage) return `${text}\n\n`;
+    if (chunk.usage && Array.isArray(chunk.choices) && chunk.choices.length === 0) return "";
+    if (chunk.usage === null) {
+      delete chunk.usage;
+      return `data: ${JSON.stringify(chunk)}\n\n`;
+    }
+    return `${text}\n\n`;
+  };
+
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let read: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        read = await reader.read();
+      } catch (error) {
+        end("error");
+        controller.error(error);
+        return;
+      }
+      if (read.done) {
+        if (sse && stripUsage && pending) controller.enqueue(encoder.encode(pending));
+        end("complete");
+        controller.close();
+        return;
+      }
+      const bytes = read.value;
+      if (!sse) {
+        jsonBytes += bytes.byteLength;
+        if (jsonBytes <= JSON_USAGE_LIMIT) json.push(bytes);
+        controller.enqueue(bytes);
+        return;
+      }
+      pending += decoder.decode(bytes, { stream: true });
+      const last = pending.lastIndexOf("\n\n");
+      if (last < 0) {
+        if (!stripUsage) {
+          // Nothing is changed on the way: the bytes go on now, the events are read once complete.
+          controller.enqueue(bytes);
+        }
+        return;
+      }
+      const complete = pending.slice(0, last);
+      pending = pending.slice(last + 2);
+      const out = complete.split("\n\n").map(event).join("");
+      if (!stripUsage) controller.enqueue(bytes);
+      else if (out) controller.enqueue(encoder.encode(out));
+    },
+    cancel(reason) {
+      end("cancelled");
+      return reader.cancel(reason);
+    },
+  });
+}

@@ -1,0 +1,73 @@
+import { Elysia, t } from "elysia";
+import { ApiError, type SvcClient } from "@svc/client";
+import { keysPage, KEYS_PATH, usagePage, USAGE_PATH, type KeyFormValues } from "@svc/ui";
+import { USAGE_GROUPINGS, type UsageGrouping } from "@svc/contracts";
+import type { KeyRing } from "../keys/service";
+import { DEFAULT_SINCE, usageReport } from "../usage/service";
+import type { UsageStore } from "../usage/store";
+
+const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
+const KeyForm = t.Object({ name: t.Optional(t.String({ maxLength: 256 })), models: t.Optional(t.String({ maxLength: 8192 })), expires: t.Optional(t.String({ maxLength: 64 })) }, { additionalProperties: true });
+const IdParams = t.Object({ id: t.String({ maxLength: 128 }) });
+
+/**
+ * The Keys and Usage pages. The keys and the usage are the gateway's own, so these call them
+ * directly, with the same checks as /api/keys (KeyRing) and /api/usage (usageReport).
+ */
+export function keyAndUsagePages(keys: KeyRing, usage: UsageStore, client: SvcClient, session: boolean) {
+  const page = (body: string, status = 200) => new Response(body, { status, headers: htmlHeaders });
+  /** The page that shows a new key: kept by no cache, as the key is shown this once. */
+  const secretPage = (body: string, status: number) => new Response(body, { status, headers: { ...htmlHeaders, "cache-control": "no-store" } });
+  return new Elysia({ name: "gateway/pages/keys" })
+    .get(KEYS_PATH, ({ query }) => page(keysPage({ keys: keys.list(), session, notice: typeof query.removed === "string" ? `Removed the key ${query.removed}.` : undefined })), { detail: { hide: true } })
+    .post(
+      KEYS_PATH,
+      ({ body }) => {
+        const values = body as KeyFormValues;
+        const name = values.name?.trim() ?? "";
+        const models = values.models?.split(",").map((model) => model.trim()).filter(Boolean);
+        const expires = values.expires?.trim() || undefined;
+        const problem = formProblem(name, models, expires);
+        if (problem) return page(keysPage({ keys: keys.list(), session, values, error: problem }), 400);
+        try {
+          const created = keys.create({ name, ...(models?.length ? { models } : {}), ...(expires ? { expires } : {}) });
+          return secretPage(keysPage({ keys: keys.list(), session, created }), 201);
+        } catch (error) {
+          if (error instanceof ApiError) return page(keysPage({ keys: keys.list(), session, values, error: error.message }), error.status);
+          throw error;
+        }
+      },
+      { body: KeyForm, detail: { hide: true } },
+    )
+    .post(
+      `${KEYS_PATH}/:id/remove`,
+      ({ params }) => {
+        try {
+          const removed = keys.remove(params.id);
+          return new Response(null, { status: 303, headers: { location: `${KEYS_PATH}?removed=${encodeURIComponent(removed.name)}` } });
+        } catch (error) {
+          if (error instanceof ApiError) return page(keysPage({ keys: keys.list(), session, error: error.message }), error.status);
+          throw error;
+        }
+      },
+      { params: IdParams, detail: { hide: true } },
+    )
+    .get(
+      USAGE_PATH,
+      async ({ query }) => {
+        const since = typeof query.since === "string" && /^[1-9][0-9]{0,5}[mhdw]$/.test(query.since) ? query.since : DEFAULT_SINCE;
+        const by = (USAGE_GROUPINGS as readonly string[]).includes(String(query.by)) ? (query.by as UsageGrouping) : "key";
+        return page(usagePage({ report: await usageReport(usage, client, { since, by }, new Date(), true), session, since }));
+      },
+      { detail: { hide: true } },
+    );
+}
+
+/** What is wrong with a key form, in the words of the API's rules; undefined when nothing is. */
+function formProblem(name: string, models: string[] | undefined, expires: string | undefined): string | undefined {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name)) return "Name: 1 to 64 letters, digits, . _ @ -, starting with a letter or digit.";
+  const bad = models?.find((model) => !/^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/.test(model));
+  if (bad) return `Models: '${bad}' is not a repo id (owner/name).`;
+  if (expires && !/^[1-9][0-9]{0,5}[mhdw]$/.test(expires) && !/^\d{4}-\d{2}-\d{2}/.test(expires)) return `Expires: '${expires}' is neither a duration (30d, 12h, 90m, 2w) nor a date such as 2027-01-31.`;
+  return undefined;
+}

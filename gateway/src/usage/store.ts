@@ -1,0 +1,72 @@
+import { sql } from "drizzle-orm";
+import type { UsageGrouping } from "@svc/contracts";
+import type { GatewayDb } from "../db/connection";
+import { usage } from "../db/schema";
+import type { V1Outcome } from "../openai/outcome";
+
+export const callerName = (caller: V1Outcome["caller"]) => (caller.kind === "key" ? caller.name : caller.kind === "token" ? "svc-token" : "anonymous");
+
+const GROUP_COLUMN = { key: "caller", model: "coalesce(model, '(none)')", service: "coalesce(service_name, '(none)')" } as const;
+
+export interface Counts {
+  requests: number;
+  errors: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Every /v1 request, kept `retentionDays` in the gateway's database. */
+export class UsageStore {
+  constructor(
+    private readonly db: GatewayDb,
+    readonly retentionDays: number,
+  ) {}
+
+  record(outcome: V1Outcome): void {
+    this.db
+      .insert(usage)
+      .values({
+        at: outcome.at.toISOString(),
+        keyId: outcome.caller.kind === "key" ? outcome.caller.id : null,
+        caller: callerName(outcome.caller),
+        endpoint: outcome.endpoint,
+        model: outcome.model,
+        serviceId: outcome.serviceId,
+        serviceName: outcome.serviceName,
+        status: outcome.status,
+        end: outcome.end,
+        latencyMs: outcome.latencyMs,
+        promptTokens: outcome.usage?.promptTokens ?? null,
+        completionTokens: outcome.usage?.completionTokens ?? null,
+      })
+      .run();
+  }
+
+  /** Deletes what is older than the retention period; how many rows went. */
+  prune(now = new Date()): number {
+    const cutoff = new Date(now.getTime() - this.retentionDays * 86_400_000).toISOString();
+    return this.db.$client.query("delete from usage where at < ?").run(cutoff).changes;
+  }
+
+  private counts = `count(*) as requests, coalesce(sum(case when status >= 400 then 1 else 0 end), 0) as errors,
+    coalesce(sum(prompt_tokens), 0) as promptTokens, coalesce(sum(completion_tokens), 0) as completionTokens`;
+
+  totals(since: Date): Counts {
+    return this.db.$client.query(`select ${this.counts} from usage where at >= ?`).get(since.toISOString()) as Counts;
+  }
+
+  groups(since: Date, by: UsageGrouping): Array<Counts & { group: string; avgLatencyMs: number }> {
+    return this.db.$client
+      .query(`select ${GROUP_COLUMN[by]} as "group", ${this.counts}, avg(latency_ms) as avgLatencyMs from usage where at >= ? group by 1 order by requests desc, 1`)
+      .all(since.toISOString()) as Array<Counts & { group: string; avgLatencyMs: number }>;
+  }
+
+  days(since: Date): Array<Counts & { day: string }> {
+    return this.db.$client.query(`select substr(at, 1, 10) as day, ${this.counts} from usage where at >= ? group by 1 order by 1`).all(since.toISOString()) as Array<Counts & { day: string }>;
+  }
+
+  /** Rows since `since`, newest last (tests and the UI's recent list). */
+  rows(since: Date) {
+    return this.db.select().from(usage).where(sql`${usage.at} >= ${since.toISOString()}`).all();
+  }
+}

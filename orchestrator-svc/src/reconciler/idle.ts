@@ -1,0 +1,17 @@
+import { formatDuration } from "@svc/contracts";
+import type { ServiceRow } from "../db/service-store";
+
+/** The reason an idle-stopped service keeps ("idle for 30 min"), and how to recognise it. */
+export const idleReason = (seconds: number) => `idle for ${formatDuration(seconds)}`;
+export const isIdleReason = (reason: string | null) => reason !== null && reason.startsWith("idle for ");
+
+/**
+ * Whether a HEALTHY service with --idle-stop has answered no request for that long: its clock is
+ * the last request the gateway reported, or when it last became HEALTHY. A renewal under way is
+ * left to finish first.
+ */
+export function idleFor(row: ServiceRow, now: number): string | undefined {
+  if (row.idleStopSeconds === null || row.status !== "HEALTHY" || row.successor) return undefined;
+  const since = Date.parse(row.lastRequestAt ?? row.updatedAt);
+  return now - since >= row.idleStopSeconds * 1000 ? idleReason(row.idleStopSeconds) : undefined;
+}

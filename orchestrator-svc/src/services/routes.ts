@@ -1,0 +1,34 @@
+import { Elysia } from "elysia";
+import { SERVICE_ROUTES_PATH, type ServiceRoute } from "@svc/contracts";
+import type { ServiceStore } from "../db/service-store";
+import { toServiceRecord } from "./records";
+
+/**
+ * The live services, and the stopped ones a request starts again (--on-demand), with their addresses and API keys, for the gateway's /v1 routing (internal
+ * route behind the internal secret, not in the API document: it carries the keys).
+ */
+export function serviceRoutesController(store: ServiceStore) {
+  return new Elysia({ name: "orchestrator/routes" }).get(
+    SERVICE_ROUTES_PATH,
+    (): ServiceRoute[] =>
+      [...store.live(), ...store.dormantOnDemand()].map((row) => {
+        const record = toServiceRecord(row);
+        return {
+          id: row.id,
+          name: row.name,
+          task: row.task,
+          model: row.model,
+          revision: row.revision,
+          profile: row.profile,
+          engine: row.engine,
+          status: row.status,
+          url: record.url,
+          apiKey: row.apiKey,
+          createdAt: row.createdAt,
+          onDemand: row.onDemand,
+          waits: row.onDemand || row.renewBeforeSeconds !== null,
+        };
+      }),
+    { detail: { hide: true } },
+  );
+}
