@@ -37,15 +37,17 @@ export async function runDriver(options: DriverOptions, signal: AbortSignal, log
 
     const queue: string[] = [];
     const requests = new Map<string, BatchRequest>();
+    /** Takes new inputs; counts a file still being written (changed in the last seconds) as something new, to be taken later. */
     const scan = (): number => {
       let added = 0;
       if (options.task === "openai") return 0;
-      for (const item of listInputs(options.inputDir!, options.extensions, options.outputDir)) {
+      const { inputs, settling } = listInputs(options.inputDir!, options.extensions, options.outputDir);
+      for (const item of inputs) {
         if (state.statuses.has(item)) continue;
         added++;
         if (state.add(item, existsSync(markerOutput(options.task, options.outputDir!, item))) === "pending") queue.push(item);
       }
-      return added;
+      return added + settling;
     };
     if (options.task === "openai") {
       mkdirSync(dirname(options.output!), { recursive: true });

@@ -1,14 +1,15 @@
 /**
  * The batch driver against a stand-in runtime (Bun.serve answering like the svc runtimes), so each
  * rule is seen alone and fast: atomic outputs, skipping what is done, failures with their reason,
- * inputs that arrive while it waits, --retry-failed, a stop, and OpenAI batch files (a line cut by a
- * kill, custom_ids answered before).
+ * inputs that arrive while it waits (once they stopped changing), --retry-failed, a stop, and OpenAI
+ * batch files (a line cut by a kill, custom_ids answered before).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseDriverArgs, runDriver, type DriverOptions } from "../src";
+import { listInputs, SETTLE_MS } from "../src/input-folder";
 
 let server: ReturnType<typeof Bun.serve>;
 let work: string;
@@ -138,4 +139,12 @@ test("arguments: the task's folders are required, params must be a JSON object, 
     idleTimeoutMs: 120_000,
   });
   await expect(runDriver(options({ params: { colour: "red" } }), new AbortController().signal, quiet)).rejects.toThrow("--params colour: chat takes prompt, system, max_tokens, temperature, seed");
+});
+
+test("a file changed in the last seconds (still being copied in) is left for a later scan, then taken", () => {
+  const dir = folder("settle-in", { "old.txt": "o", "fresh.txt": "f" });
+  const fresh = statSync(join(dir, "fresh.txt")).mtimeMs;
+  utimesSync(join(dir, "old.txt"), new Date(fresh - 60_000), new Date(fresh - 60_000));
+  expect(listInputs(dir, [".txt"], undefined, fresh + 500)).toEqual({ inputs: ["old.txt"], settling: 1 });
+  expect(listInputs(dir, [".txt"], undefined, fresh + SETTLE_MS)).toEqual({ inputs: ["fresh.txt", "old.txt"], settling: 0 });
 });
