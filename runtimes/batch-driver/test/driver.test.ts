@@ -85,7 +85,7 @@ test("chat: each text under the template, outputs at the inputs' paths, a refusa
   expect(retried).toBe("finished");
   expect(readFileSync(join(outputDir, "c.txt"), "utf8")).toBe("answer to now fine");
   expect(stateOf(outputDir).failures).toEqual({});
-});
+}, 30_000);
 
 test("inputs that arrive while the driver waits are processed before its idle timeout ends it", async () => {
   const inputDir = folder("late-in", { "first.txt": "one" });
@@ -95,7 +95,7 @@ test("inputs that arrive while the driver waits are processed before its idle ti
   writeFileSync(join(inputDir, "second.txt"), "two");
   expect(await running).toBe("finished");
   expect(JSON.parse(readFileSync(join(outputDir, "second.json"), "utf8"))).toEqual({ input: "second.txt", model: "m", embedding: [0.5, 0.25] });
-});
+}, 30_000);
 
 test("a stop ends it at once with the phase stopped", async () => {
   const inputDir = folder("stop-in", { "a.txt": "a" });
@@ -106,7 +106,7 @@ test("a stop ends it at once with the phase stopped", async () => {
   controller.abort();
   expect(await running).toBe("stopped");
   expect(progressOf(outputDir).phase).toBe("stopped");
-});
+}, 30_000);
 
 test("OpenAI batch: a line cut by a kill is dropped and sent again, answered custom_ids are not, bad lines get error lines", async () => {
   const input = join(work, "requests.jsonl");
