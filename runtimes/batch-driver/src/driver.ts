@@ -5,10 +5,12 @@ import { checkParams, markerOutput, runFolderItem } from "./folder-tasks";
 import { listInputs } from "./input-folder";
 import { JobState } from "./job-state";
 import { readRequests, readResults, runBatchRequest, type BatchRequest } from "./openai-batch";
-import { InputFailure } from "./runtime-client";
+import { InputFailure, RuntimeUnreachable } from "./runtime-client";
 import { RuntimeChild } from "./runtime-child";
 
 const SCAN_EVERY_MS = 1000;
+/** An input whose requests got no answer this often (the runtime healthy in between) is recorded as failed. */
+const UNANSWERED_ATTEMPTS = 3;
 
 export type DriverOutcome = "finished" | "stopped";
 
@@ -36,6 +38,7 @@ export async function runDriver(options: DriverOptions, signal: AbortSignal, log
     log(`svc batch: the runtime is ready; ${options.task}, up to ${options.concurrency} requests at once`);
 
     const queue: string[] = [];
+    const unanswered = new Map<string, number>();
     const requests = new Map<string, BatchRequest>();
     /** Takes new inputs; counts a file still being written (changed in the last seconds) as something new, to be taken later. */
     const scan = (): number => {
@@ -74,6 +77,13 @@ export async function runDriver(options: DriverOptions, signal: AbortSignal, log
       } catch (error) {
         if (signal.aborted) return;
         if (!(error instanceof InputFailure) && child.exitCode !== undefined && child.exitCode !== null) throw error;
+        // No answer (e.g. the runtime is being ended along with the job): not the input's fault, so it is not recorded.
+        if (error instanceof RuntimeUnreachable && (unanswered.set(item, (unanswered.get(item) ?? 0) + 1).get(item) ?? 0) < UNANSWERED_ATTEMPTS) {
+          state.requeued(item);
+          queue.unshift(item);
+          if (!(await child.client.healthy()) && !signal.aborted) throw error;
+          return;
+        }
         state.failed(item, (error as Error).message);
         log(`svc batch: ${item} failed: ${(error as Error).message}`);
       }

@@ -69,6 +69,12 @@ export class JobState {
     this.changed();
   }
 
+  /** Back to pending: it was not the input's fault (the runtime did not answer). */
+  requeued(item: string) {
+    this.statuses.set(item, "pending");
+    this.changed();
+  }
+
   succeeded(item: string) {
     this.statuses.set(item, "done");
     delete this.failures[item];

@@ -10,6 +10,19 @@ export class InputFailure extends Error {
   }
 }
 
+/** The runtime did not answer at all (it is starting over, or gone): the input is not at fault and is tried again. */
+export class RuntimeUnreachable extends Error {
+  override name = "RuntimeUnreachable";
+}
+
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    throw new RuntimeUnreachable(`the runtime did not answer: ${(error as Error).message}`);
+  }
+}
+
 /** The runtime's error message in OpenAI's shape, or the start of its answer. */
 function errorMessage(status: number, text: string): string {
   try {
@@ -33,7 +46,7 @@ export class RuntimeClient {
 
   /** The answer's status and parsed body, whatever the status (the OpenAI batch output keeps errors as answers). */
   async raw(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
-    const response = await fetch(`${this.url}${path}`, { method: "POST", headers: this.headers(true), body: JSON.stringify(body) });
+    const response = await send(`${this.url}${path}`, { method: "POST", headers: this.headers(true), body: JSON.stringify(body) });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -43,14 +56,14 @@ export class RuntimeClient {
   }
 
   async json<T>(path: string, body: unknown): Promise<T> {
-    const response = await fetch(`${this.url}${path}`, { method: "POST", headers: this.headers(true), body: JSON.stringify(body) });
+    const response = await send(`${this.url}${path}`, { method: "POST", headers: this.headers(true), body: JSON.stringify(body) });
     const text = await response.text();
     if (!response.ok) throw new InputFailure(errorMessage(response.status, text), response.status);
     return JSON.parse(text) as T;
   }
 
   async form<T>(path: string, form: FormData): Promise<T> {
-    const response = await fetch(`${this.url}${path}`, { method: "POST", headers: this.headers(false), body: form });
+    const response = await send(`${this.url}${path}`, { method: "POST", headers: this.headers(false), body: form });
     const text = await response.text();
     if (!response.ok) throw new InputFailure(errorMessage(response.status, text), response.status);
     return JSON.parse(text) as T;

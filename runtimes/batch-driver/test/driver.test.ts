@@ -148,3 +148,30 @@ test("a file changed in the last seconds (still being copied in) is left for a l
   expect(listInputs(dir, [".txt"], undefined, fresh + 500)).toEqual({ inputs: ["old.txt"], settling: 1 });
   expect(listInputs(dir, [".txt"], undefined, fresh + SETTLE_MS)).toEqual({ inputs: ["fresh.txt", "old.txt"], settling: 0 });
 });
+
+test("a request the runtime never answered (it is going away) is not recorded as the input's failure", async () => {
+  const inputDir = folder("gone-in", { "a.txt": "a" });
+  utimesSync(join(inputDir, "a.txt"), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+  const outputDir = join(work, "gone-out");
+  // A runtime that is healthy until the first request, which it drops without an answer, as one being ended does.
+  let going = false;
+  const dying = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      data(socket, data) {
+        if (!going && data.toString().startsWith("GET /health")) socket.write("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok");
+        else going = true;
+        socket.end();
+      },
+    },
+  });
+  try {
+    const run = runDriver(options({ inputDir, outputDir, stateDir: join(outputDir, ".svc-batch"), progressFile: join(outputDir, ".svc-batch", "progress.json"), runtimeUrl: `http://127.0.0.1:${dying.port}` }), new AbortController().signal, quiet);
+    await expect(run).rejects.toThrow("the runtime did not answer");
+    expect(stateOf(outputDir).failures).toEqual({});
+    expect(stateOf(outputDir).files).toEqual({ "a.txt": "pending" });
+  } finally {
+    dying.stop(true);
+  }
+}, 60_000);
