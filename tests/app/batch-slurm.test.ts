@@ -16,8 +16,8 @@ const PROFILE = "cluster";
 /** The profile's home (~/svc) as the cluster's user `svc` has it. */
 const HOME = "/home/svc/svc";
 const WAVS = 24;
-/** Copies of a recording that takes seconds to transcribe: more work than one minute of --time holds. */
-const LONG_WAVS = 40;
+/** Links to a recording that takes a second or more to transcribe: more work than a --time of one minute (ended up to 30 s late) holds, however idle the machine. */
+const LONG_WAVS = 150;
 
 let started: ClusterApp;
 let cluster: SshTestHost;
@@ -61,7 +61,7 @@ beforeAll(async () => {
   await cluster.container.copyDirectoriesToContainer([{ source: staged, target: `${HOME}/batch` }]);
   const owned = await cluster.container.exec(["chown", "-R", "svc:svc", "/home/svc"]);
   if (owned.exitCode !== 0) throw new Error(owned.output);
-  await onCluster(`cd ${HOME}/batch/long && for i in $(seq -w 1 ${LONG_WAVS - 1}); do cp long-00.wav long-$i.wav; done`);
+  await onCluster(`cd ${HOME}/batch/long && for i in $(seq -w 1 ${LONG_WAVS - 1}); do ln long-00.wav long-$i.wav; done`);
 }, 600_000);
 
 afterAll(async () => {
