@@ -1,6 +1,7 @@
 import { ApiError, SvcUnreachableError, type AppInfo, type ErrorBody, type HealthReport, type OpenApiDocument } from "@svc/contracts";
 import { ProfilesApi } from "./profiles";
 import { ServicesApi } from "./services";
+import { BatchesApi } from "./batches";
 import { ImagesApi } from "./images";
 import { ModelsApi } from "./models";
 import { RuntimesApi } from "./runtimes";
@@ -31,6 +32,8 @@ export class SvcClient {
   readonly profiles: ProfilesApi;
   /** Inference services: run, list, get, stop, restart, remove, logs. */
   readonly services: ServicesApi;
+  /** Batch jobs: run, list, get, stop, resume, remove. */
+  readonly batches: BatchesApi;
   /** Runtime images: list, build. */
   readonly images: ImagesApi;
   /** Model registry: list, refresh, downloads. */
@@ -48,6 +51,7 @@ export class SvcClient {
     this.fetchImpl = options.fetch ?? fetch;
     this.profiles = new ProfilesApi(this);
     this.services = new ServicesApi(this);
+    this.batches = new BatchesApi(this);
     this.images = new ImagesApi(this);
     this.models = new ModelsApi(this);
     this.runtimes = new RuntimesApi(this);

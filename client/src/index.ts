@@ -4,6 +4,7 @@ export { ApiError, SvcUnreachableError } from "@svc/contracts";
 export { clientFromEnvironment, localToken } from "./from-environment";
 export { ProfilesApi } from "./profiles";
 export { ServicesApi } from "./services";
+export { BatchesApi } from "./batches";
 export { ModelsApi } from "./models";
 export { ImagesApi } from "./images";
 export { RuntimesApi } from "./runtimes";

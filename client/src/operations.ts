@@ -1,6 +1,12 @@
 import type {
   ApiKey,
   AppInfo,
+  BatchDetails,
+  BatchRecord,
+  BatchResumeRequest,
+  BatchRunRequest,
+  BatchRunResponse,
+  BatchStatus,
   CreatedKey,
   CreateKeyRequest,
   DownloadRequest,
@@ -62,6 +68,12 @@ export interface Operations {
   "POST /api/services/{ref}/restart": { params: { ref: string }; query: { onDemand?: boolean }; response: ServiceRecord };
   "POST /api/services/activity": { body: ActivityReport; response: { recorded: number } };
   "GET /api/services/{ref}/logs": { params: { ref: string }; query: { follow?: boolean; tail?: number }; response: string };
+  "GET /api/batches": { query: { status?: BatchStatus; all?: boolean }; response: BatchRecord[] };
+  "POST /api/batches": { body: BatchRunRequest; response: BatchRunResponse };
+  "GET /api/batches/{ref}": { params: { ref: string }; response: BatchDetails };
+  "DELETE /api/batches/{ref}": { params: { ref: string }; query: { force?: boolean }; response: BatchRecord };
+  "POST /api/batches/{ref}/stop": { params: { ref: string }; response: BatchRecord };
+  "POST /api/batches/{ref}/resume": { params: { ref: string }; body: BatchResumeRequest; response: BatchRecord };
   "GET /api/images": { response: RuntimeImage[] };
   "GET /api/images/builds": { response: ImageBuild[] };
   "POST /api/images/build": { body: ImageBuildRequest; response: RuntimeImage[] };

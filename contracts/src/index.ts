@@ -12,6 +12,7 @@ export * from "./images";
 export * from "./runtimes";
 export * from "./runtime-container";
 export * from "./engine-options";
+export * from "./batches";
 export * from "./keys";
 export * from "./usage";
 export * from "./suggest";

@@ -5,7 +5,7 @@
 export const SERVICES = [
   { name: "profile-svc", apiPrefixes: ["/api/profiles"] },
   { name: "model-svc", apiPrefixes: ["/api/models"] },
-  { name: "orchestrator-svc", apiPrefixes: ["/api/services", "/api/images", "/api/runtimes"] },
+  { name: "orchestrator-svc", apiPrefixes: ["/api/services", "/api/batches", "/api/images", "/api/runtimes"] },
 ] as const;
 
 export type ServiceName = (typeof SERVICES)[number]["name"];

@@ -25,6 +25,10 @@ import { sharedSlurmDeps } from "./engines/slurm/shared-deps";
 import { parseHandle } from "./engines/slurm/job-status";
 import { runtimesController } from "./runtimes";
 import { RuntimesService } from "./runtimes/service";
+import { BatchStore } from "./db/batch-store";
+import { batchesController } from "./batches";
+import { BatchesService } from "./batches/service";
+import type { JobFollower } from "./reconciler/reconciler";
 
 /** Wires the orchestrator: its records, the engines, the reconciler loop and the services API. */
 export function features(ctx: ServiceContext): AnyElysia[] {
@@ -48,18 +52,29 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     profile: (name) => client.profiles.get(name),
   });
   const log = (message: string) => console.log(`[reconciler] ${message}`);
+  const followers: JobFollower[] = [];
   const metrics = new OrchestratorMetrics(store);
-  const reconciler = new Reconciler({ store, engineFor: (row) => engines.forRecord(row), log, onTickStart: () => metrics.tickStarted(), onTick: (seconds) => metrics.tick(seconds) });
+  const reconciler = new Reconciler({ store, engineFor: (row) => engines.forRecord(row), log, onTickStart: () => metrics.tickStarted(), onTick: (seconds) => metrics.tick(seconds), followers });
+  const planner = {
+    profile: (name: string) => client.profiles.get(name),
+    models: (profile: string, repo?: string) => client.models.list({ profile, repo }),
+    image: (task: Parameters<typeof catalog.image>[0], server: Parameters<typeof catalog.image>[1]) => catalog.image(task, server),
+    cpuTextGeneration: catalog.cpuTextGeneration,
+    inputRoots: inputRootsFromEnv(env),
+    isProjectRuntime: (image: string) => catalog.isProjectRuntime(image),
+  };
+  const batches = new BatchesService({
+    store: new BatchStore(join(ctx.dataDir, "orchestrator.db")),
+    planner,
+    engineFor: (profile) => engines.forProfile(profile),
+    engineOf: (row) => engines.forRecord(row),
+    wake: () => reconciler.wake(),
+    log: (message) => console.log(`[batches] ${message}`),
+  });
+  followers.push(batches);
   const services = new ServicesService({
     store,
-    planner: {
-      profile: (name) => client.profiles.get(name),
-      models: (profile, repo) => client.models.list({ profile, repo }),
-      image: (task, server) => catalog.image(task, server),
-      cpuTextGeneration: catalog.cpuTextGeneration,
-      inputRoots: inputRootsFromEnv(env),
-      isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    },
+    planner,
     engineFor: (profile) => engines.forProfile(profile),
     engineOf: (row) => engines.forRecord(row),
     reconciler,
@@ -74,5 +89,5 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     installs: slurmDeps.installs,
     liveJobs: (profile) => new Map(store.live().flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : []))),
   });
-  return [servicesController(services), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker, reachability), serviceRoutesController(store), metricsController(metrics)];
+  return [servicesController(services), batchesController(batches), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker, reachability), serviceRoutesController(store), metricsController(metrics)];
 }

@@ -5,7 +5,7 @@
  * and a cross-origin form post that is refused. Screenshots go to test-artifacts/ui/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { Server } from "bun";
@@ -408,6 +408,37 @@ describe("the web UI in a browser", () => {
     expect(await page.locator("p.notice").textContent()).toBe("Removed the record of service ui-chat.");
     expect(await page.locator(`tr[data-service-id="${serviceId}"]`).count()).toBe(0);
     await expect(client.services.get(serviceId)).rejects.toMatchObject({ status: 404 });
+  });
+
+  test("batch jobs: the launcher runs a folder, the progress bar fills without reloading, the job's page lists the failure", async () => {
+    const { page } = browser;
+    const audio = join(app.home, "profile-home", "batch-audio");
+    mkdirSync(audio, { recursive: true });
+    for (let i = 0; i < 6; i++) sh(["espeak-ng", "-w", join(audio, `clip-${i}.wav`), `batch clip ${i}`]);
+    writeFileSync(join(audio, "broken.wav"), "not audio");
+    await page.goto(`${app.url}/batches`);
+    expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe("Batch jobs");
+    await markDocument(page);
+    await page.selectOption("#batch-task", "transcribe");
+    await page.fill("#batch-model", SPEECH_MODEL);
+    await page.fill("#batch-inputDir", audio);
+    await page.fill("#batch-outputDir", join(app.home, "profile-home", "batch-out"));
+    await page.fill("#batch-idleTimeout", "0");
+    await page.fill("#batch-name", "ui-batch");
+    await Promise.all([page.waitForURL(/\/batches\/[0-9a-f-]{36}$/), page.click("#launcher button[type=submit]")]);
+    const id = new URL(page.url()).pathname.split("/").pop()!;
+    await page.goto(`${app.url}/batches?all=1`);
+    await markDocument(page);
+    const row = page.locator(`tr[data-batch-id="${id}"]`);
+    await row.locator(".progress-text", { hasText: "6 of 7 done, 1 failed" }).waitFor({ timeout: START_TIMEOUT });
+    await row.locator(".badge", { hasText: "COMPLETED" }).waitFor({ timeout: START_TIMEOUT });
+    expect(await stillSameDocument(page)).toBe(true);
+    await screenshot(page, "20-batches");
+    await page.click(`tr[data-batch-id="${id}"] a`);
+    await expect(page.locator("table.failures").textContent()).resolves.toContain("broken.wav");
+    expect(await page.locator("table.failures").textContent()).toContain("HTTP 415");
+    await screenshot(page, "21-batch-details");
+    await client.batches.remove(id);
   });
 
   test("when the session ends, the next status poll takes the page to the log-in form", async () => {

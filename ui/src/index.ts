@@ -25,5 +25,6 @@ export {
 } from "./pages/service-details";
 export { exampleTexts } from "./pages/service-examples";
 export { playgroundPage, PLAYGROUND_PATH, type PlaygroundValues, type PlaygroundResult } from "./pages/playground";
+export { batchesPage, batchesTable, batchDetailsPage, progressBar, BATCHES_PATH, type BatchFormValues } from "./pages/batches";
 export { keysPage, KEYS_PATH, type KeyFormValues } from "./pages/keys";
 export { usagePage, USAGE_PATH } from "./pages/usage";

@@ -14,6 +14,7 @@ export interface LayoutOptions {
 const NAV = [
   { href: "/services", label: "Services" },
   { href: "/services/new", label: "Launch" },
+  { href: "/batches", label: "Batch jobs" },
   { href: "/playground", label: "Playground" },
   { href: "/", label: "Overview" },
   { href: "/profiles", label: "Profiles" },

@@ -181,6 +181,8 @@ def check_request_value(doc: Document, value: Any, schema: Schema, where: str, p
             problems.append(f"{where}: sent an object, the document wants {kinds or schema}")
             return
         properties = schema.get("properties", {})
+        if "patternProperties" in schema or isinstance(schema.get("additionalProperties"), dict):
+            return  # a map (typebox's Record): any key
         for key in sorted(set(value) - set(properties)):
             problems.append(f"{where}.{key}: sent, but the document has no such field")
         for key in sorted(set(schema.get("required", [])) - set(value)):

@@ -40,6 +40,8 @@ def sample(tp: Any) -> Any:
         return sample(next(arg for arg in typing.get_args(tp) if arg is not type(None)))
     if typing.is_typeddict(tp):
         return {key: sample(value) for key, value in typing.get_type_hints(tp).items()}
+    if origin is dict:
+        return {"x": sample(typing.get_args(tp)[1])}
     if origin in (list, Sequence) or tp in (list, Sequence):
         return [sample(typing.get_args(tp)[0])]
     return {str: "x", int: 1, bool: True, float: 0.5, os.PathLike: "x"}[tp]

@@ -4,6 +4,7 @@ export const API_TAGS = [
   { name: "profiles", description: "Where services run: local (Docker) and Slurm profiles in profiles.cfg." },
   { name: "models", description: "The model registry of each profile, and downloads from the hub." },
   { name: "services", description: "Inference services: run, list, stop, restart, remove, read their output." },
+  { name: "batches", description: "Batch jobs: a model run over a whole folder, or an OpenAI batch file, on Docker or Slurm." },
   { name: "images", description: "The container images of the inference servers." },
   { name: "keys", description: "API keys for people using the OpenAI endpoint /v1: create (shown once), list, remove." },
   { name: "usage", description: "What /v1 served, per key, model, service and day; the services' running time." },

@@ -9,6 +9,7 @@ import { servicePages } from "./services";
 import { launchPages } from "./launch";
 import { serviceDetailPages } from "./service-details";
 import { playgroundPages } from "./playground";
+import { batchPages } from "./batches";
 import { keyAndUsagePages } from "./keys";
 import type { KeyRing } from "../keys/service";
 import type { UsageStore } from "../usage/store";
@@ -25,6 +26,7 @@ export function pagesController(settings: Settings, client: InternalClient, prox
     .use(launchPages(client, loggedIn))
     .use(serviceDetailPages(client, loggedIn))
     .use(playgroundPages(client, loggedIn, proxy))
+    .use(batchPages(client, loggedIn))
     .use(keyAndUsagePages(keys, usage, client, loggedIn))
     .get(
       "/",

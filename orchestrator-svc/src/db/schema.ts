@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { EngineKind, ServiceStatus, Task } from "@svc/contracts";
+import type { BatchStatus, BatchTask, EngineKind, ServiceStatus, Task } from "@svc/contracts";
 
 /** One row per service ever run (spec §1.8: kept until `svc rm`). */
 export const services = sqliteTable(
@@ -57,4 +57,48 @@ export const serviceEvents = sqliteTable(
     reason: text("reason"),
   },
   (table) => [index("service_events_service").on(table.serviceId, table.id)],
+);
+
+/** One row per batch job (`svc batch`), kept until `svc batch rm`. */
+export const batches = sqliteTable(
+  "batches",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** transcribe, chat, embed or openai. */
+    task: text("task").$type<BatchTask>().notNull(),
+    model: text("model").notNull(),
+    revision: text("revision").notNull(),
+    profile: text("profile").notNull(),
+    engine: text("engine").$type<EngineKind>().notNull(),
+    status: text("status").$type<BatchStatus>().notNull(),
+    reason: text("reason"),
+    handle: text("handle"),
+    /** Jobs the engine ran for it so far (the current one included). */
+    allocations: integer("allocations").notNull().default(0),
+    /** The driver's last progress file (JSON), as read on a status pass. */
+    progress: text("progress"),
+    /** JSON: the request as planned (folders, params, job options) and the launch (image, args, model folder). */
+    spec: text("spec").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (table) => [index("batches_status").on(table.status), index("batches_created_at").on(table.createdAt)],
+);
+
+/** Every state change of every batch job, in order. */
+export const batchEvents = sqliteTable(
+  "batch_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    batchId: text("batch_id")
+      .notNull()
+      .references(() => batches.id, { onDelete: "cascade" }),
+    at: text("at").notNull(),
+    fromStatus: text("from_status").$type<BatchStatus>(),
+    toStatus: text("to_status").$type<BatchStatus>().notNull(),
+    reason: text("reason"),
+  },
+  (table) => [index("batch_events_batch").on(table.batchId, table.id)],
 );

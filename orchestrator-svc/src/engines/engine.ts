@@ -22,6 +22,8 @@ export interface LaunchSpec {
   mounts?: Mount[];
   /** Seconds a starting service may fail its health check before it is UNHEALTHY (`--grace-period`); the reconciler applies it, engines only show it. */
   gracePeriod?: number;
+  /** A batch job: svc's batch driver runs beside the server on the node (it starts the server itself). */
+  batch?: BatchLaunch;
 }
 
 /** A host folder bound read-only into a service: where it is on the host, and where the service sees it (the path as given). */
@@ -33,12 +35,26 @@ export interface Mount {
 /** The engine-side name of one job of a service: its id, and `<id>.<generation>` for a renewal's successor (own work folder and Slurm comment). */
 export const instanceKey = (serviceId: string, generation = 0) => (generation ? `${serviceId}.${generation}` : serviceId);
 
-/** What the engine reports about one service, in engine-neutral terms. */
-export type Observation =
+
+/** What a batch job runs besides the server, and the folders it touches, on the host that runs it. */
+export interface BatchLaunch {
+  /** The driver's own arguments (task, folders, params, …); the engine adds `--progress-file` and the server's command. */
+  args: string[];
+  /** Folders or files the job reads. */
+  reads: string[];
+  /** Folders it writes (created when missing). */
+  writes: string[];
+  /** Its state folder (failures, each input's status), inside one of `writes`. */
+  stateDir: string;
+}
+
+/** What the engine reports about one service, in engine-neutral terms; `progress` is a batch driver's progress file, read in the same pass. */
+export type Observation = (
   | { phase: "queued"; reason?: string }
   | { phase: "running"; host: string; port: number | null; endsAt?: string }
   | { phase: "exited"; outcome: "completed" | "failed" | "timeout" | "cancelled"; reason: string }
-  | { phase: "missing" };
+  | { phase: "missing" }
+) & { progress?: string };
 
 export interface Submitted {
   handle: string;
@@ -78,6 +94,8 @@ export interface Engine {
   logs(handle: string, options: { follow: boolean; tail?: number }): Promise<ReadableStream<Uint8Array>>;
   /** Frees what the engine keeps for a finished service (the stopped container, the tunnel). */
   release(handle: string): Promise<void>;
+  /** A small file a job wrote on the host that runs it (a batch job's state file), or undefined when it is not there. */
+  readJobFile?(handle: string, path: string): Promise<string | undefined>;
   /** Handles of this manager's services that the engine knows, by service id (to adopt a submit interrupted before its handle was recorded). */
   adopt(serviceIds: string[]): Promise<Map<string, string>>;
   /** With capabilities.watches: calls `onChange` when the engine reports a change; returns a stop function. */

@@ -26,17 +26,17 @@ const within = (path: string, root: string) => path === root || path.startsWith(
  * this machine links are resolved first, so a link inside home cannot lead elsewhere; on a
  * cluster the path is judged as written (`..` refused). Returns the folder to use.
  */
-export function checkInputDir(profile: Profile, inputDir: string, roots: string[]): string {
+export function checkInputDir(profile: Profile, inputDir: string, roots: string[], option = "--input-dir", field = "inputDir"): string {
   const home = profileFolders(profile).home;
   const allowed = [home, ...roots];
   const refuse = () =>
     badRequest(
-      `--input-dir ${inputDir}: give a folder under the profile's home (${home})${roots.length ? ` or under ${roots.join(", ")}` : ""}. ` +
+      `${option} ${inputDir}: give a folder under the profile's home (${home})${roots.length ? ` or under ${roots.join(", ")}` : ""}. ` +
         "Other folders can be allowed with SVC_INPUT_DIRS (colon-separated) in the environment of svc start.",
-      { field: "inputDir" },
+      { field },
     );
   if (profile.schema === "local") {
-    if (!isAbsolute(inputDir)) throw badRequest(`--input-dir ${JSON.stringify(inputDir)}: give an absolute path.`, { field: "inputDir" });
+    if (!isAbsolute(inputDir)) throw badRequest(`${option} ${JSON.stringify(inputDir)}: give an absolute path.`, { field });
     const real = resolvedOnThisMachine(inputDir);
     if (!allowed.some((root) => isAbsolute(root) && within(real, resolvedOnThisMachine(root)))) throw refuse();
     return real;

@@ -19,8 +19,25 @@ const SLOW_TICK_MS = 2000;
 /** A submit interrupted before its handle was recorded, and not found in the engine after this long, failed. */
 const ADOPT_GRACE_MS = 30_000;
 
+/**
+ * Jobs other than services whose engine state the loop reads in the same call as the services'
+ * (batch jobs): it groups their handles with the services of the same engine, so a Slurm profile
+ * still costs one status round trip per tick, and hands each follower what was seen.
+ */
+export interface JobFollower {
+  /** Live jobs with a handle, and the engine of each. */
+  tracked(): { engine: Engine; handle: string }[];
+  /** What the engine reported about them this tick. */
+  observed(engine: Engine, observations: Map<string, Observation>): Promise<void>;
+  /** Whether any is on its way somewhere (the loop then looks more often). */
+  busy(): boolean;
+  /** Runs at the start of each tick (e.g. to adopt jobs whose submit was cut off before their handle was recorded). */
+  beforeTick?(): Promise<void>;
+}
+
 export interface ReconcilerDeps {
   store: ServiceStore;
+  followers?: JobFollower[];
   /** The engine that runs a recorded service. */
   engineFor(row: ServiceRow): Engine;
   probe?: typeof probeHealth;
@@ -93,24 +110,33 @@ export class Reconciler {
         return;
       }
       const busy = this.deps.store.live().filter((row) => isBusy(row.status));
-      const wait = busy.length === 0 ? SLOW_TICK_MS : busy.some((row) => row.engine === "docker") ? FAST_LOCAL_TICK_MS : FAST_TICK_MS;
+      const followersBusy = (this.deps.followers ?? []).some((follower) => follower.busy());
+      const wait = busy.length === 0 && !followersBusy ? SLOW_TICK_MS : busy.some((row) => row.engine === "docker") ? FAST_LOCAL_TICK_MS : FAST_TICK_MS;
       this.timer = setTimeout(() => this.wake(), wait);
     });
   }
 
   /** One pass over every live service: each engine's services on their own, side by side. */
   async tick(): Promise<void> {
+    for (const follower of this.deps.followers ?? []) await follower.beforeTick?.().catch((error) => this.deps.log?.(`adopting jobs failed: ${(error as Error).message}`));
     const groups = new Map<Engine, ServiceRow[]>();
     for (const row of this.deps.store.live()) {
       const engine = this.deps.engineFor(row);
       groups.set(engine, [...(groups.get(engine) ?? []), row]);
+    }
+    const others = new Map<Engine, { follower: JobFollower; handle: string }[]>();
+    for (const follower of this.deps.followers ?? []) {
+      for (const { engine, handle } of follower.tracked()) {
+        others.set(engine, [...(others.get(engine) ?? []), { follower, handle }]);
+        if (!groups.has(engine)) groups.set(engine, []);
+      }
     }
     await Promise.allSettled(
       [...groups]
         .filter(([engine]) => this.backoff.due(engine))
         .map(async ([engine, rows]) => {
           try {
-            await this.reconcile(engine, rows);
+            await this.reconcile(engine, rows, others.get(engine) ?? []);
             this.backoff.succeeded(engine);
           } catch (error) {
             const report = this.backoff.failed(engine, (error as Error).message);
@@ -120,15 +146,19 @@ export class Reconciler {
     );
   }
 
-  private async reconcile(engine: Engine, rows: ServiceRow[]) {
+  private async reconcile(engine: Engine, rows: ServiceRow[], others: { follower: JobFollower; handle: string }[]) {
     await this.adoptOrphans(engine, rows);
     await this.renewals.adopt(engine, rows);
     const current = this.deps.store.byIds(rows.map((row) => row.id));
     rows = rows.map((row) => current.get(row.id) ?? row);
     const tracked = rows.filter((row) => row.handle);
-    if (tracked.length === 0) return;
-    // One inspect for the services' jobs and any renewal's other job.
-    const observations = await engine.inspect([...tracked.map((row) => row.handle!), ...this.renewals.extraHandles(tracked)]);
+    if (tracked.length === 0 && others.length === 0) return;
+    // One inspect for the services' jobs, any renewal's other job, and the followers' jobs (batch jobs).
+    const observations = await engine.inspect([...tracked.map((row) => row.handle!), ...this.renewals.extraHandles(tracked), ...others.map((other) => other.handle)]);
+    for (const follower of new Set(others.map((other) => other.follower))) {
+      const mine = new Map(others.filter((other) => other.follower === follower).map(({ handle }) => [handle, observations.get(handle) ?? { phase: "missing" as const }]));
+      await follower.observed(engine, mine).catch((error) => this.deps.log?.(`following ${mine.size} job(s) failed: ${(error as Error).message}`));
+    }
     const probe = this.deps.probe ?? probeHealth;
     const healthyAt = async (observation: Observation) => (observation.phase === "running" && observation.port !== null ? await probe(observation.host, observation.port) : false);
     const now = (this.deps.now ?? Date.now)();

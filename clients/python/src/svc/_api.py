@@ -13,6 +13,8 @@ from urllib.parse import quote
 
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
+from .batch_options import BatchOptions, batch_request
+from .contracts.batches import BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .run_options import RunOptions, run_request
 
@@ -143,6 +145,30 @@ def service_logs(ref: str, follow: bool = False, tail: int | None = None) -> Cal
     return Call("GET", "/api/services/{ref}/logs", str, {"ref": ref}, _query(follow=follow or None, tail=tail))
 
 
+def run_batch(task: BatchTask, model: str, options: BatchOptions, dry_run: bool = False) -> Call[BatchRunResponse]:
+    return Call("POST", "/api/batches", BatchRunResponse, body=batch_request(task, model, options, dry_run))
+
+
+def list_batches(status: BatchStatus | None = None, all: bool = False) -> Call[list[BatchRecord]]:
+    return Call("GET", "/api/batches", list[BatchRecord], query=_query(status=status, all=all or None))
+
+
+def get_batch(ref: str) -> Call[BatchDetails]:
+    return Call("GET", "/api/batches/{ref}", BatchDetails, {"ref": ref})
+
+
+def stop_batch(ref: str) -> Call[BatchRecord]:
+    return Call("POST", "/api/batches/{ref}/stop", BatchRecord, {"ref": ref})
+
+
+def resume_batch(ref: str, retry_failed: bool = False) -> Call[BatchRecord]:
+    return Call("POST", "/api/batches/{ref}/resume", BatchRecord, {"ref": ref}, body={"retryFailed": True} if retry_failed else {})
+
+
+def remove_batch(ref: str, force: bool = False) -> Call[BatchRecord]:
+    return Call("DELETE", "/api/batches/{ref}", BatchRecord, {"ref": ref}, _query(force=force or None))
+
+
 def list_images() -> Call[list[RuntimeImage]]:
     return Call("GET", "/api/images", list[RuntimeImage])
 
@@ -201,6 +227,7 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     list_profiles, get_profile, create_profile, update_profile, remove_profile,
     list_models, refresh_models, start_download, get_download, list_downloads,
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs, report_service_activity,
+    run_batch, list_batches, get_batch, stop_batch, resume_batch, remove_batch,
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
     list_keys, create_key, remove_key, usage,

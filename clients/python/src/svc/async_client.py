@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Coroutine, Generator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
@@ -15,6 +16,8 @@ from .async_service import AsyncService
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
+from .batch_options import BatchOptions
+from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .run_options import RunOptions
 
 if TYPE_CHECKING:
@@ -109,6 +112,43 @@ class AsyncSvc(ClientBase[AsyncHttp]):
 
     async def remove_profile(self, name: str) -> None:
         await self._http.call(api.remove_profile(name))
+
+    # Batch jobs (as in Svc)
+
+    async def run_batch(self, task: BatchTask, model: str, **options: Unpack[BatchOptions]) -> BatchRecord:
+        result = await self._http.call(api.run_batch(task, model, options))
+        assert result.batch is not None
+        return result.batch
+
+    async def dry_run_batch(self, task: BatchTask, model: str, **options: Unpack[BatchOptions]) -> BatchRunResponse:
+        return await self._http.call(api.run_batch(task, model, options, dry_run=True))
+
+    async def batches(self, status: BatchStatus | None = None, *, all: bool = False) -> list[BatchRecord]:
+        return await self._http.call(api.list_batches(status, all))
+
+    async def batch(self, ref: str) -> BatchDetails:
+        return await self._http.call(api.get_batch(ref))
+
+    async def stop_batch(self, ref: str) -> BatchRecord:
+        return await self._http.call(api.stop_batch(ref))
+
+    async def resume_batch(self, ref: str, retry_failed: bool = False) -> BatchRecord:
+        return await self._http.call(api.resume_batch(ref, retry_failed))
+
+    async def remove_batch(self, ref: str, force: bool = False) -> BatchRecord:
+        return await self._http.call(api.remove_batch(ref, force))
+
+    async def wait_batch(self, ref: str, timeout: float | None = None, poll: float = 1.0) -> BatchDetails:
+        """Waits until the job is STOPPED, COMPLETED or FAILED (TimeoutError after `timeout` seconds)."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while True:
+            details = await self.batch(ref)
+            if details.status in FINISHED_BATCH_STATUSES:
+                return details
+            if deadline is not None and loop.time() > deadline:
+                raise TimeoutError(f"batch job {details.id} is still {details.status} after {timeout} s")
+            await asyncio.sleep(poll)
 
     async def runtimes(self, profile: str | None = None) -> RuntimeList:
         return await self._http.call(api.list_runtimes(profile))

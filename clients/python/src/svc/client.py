@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -13,6 +14,8 @@ from ._http import NEXT_CURSOR_HEADER, SyncHttp
 from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
+from .batch_options import BatchOptions
+from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .run_options import RunOptions
 from .service import Service
 
@@ -108,6 +111,51 @@ class Svc(ClientBase[SyncHttp]):
 
     def remove_profile(self, name: str) -> None:
         self._http.call(api.remove_profile(name))
+
+    # Batch jobs
+
+    def run_batch(self, task: BatchTask, model: str, **options: Unpack[BatchOptions]) -> BatchRecord:
+        """Starts a batch job (`svc batch run`), e.g. `run_batch("transcribe", "openai/whisper-tiny", input_dir=…, output_dir=…)`.
+
+        Returns at once; `wait_batch(record.id)` waits until it ends.
+        """
+        result = self._http.call(api.run_batch(task, model, options))
+        assert result.batch is not None
+        return result.batch
+
+    def dry_run_batch(self, task: BatchTask, model: str, **options: Unpack[BatchOptions]) -> BatchRunResponse:
+        """What `run_batch()` would do: the revision, warnings and the job's start-up script, starting nothing."""
+        return self._http.call(api.run_batch(task, model, options, dry_run=True))
+
+    def batches(self, status: BatchStatus | None = None, *, all: bool = False) -> list[BatchRecord]:
+        """Live batch jobs with their progress (`svc batch ls`); every one ever run with `all=True`."""
+        return self._http.call(api.list_batches(status, all))
+
+    def batch(self, ref: str) -> BatchDetails:
+        """A batch job by id, unique id prefix or name, with each input's status and its failures."""
+        return self._http.call(api.get_batch(ref))
+
+    def stop_batch(self, ref: str) -> BatchRecord:
+        return self._http.call(api.stop_batch(ref))
+
+    def resume_batch(self, ref: str, retry_failed: bool = False) -> BatchRecord:
+        """Starts a stopped, failed or completed job again: inputs with an output are skipped; `retry_failed` runs failed ones again."""
+        return self._http.call(api.resume_batch(ref, retry_failed))
+
+    def remove_batch(self, ref: str, force: bool = False) -> BatchRecord:
+        """Deletes the job's record (its outputs stay); `force` stops a live job first."""
+        return self._http.call(api.remove_batch(ref, force))
+
+    def wait_batch(self, ref: str, timeout: float | None = None, poll: float = 1.0) -> BatchDetails:
+        """Waits until the job is STOPPED, COMPLETED or FAILED (TimeoutError after `timeout` seconds)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            details = self.batch(ref)
+            if details.status in FINISHED_BATCH_STATUSES:
+                return details
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"batch job {details.id} is still {details.status} after {timeout} s")
+            time.sleep(poll)
 
     # The svc runtime on slurm profiles' clusters
 

@@ -8,6 +8,8 @@ export const LABELS = {
   home: "svc.home",
   name: "svc.name",
   port: "svc.port",
+  /** A batch job's progress file on this machine. */
+  progress: "svc.progress",
   gracePeriod: "svc.grace-period",
 } as const;
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chownSync, mkdirSync, readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { shellJoin } from "@svc/platform/shell";
 import { runtimeContainerUser, type Task } from "@svc/contracts";
@@ -6,6 +6,7 @@ import type { Engine, EngineCapabilities, ImageStore, LaunchSpec, Observation, S
 import { EngineError } from "../engine-error";
 import { DockerApi, DockerError } from "./docker-api";
 import { ApiKeyFiles } from "./api-key-files";
+import { batchContainerConfig } from "./batch-container";
 import { containerConfig, dockerRunWords, LABELS, type DockerNetwork, type DockerOptions } from "./container-config";
 import { DockerImages } from "./docker-images";
 import { demultiplex } from "./log-frames";
@@ -80,6 +81,7 @@ export class DockerEngine implements Engine, ImageStore {
 
   async render(spec: LaunchSpec): Promise<string> {
     if (spec.inputDir) ensureInputDir(spec.inputDir);
+    if (spec.batch) return shellJoin(dockerRunWords(batchContainerConfig(spec, await this.containerOptions())));
     const keyFile = spec.apiKey === undefined ? undefined : this.keys.path(spec.serviceId);
     return shellJoin(dockerRunWords(containerConfig(spec, await this.options.freePort(), await this.containerOptions(), keyFile)));
   }
@@ -96,8 +98,27 @@ export class DockerEngine implements Engine, ImageStore {
     return this.images.builds();
   }
 
+  /**
+   * A batch job's written folders, created when missing; when svc runs as root its containers run
+   * as a stand-in user (runtimeContainerUser), who is given the folder and its state folder.
+   */
+  private prepareBatchFolders(spec: LaunchSpec) {
+    const batch = spec.batch!;
+    const [uid, gid] = this.user.split(":").map(Number);
+    for (const folder of [...batch.writes, batch.stateDir]) {
+      if (!isAbsolute(folder)) throw new EngineError("invalid", "invalid_request", `${folder}: give an absolute path.`);
+      try {
+        mkdirSync(folder, { recursive: true });
+        if (process.getuid?.() === 0) chownSync(folder, uid, gid);
+      } catch (error) {
+        throw new EngineError("invalid", "invalid_request", `${folder} cannot be made ready for the job: ${(error as Error).message}`);
+      }
+    }
+  }
+
   async submit(spec: LaunchSpec): Promise<Submitted> {
     if (spec.inputDir) ensureInputDir(spec.inputDir);
+    if (spec.batch) return this.submitBatch(spec);
     const notes = await this.images.ensure(spec.image);
     const port = await this.options.freePort();
     const options = await this.containerOptions();
@@ -117,6 +138,28 @@ export class DockerEngine implements Engine, ImageStore {
       throw error;
     }
     return { handle: created.Id, host: "127.0.0.1", port, notes };
+  }
+
+  private async submitBatch(spec: LaunchSpec): Promise<Submitted> {
+    this.prepareBatchFolders(spec);
+    const notes = await this.images.ensure(spec.image);
+    const config = batchContainerConfig(spec, await this.containerOptions());
+    const created = await this.api.json<{ Id: string }>("POST", `/containers/create?name=${encodeURIComponent(config.name)}`, config.body);
+    try {
+      await this.api.raw("POST", `/containers/${created.Id}/start`);
+    } catch (error) {
+      await this.release(created.Id);
+      throw error;
+    }
+    return { handle: created.Id, host: null, port: null, notes };
+  }
+
+  async readJobFile(_handle: string, path: string): Promise<string | undefined> {
+    try {
+      return readFileSync(path, "utf8");
+    } catch {
+      return undefined;
+    }
   }
 
   private async containers(): Promise<ContainerSummary[]> {
@@ -141,12 +184,15 @@ export class DockerEngine implements Engine, ImageStore {
     const result = new Map<string, Observation>();
     for (const handle of handles) {
       const container = byId.get(handle);
+      const progressFile = container?.Labels[LABELS.progress];
+      const progress = progressFile ? await this.readJobFile(handle, progressFile) : undefined;
       if (!container) result.set(handle, { phase: "missing" });
       else if (container.State === "created") result.set(handle, { phase: "queued", reason: "container created, not started yet" });
       else if (container.State === "running" || container.State === "restarting" || container.State === "paused") {
         const port = Number(container.Labels[LABELS.port]);
         result.set(handle, { phase: "running", host: "127.0.0.1", port: Number.isInteger(port) ? port : null });
       } else result.set(handle, await this.exited(handle));
+      if (progress !== undefined) result.set(handle, { ...result.get(handle)!, progress });
     }
     return result;
   }
@@ -156,6 +202,7 @@ export class DockerEngine implements Engine, ImageStore {
       const { State } = await this.api.json<ContainerInspect>("GET", `/containers/${handle}/json`);
       const cause = State.OOMKilled ? " (killed: out of memory)" : State.Error ? ` (${State.Error})` : "";
       const tail = (await this.tail(handle, REASON_LOG_LINES)).trim();
+      if (State.ExitCode === 0 && !State.OOMKilled) return { phase: "exited", outcome: "completed", reason: `exited with code 0${tail ? `; last output:\n${tail}` : ""}` };
       return { phase: "exited", outcome: "failed", reason: `exited with code ${State.ExitCode}${cause}${tail ? `; last output:\n${tail}` : ""}` };
     } catch (error) {
       if (error instanceof DockerError && error.engineStatus === 404) return { phase: "missing" };

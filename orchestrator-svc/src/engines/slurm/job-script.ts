@@ -8,7 +8,7 @@ import { runtimeCommand, type RuntimeTarget } from "./runtime-command";
 const { ACCOUNT, CONSTRAINT, NAME, NODELIST, PARTITION, TIME } = SLURM_VALUE_RULES;
 
 /** The job's own files, in its work folder <home>/jobs/<service id>/ (a renewal's successor: <home>/jobs/<service id>.<generation>/). */
-export const JOB_FILES = { script: "job.sh", output: "output.log", port: "port", apiKey: "api_key" } as const;
+export const JOB_FILES = { script: "job.sh", output: "output.log", port: "port", apiKey: "api_key", progress: "progress.json" } as const;
 /** Marks the job as this service's, so a submit interrupted before its id was recorded is adopted. */
 export const commentFor = (serviceId: string) => `svc:${serviceId}`;
 
@@ -67,7 +67,7 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   const generation = spec.generation ?? 0;
   if (!Number.isSafeInteger(generation) || generation < 0) throw new JobScriptError(`generation ${generation} is not a whole number.`);
   const mounts = spec.mounts ?? [];
-  const words = [spec.modelDir, spec.inputDir ?? "", ...spec.args, ...mounts.flatMap((mount) => [mount.source, mount.target])];
+  const words = [spec.modelDir, spec.inputDir ?? "", ...spec.args, ...mounts.flatMap((mount) => [mount.source, mount.target]), ...(spec.batch ? [...spec.batch.args, ...spec.batch.writes, ...spec.batch.reads] : [])];
   if (words.some((word) => CONTROL.test(word))) throw new JobScriptError("a value with control characters (such as a newline) cannot go into a Slurm job script.");
   const job = spec.job;
   const gpus = job.gres ?? 0;
@@ -96,6 +96,7 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   const runtime = runtimeCommand(spec.modelDir, gpus, target, spec.inputDir, mounts);
   if (runtime.comments.some((line) => CONTROL.test(line))) throw new JobScriptError("an image name or path with control characters cannot go into a Slurm job script.");
   lines.push(...runtime.comments, "set -u", "umask 077", ...runtime.checks);
+  if (spec.batch) return `${[...lines, ...batchLines(spec, target)].join("\n")}\n`;
   // The key reaches the server in its environment (not in `ps`), from the 0600 file submit wrote.
   if (spec.apiKey !== undefined) {
     const variable = API_KEY_VARIABLE[serverOf(spec.image)];
@@ -111,3 +112,44 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   lines.push(`exec ${command.join(" ")}`);
   return `${lines.join("\n")}\n`;
 }
+
+export const BATCH_NEEDS_BUNDLE =
+  "batch jobs on Slurm run the svc runtime bundle: use a profile whose runtime is bare (svc profile update NAME --runtime bare), without --gres (vLLM does not run batch jobs yet).";
+
+/** Where the batch driver is in the svc runtime bundle, beside the runtimes it starts. */
+const driverMain = (runtimeMain: string, task: string) => runtimeMain.replace(new RegExp(`runtimes/${task}/src/main\\.ts$`), "runtimes/batch-driver/src/main.ts");
+
+/**
+ * A batch job's body: its written folders made, then svc's batch driver (from the runtime bundle)
+ * started in place of the server; the driver starts the server itself on the node's loopback with a
+ * key of its own, and writes its progress into the work folder, where the status pass reads it.
+ * Only the bare svc runtime carries the driver.
+ */
+function batchLines(spec: LaunchSpec, target: RuntimeTarget): string[] {
+  const batch = spec.batch!;
+  if (target.runtime !== "bare") throw new JobScriptError(BATCH_NEEDS_BUNDLE);
+  // Without a bundle (only when the script's values are checked before the runtime is known) the words are placeholders.
+  const { bun, main } = target.bundle ?? { bun: "bun", main: `runtimes/${spec.task}/src/main.ts` };
+  const folders = [...batch.writes, batch.stateDir].map(remotePathWord);
+  return [
+    `mkdir -p ${folders.join(" ")}`,
+    `echo "svc: batch job $SLURM_JOB_ID on \${SLURMD_NODENAME:-$(hostname)}"`,
+    [
+      "exec",
+      remotePathWord(bun),
+      remotePathWord(driverMain(main, spec.task)),
+      ...batch.args.map(batchWord),
+      "--progress-file",
+      JOB_FILES.progress,
+      "--",
+      remotePathWord(bun),
+      remotePathWord(main),
+      "--model",
+      shellQuote(spec.modelDir),
+      ...spec.args.map(shellQuote),
+    ].join(" "),
+  ];
+}
+
+/** A driver argument: a path starting with ~/ keeps its ~ for the shell, everything else is one quoted word. */
+const batchWord = (word: string) => (word.startsWith("~/") ? remotePathWord(word) : shellQuote(word));

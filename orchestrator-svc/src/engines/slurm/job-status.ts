@@ -35,6 +35,8 @@ export interface JobStatus {
   endsAt?: string;
   /** The last lines of the job's output (for jobs that ended). */
   tail?: string;
+  /** A batch job's progress file (JSON), when there is one. */
+  progress?: string;
 }
 
 export class SlurmStatusError extends Error {
@@ -74,6 +76,7 @@ export function statusScript(refs: JobRef[]): string {
     `    RUNNING|COMPLETING|STAGE_OUT) [ -f "$2/${JOB_FILES.port}" ] && printf '@port %s\\n' "$(head -n1 "$2/${JOB_FILES.port}")";;`,
     `    ${TERMINAL}) [ -f "$2/${JOB_FILES.output}" ] && printf '@tail %s\\n' "$(tail -n ${TAIL_LINES} "$2/${JOB_FILES.output}" | base64 | tr -d '\\n')";;`,
     "  esac",
+    `  [ -f "$2/${JOB_FILES.progress}" ] && printf '@progress %s\\n' "$(base64 < "$2/${JOB_FILES.progress}" | tr -d '\\n')"`,
     "  return 0",
     "}",
   ];
@@ -108,6 +111,8 @@ export function parseStatusOutput(stdout: string): Map<string, JobStatus> {
       const [host, port] = line.slice(6).trim().split(/\s+/);
       const number = Number(port);
       if (host && ADDRESS.test(host) && Number.isInteger(number) && number > 0 && number < 65536) current.server = { host, port: number };
+    } else if (line.startsWith("@progress ") && current) {
+      current.progress = Buffer.from(line.slice(10).trim(), "base64").toString("utf8");
     } else if (line.startsWith("@tail ") && current) {
       current.tail = Buffer.from(line.slice(6).trim(), "base64").toString("utf8");
     }

@@ -5,7 +5,7 @@ import { EngineError } from "../engine-error";
 import type { ApptainerImages } from "./apptainer-images";
 import { clusterFailure } from "./cluster-failure";
 import { inside } from "./cluster-paths";
-import { commentFor, JOB_FILES, renderJobScript } from "./job-script";
+import { BATCH_NEEDS_BUNDLE, commentFor, JOB_FILES, renderJobScript } from "./job-script";
 import { formatHandle, observe, parseHandle, parseStatusOutput, statusScript } from "./job-status";
 import { DEFAULT_SLURM_RUNTIME, isVllm, type RuntimeTarget } from "./runtime-command";
 import type { BundleSource } from "./runtime/bundles";
@@ -87,6 +87,7 @@ export class SlurmEngine implements Engine {
    */
   private async target(spec: LaunchSpec, reach: Reach, prepare: boolean): Promise<{ target: RuntimeTarget; notes: string[] }> {
     const { profile, connection, runtime } = reach;
+    if (spec.batch && ((profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "apptainer" || isVllm(spec.image))) throw new EngineError("invalid", "invalid_request", BATCH_NEEDS_BUNDLE);
     if ((profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "apptainer") {
       const plan = await this.deps.apptainer.plan(spec.image, profile, connection);
       const notes = prepare ? await this.deps.apptainer.prepare(plan, profile, connection) : [];
@@ -131,7 +132,7 @@ export class SlurmEngine implements Engine {
       `mkdir -p ${dir}`,
       `cd ${dir}`,
       "chmod 700 .",
-      `rm -f ${JOB_FILES.port} ${JOB_FILES.script} ${JOB_FILES.apiKey}`,
+      `rm -f ${JOB_FILES.port} ${JOB_FILES.script} ${JOB_FILES.apiKey} ${JOB_FILES.progress}`,
       `if [ -e ${JOB_FILES.output} ]; then chmod 600 ${JOB_FILES.output}; fi`,
       ...(spec.apiKey === undefined ? [] : [write(JOB_FILES.apiKey, spec.apiKey)]),
       write(JOB_FILES.script, script),
@@ -171,7 +172,7 @@ export class SlurmEngine implements Engine {
           else if (!connection.local) observation = { phase: "running", host: "127.0.0.1", port: await tunnels.ensure(jobId, status.server.host, status.server.port) };
           if (endsAt) observation = { ...observation, endsAt };
         } else tunnels.close(jobId);
-        observations.set(handle, observation);
+        observations.set(handle, status?.progress === undefined ? observation : { ...observation, progress: status.progress });
       }),
     );
     return observations;
@@ -202,6 +203,14 @@ export class SlurmEngine implements Engine {
     } catch (error) {
       throw clusterFailure(error, `Could not read the job's output on ${profile.host}`);
     }
+  }
+
+  async readJobFile(_handle: string, path: string): Promise<string | undefined> {
+    const { profile, connection } = await this.current();
+    const result = await connection.run(`cat ${remotePathWord(path)}`).catch((error) => {
+      throw clusterFailure(error, `Could not read ${path} on ${profile.host}`);
+    });
+    return result.code === 0 ? result.stdout : undefined;
   }
 
   async release(handle: string): Promise<void> {

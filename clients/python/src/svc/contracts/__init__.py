@@ -1,5 +1,7 @@
 """Typed mirrors of the API's contracts (the repository's `contracts/src/*.ts`), as frozen dataclasses."""
 
+from .batches import BATCH_STATUSES, BATCH_TASKS, FINISHED_BATCH_STATUSES, BatchDetails, BatchEvent, BatchFile, BatchProgress, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
+from .app import AppInfo, ComponentHealth, ErrorBody, HealthReport, ImageBuild, RuntimeImage
 from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport, ImageBuild, ImageChoice, RuntimeImage
 from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
@@ -25,6 +27,17 @@ from .services import (
 )
 
 __all__ = [
+    "BATCH_STATUSES",
+    "BATCH_TASKS",
+    "FINISHED_BATCH_STATUSES",
+    "BatchDetails",
+    "BatchEvent",
+    "BatchFile",
+    "BatchProgress",
+    "BatchRecord",
+    "BatchRunResponse",
+    "BatchStatus",
+    "BatchTask",
     "ApiKey",
     "CreatedKey",
     "ServiceTime",

@@ -1,0 +1,32 @@
+import { DEFAULT_PROFILE } from "@svc/contracts";
+import type { CliContext } from "../../io";
+import { showingImageBuilds } from "../image/follow-builds";
+import { showInstallsWhile } from "../runtime/follow-install";
+import { BATCH_RUN_HELP, parseBatchRunArgs } from "./parse-batch-args";
+
+/** `svc batch run`: steps and warnings to stderr, the new job's id (or the dry run's script) to stdout. */
+export async function runBatch(args: string[], ctx: CliContext) {
+  const parsed = parseBatchRunArgs(args);
+  if (parsed.help) {
+    ctx.io.out(BATCH_RUN_HELP);
+    return;
+  }
+  const { request, json } = parsed;
+  const client = ctx.client();
+  const running = client.batches.run(request);
+  const installs = request.dryRun ? undefined : showInstallsWhile(client, request.profile ?? DEFAULT_PROFILE, running, ctx);
+  const result = request.dryRun ? await running : await showingImageBuilds(client, ctx.io.err, running);
+  await installs;
+  if (json) {
+    ctx.io.out(JSON.stringify(result, null, 2));
+    return;
+  }
+  for (const warning of result.warnings) ctx.io.err(`warning: ${warning}`);
+  if (request.dryRun) {
+    ctx.io.err("Dry run: this is the job's start-up script; nothing was started.");
+    ctx.io.out(result.script);
+    return;
+  }
+  ctx.io.err(`Started batch job ${result.batch!.name} (${request.task}, ${request.model}@${result.revision.slice(0, 12)}); 'svc batch ls' shows its progress.`);
+  ctx.io.out(result.batch!.id);
+}

@@ -1,0 +1,15 @@
+import { t } from "elysia";
+import { BatchStatus } from "@svc/contracts";
+
+export const BatchListQuery = t.Object({
+  status: t.Optional(BatchStatus),
+  all: t.Optional(t.Boolean({ description: "Include stopped, completed and failed jobs." })),
+});
+
+export const BatchRefParams = t.Object({
+  ref: t.String({ minLength: 1, maxLength: 64, description: "Batch job id, a unique prefix of it, or its name." }),
+});
+
+export const BatchRemoveQuery = t.Object({
+  force: t.Optional(t.Boolean({ description: "Stop a live job first." })),
+});

@@ -1,0 +1,289 @@
+import { randomInt, randomUUID } from "node:crypto";
+import { currentUserName } from "@svc/platform/process";
+import { ApiError, BATCH_TASK_MODEL, conflict, isLiveBatch, notFound, type BatchDetails, type BatchRecord, type BatchRunRequest, type BatchRunResponse, type BatchStatus, type Profile } from "@svc/contracts";
+import type { BatchRow, BatchStore } from "../db/batch-store";
+import type { Engine, LaunchSpec, Observation } from "../engines/engine";
+import type { PlannerDeps } from "../launch/planner";
+import type { JobFollower } from "../reconciler/reconciler";
+import { engineFailure } from "../services/engine-failure";
+import { batchLaunch, planBatch, stateDirOf } from "./plan";
+import { parseProgress, readBatchSpec, readStateFile, remaining, toBatchDetails, toBatchRecord } from "./records";
+
+export interface BatchesDeps {
+  store: BatchStore;
+  planner: PlannerDeps;
+  engineFor(profile: Profile): Engine;
+  engineOf(row: BatchRow): Engine;
+  /** Runs the reconciler's next tick now. */
+  wake(): void;
+  log?: (message: string) => void;
+}
+
+const NAME_PREFIX = "batch-";
+/** A submit cut off before its handle was recorded, and not found in the engine after this long, failed. */
+const ADOPT_GRACE_MS = 30_000;
+const BUSY: BatchStatus[] = ["SUBMITTED", "PENDING", "STOPPING"];
+
+/**
+ * svc batch run / ls / details / stop / resume / rm, and what the reconciler's status pass says
+ * about each live job (it follows them beside the services: see JobFollower). A Slurm job that
+ * reached its time limit with inputs left is submitted again, as is one the engine forgot.
+ */
+export class BatchesService implements JobFollower {
+  /** Jobs whose submit is under way in this process. */
+  private readonly inFlight = new Set<string>();
+
+  constructor(private readonly deps: BatchesDeps) {}
+
+  async run(request: BatchRunRequest): Promise<BatchRunResponse> {
+    const { store } = this.deps;
+    const { plan, stored } = await planBatch(request, this.deps.planner);
+    if (request.name && store.live().some((row) => row.name === request.name)) throw conflict(`A live batch job is already named ${request.name}: choose another --name.`);
+    const engine = this.deps.engineFor(plan.profile);
+    const id = randomUUID();
+    const name = request.name ?? this.defaultName();
+    const spec = this.launchSpec({ id, name, task: request.task }, stored, false);
+    const script = await engine.render(spec).catch((error) => {
+      throw engineFailure(error, `${engine.kind} cannot run this batch job`);
+    });
+    const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script };
+    if (request.dryRun) return { ...base, batch: null };
+    const now = new Date().toISOString();
+    store.insert(
+      {
+        id,
+        name,
+        task: request.task,
+        model: request.model,
+        revision: plan.model.revision,
+        profile: plan.profile.name,
+        engine: engine.kind,
+        status: "SUBMITTED",
+        reason: null,
+        handle: null,
+        allocations: 1,
+        progress: null,
+        spec: JSON.stringify(stored),
+        createdBy: currentUserName(),
+        createdAt: now,
+        updatedAt: now,
+      },
+      `submitted to ${engine.kind}`,
+    );
+    const notes = await this.submit(engine, spec);
+    return { ...base, warnings: [...base.warnings, ...notes], batch: toBatchRecord(store.get(id)!) };
+  }
+
+  private launchSpec(row: Pick<BatchRow, "id" | "name" | "task">, stored: ReturnType<typeof readBatchSpec>, retryFailed: boolean): LaunchSpec {
+    return {
+      serviceId: row.id,
+      name: row.name,
+      task: BATCH_TASK_MODEL[row.task],
+      image: stored.launch.image,
+      args: stored.launch.args,
+      modelDir: stored.launch.modelDir,
+      job: stored.job,
+      batch: batchLaunch(row.task, stored, retryFailed),
+    };
+  }
+
+  /** Hands the job to the engine and records its handle; a refusal is recorded as FAILED and reported. */
+  private async submit(engine: Engine, spec: LaunchSpec): Promise<string[]> {
+    const { store } = this.deps;
+    this.inFlight.add(spec.serviceId);
+    try {
+      const submitted = await engine.submit(spec);
+      store.patch(spec.serviceId, { handle: submitted.handle });
+      const now = store.get(spec.serviceId)?.status;
+      if (now === undefined || now === "STOPPING" || !isLiveBatch(now)) await engine.stop(submitted.handle);
+      return submitted.notes;
+    } catch (error) {
+      const failure = engineFailure(error, `${engine.kind} did not start the batch job`);
+      store.transition(spec.serviceId, "FAILED", failure.message);
+      throw failure;
+    } finally {
+      this.inFlight.delete(spec.serviceId);
+      this.deps.wake();
+    }
+  }
+
+  private defaultName(): string {
+    const live = new Set(this.deps.store.live().map((row) => row.name));
+    for (;;) {
+      const name = `${NAME_PREFIX}${randomInt(10_000, 100_000)}`;
+      if (!live.has(name)) return name;
+    }
+  }
+
+  list(filter: { status?: BatchStatus; all?: boolean }): BatchRecord[] {
+    return this.deps.store.list({ status: filter.status, all: filter.all || Boolean(filter.status) }).map(toBatchRecord);
+  }
+
+  /** A job by full id, unique id prefix, or name. */
+  resolve(ref: string): BatchRow {
+    const { store } = this.deps;
+    const exact = store.get(ref);
+    if (exact) return exact;
+    const byPrefix = /^[0-9a-f-]+$/i.test(ref) ? store.byPrefix(ref.toLowerCase()) : [];
+    if (byPrefix.length === 1) return byPrefix[0];
+    if (byPrefix.length > 1) {
+      const list = byPrefix.map((row) => `${row.id} (${row.name}, ${row.status})`).join("; ");
+      throw new ApiError(409, "ambiguous_id", `${ref} matches several batch jobs: ${list}. Give more characters of the id.`);
+    }
+    const byName = store.list({ all: true }).filter((row) => row.name === ref);
+    if (byName.length >= 1) return byName[0];
+    throw notFound(`No batch job has the id or name ${ref}. 'svc batch ls --all' lists them.`);
+  }
+
+  async details(ref: string): Promise<BatchDetails> {
+    const row = this.resolve(ref);
+    const stateFile = `${stateDirOf(row.task, readBatchSpec(row))}/state.json`;
+    let text: string | undefined;
+    let note: string | null = null;
+    if (row.handle) {
+      try {
+        text = await this.deps.engineOf(row).readJobFile?.(row.handle, stateFile);
+      } catch (error) {
+        note = `the job's state file could not be read: ${(error as Error).message}`;
+      }
+    }
+    const state = readStateFile(text);
+    return toBatchDetails(row, this.deps.store.events(row.id), note ? { ...state, note } : state);
+  }
+
+  async stop(ref: string): Promise<BatchRecord> {
+    const row = this.resolve(ref);
+    if (!isLiveBatch(row.status)) throw conflict(`Batch job ${row.id} is already ${row.status}; nothing to stop.`);
+    const { store } = this.deps;
+    if (!row.handle) store.transition(row.id, "STOPPED", "stopped by its creator before the engine accepted it");
+    else {
+      store.transition(row.id, "STOPPING", "stop requested by its creator");
+      try {
+        await this.deps.engineOf(row).stop(row.handle);
+      } catch (error) {
+        throw engineFailure(error, "The engine did not stop the batch job");
+      } finally {
+        this.deps.wake();
+      }
+    }
+    return toBatchRecord(store.get(row.id)!);
+  }
+
+  /** Starts a stopped, failed or completed job again: inputs with an output are skipped; with retryFailed the failed ones are run again. */
+  async resume(ref: string, retryFailed: boolean): Promise<BatchRecord> {
+    const row = this.resolve(ref);
+    if (isLiveBatch(row.status)) throw conflict(`Batch job ${row.id} is ${row.status}; only a stopped, failed or completed job can be resumed.`);
+    await this.again(row, retryFailed, retryFailed ? "resumed by its creator, failed inputs retried" : "resumed by its creator");
+    return toBatchRecord(this.deps.store.get(row.id)!);
+  }
+
+  private async again(row: BatchRow, retryFailed: boolean, reason: string, expected?: BatchStatus) {
+    const engine = this.deps.engineOf(row);
+    if (row.handle) await engine.release(row.handle).catch(() => {});
+    const moved = this.deps.store.transition(row.id, "SUBMITTED", reason, { handle: null, allocations: row.allocations + 1 }, expected);
+    if (!moved) return;
+    await this.submit(engine, this.launchSpec(row, readBatchSpec(row), retryFailed));
+  }
+
+  async remove(ref: string, force: boolean): Promise<BatchRecord> {
+    let row = this.resolve(ref);
+    if (isLiveBatch(row.status)) {
+      if (!force) throw conflict(`Batch job ${row.id} is ${row.status}: stop it first ('svc batch stop ${row.id.slice(0, 13)}'), or remove it with --force.`);
+      if (row.status !== "STOPPING") await this.stop(row.id);
+      row = this.deps.store.get(row.id)!;
+    }
+    if (row.handle) {
+      await this.deps.engineOf(row).release(row.handle).catch((error) => {
+        throw engineFailure(error, "The engine did not remove the batch job's container");
+      });
+    }
+    this.deps.store.remove(row.id);
+    return toBatchRecord(row);
+  }
+
+  // The reconciler's side (JobFollower).
+
+  tracked() {
+    return this.deps.store
+      .live()
+      .filter((row) => row.handle && !this.inFlight.has(row.id))
+      .map((row) => ({ engine: this.deps.engineOf(row), handle: row.handle! }));
+  }
+
+  /** Jobs recorded as submitted without a handle (svc stopped between submit and record): found in the engine by their id, or failed after a grace period. */
+  async beforeTick(): Promise<void> {
+    const orphans = this.deps.store.live().filter((row) => !row.handle && row.status === "SUBMITTED" && !this.inFlight.has(row.id));
+    if (orphans.length === 0) return;
+    const byEngine = new Map<Engine, BatchRow[]>();
+    for (const row of orphans) byEngine.set(this.deps.engineOf(row), [...(byEngine.get(this.deps.engineOf(row)) ?? []), row]);
+    for (const [engine, rows] of byEngine) {
+      const found = await engine.adopt(rows.map((row) => row.id));
+      for (const row of rows) {
+        const handle = found.get(row.id);
+        if (handle) this.deps.store.patch(row.id, { handle });
+        else if (Date.now() - Date.parse(row.updatedAt) > ADOPT_GRACE_MS) this.deps.store.transition(row.id, "FAILED", "the submission was interrupted before the engine accepted it", {}, "SUBMITTED");
+      }
+    }
+  }
+
+  busy() {
+    return this.deps.store.live().some((row) => BUSY.includes(row.status));
+  }
+
+  async observed(engine: Engine, observations: Map<string, Observation>): Promise<void> {
+    const { store } = this.deps;
+    for (const row of store.live()) {
+      if (!row.handle || this.inFlight.has(row.id) || this.deps.engineOf(row) !== engine) continue;
+      const observation = observations.get(row.handle);
+      if (!observation) continue;
+      await this.follow(row, observation).catch((error) => this.deps.log?.(`batch ${row.id}: ${(error as Error).message}`));
+    }
+  }
+
+  /** Moves one job toward what its engine reported; its progress is kept whatever the status. */
+  private async follow(row: BatchRow, observation: Observation) {
+    const { store } = this.deps;
+    const progressText = parseProgress(observation.progress) ? observation.progress!.trim() : row.progress;
+    if (progressText !== row.progress) store.patch(row.id, { progress: progressText });
+    const progress = parseProgress(progressText);
+    const stopping = row.status === "STOPPING";
+    const log = (to: BatchStatus, reason: string | null) => this.deps.log?.(`batch ${row.id} ${row.status} → ${to}${reason ? `: ${reason.split("\n")[0]}` : ""}`);
+    const move = (to: BatchStatus, reason: string | null) => {
+      if (to === row.status) return;
+      if (store.transition(row.id, to, reason, {}, row.status)) log(to, reason);
+    };
+    const finished = progress?.phase === "finished";
+    // Inputs left: none once the driver finished, or when it was ended (e.g. at its time limit) while it only waited for new files.
+    const left = !finished && (!progress || remaining(progress) > 0 || progress.phase === "starting");
+    const unfinished = progress ? `${remaining(progress)} of ${progress.total} inputs left` : "its inputs not all done";
+    switch (observation.phase) {
+      case "queued":
+        if (!stopping) {
+          move("PENDING", observation.reason ?? null);
+          if (row.status === "PENDING" && observation.reason && observation.reason !== row.reason) store.patch(row.id, { reason: observation.reason });
+        }
+        return;
+      case "running":
+        if (!stopping) move("RUNNING", null);
+        return;
+      case "missing":
+        if (stopping) return move("STOPPED", "stopped by its creator");
+        if (row.status === "SUBMITTED") return;
+        if (!left) return move("COMPLETED", progress?.message ?? null);
+        if (row.engine === "slurm") return this.resubmit(row, `the engine no longer knows its job, with ${unfinished}: submitted again`);
+        return move("FAILED", "the engine no longer knows this job (removed outside svc?)");
+      case "exited":
+        if (stopping || observation.outcome === "cancelled") return move("STOPPED", stopping ? "stopped by its creator" : observation.reason);
+        if (observation.outcome === "completed") return move("COMPLETED", progress?.message ?? null);
+        if (observation.outcome === "timeout" && left) return this.resubmit(row, `reached its time limit with ${unfinished}: submitted again`);
+        if (observation.outcome === "timeout") return move("COMPLETED", progress?.message ?? `its time limit ended the wait for new inputs; all ${progress?.total ?? 0} were done`);
+        if (progress?.phase === "stopped") return move("STOPPED", "its driver was stopped outside svc");
+        return move("FAILED", progress?.phase === "failed" && progress.message ? `${progress.message} (${observation.reason.split("\n")[0]})` : observation.reason);
+    }
+  }
+
+  private async resubmit(row: BatchRow, reason: string) {
+    this.deps.log?.(`batch ${row.id}: ${reason}`);
+    await this.again(row, false, reason, row.status);
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Batch jobs on the real Slurm test cluster (images/slurm-test over SSH): transcription with a
+ * stop and resume that redoes no finished file, a corrupt WAV recorded as a failure, files added
+ * mid-run processed; then a job whose --time is too short for its inputs, resubmitted by the
+ * reconciler until done, with the whole app killed (-9) and started again on the way.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SvcClient } from "@svc/client";
+import type { BatchRecord, BatchStatus } from "@svc/contracts";
+import { eventually, runSvc, sh, startAppWithCluster, tempHome, type ClusterApp, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
+
+const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
+const PROFILE = "cluster";
+/** The profile's home (~/svc) as the cluster's user `svc` has it. */
+const HOME = "/home/svc/svc";
+const WAVS = 24;
+/** Links to a recording that takes a second or more to transcribe: more work than a --time of one minute (ended up to 30 s late) holds, however idle the machine. */
+const LONG_WAVS = 150;
+
+let started: ClusterApp;
+let cluster: SshTestHost;
+let client: SvcClient;
+let env: Record<string, string>;
+
+const onCluster = async (command: string) => {
+  const result = await cluster.execAsUser(command);
+  if (result.exitCode !== 0) throw new Error(`${command} failed on the cluster: ${result.output}`);
+  return result.output;
+};
+const reaches = (id: string, wanted: BatchStatus, ms = 300_000) => eventually(async () => (await client.batches.get(id)).status === wanted, ms, `batch ${id} to be ${wanted}`);
+
+/** Files under a folder on the cluster (the state folder left out), with their mtimes to the nanosecond. */
+async function outputs(dir: string): Promise<Map<string, string>> {
+  const text = await onCluster(`[ -d ${dir} ] && find ${dir} -path '*/.svc-batch' -prune -o -type f -printf '%P %T@\\n' || true`);
+  return new Map(text.split("\n").filter(Boolean).map((line) => line.split(" ") as [string, string]));
+}
+
+async function watchProgress(id: string, until: (record: BatchRecord) => boolean, seen: Set<number>, ms = 300_000) {
+  await eventually(async () => {
+    const ls = await runSvc(["batch", "ls", "--all", "--json"], env);
+    const record = (JSON.parse(ls.stdout) as BatchRecord[]).find((b) => b.id === id);
+    if (record?.progress) seen.add(record.progress.done);
+    return record !== undefined && until(record);
+  }, ms, `batch ${id} progress`);
+}
+
+beforeAll(async () => {
+  started = await startAppWithCluster(PROFILE);
+  ({ cluster, client, env } = started);
+  // The inputs, made here and copied onto the cluster (the test cluster has no espeak-ng).
+  const staged = tempHome("svc-batch-inputs-");
+  mkdirSync(join(staged, "audio", "more"), { recursive: true });
+  mkdirSync(join(staged, "late"), { recursive: true });
+  mkdirSync(join(staged, "long"), { recursive: true });
+  for (let i = 0; i < WAVS; i++) sh(["espeak-ng", "-w", join(staged, "audio", i % 4 === 3 ? "more" : "", `clip-${String(i).padStart(2, "0")}.wav`), `hello number ${i} from the cluster`]);
+  writeFileSync(join(staged, "audio", "corrupt.wav"), "RIFF not really a wave file");
+  for (let i = 0; i < 2; i++) sh(["espeak-ng", "-w", join(staged, "late", `late-${i}.wav`), `added while running ${i}`]);
+  sh(["espeak-ng", "-w", join(staged, "long", "long-00.wav"), [...Array(25).keys()].map((i) => `this is sentence number ${i} of a long recording.`).join(" ")]);
+  await cluster.container.copyDirectoriesToContainer([{ source: staged, target: `${HOME}/batch` }]);
+  const owned = await cluster.container.exec(["chown", "-R", "svc:svc", "/home/svc"]);
+  if (owned.exitCode !== 0) throw new Error(owned.output);
+  await onCluster(`cd ${HOME}/batch/long && for i in $(seq -w 1 ${LONG_WAVS - 1}); do ln long-00.wav long-$i.wav; done`);
+}, 600_000);
+
+afterAll(async () => {
+  for (const batch of (await client?.batches.list({ all: true }).catch(() => [])) ?? []) await client.batches.remove(batch.id, { force: true }).catch(() => {});
+  await started?.cleanup();
+});
+
+describe("batch jobs on Slurm", () => {
+  test(
+    "transcribe: progress in ls, stop then resume redoes no finished file, the corrupt WAV is a failure, files added mid-run are processed",
+    async () => {
+      const out = `${HOME}/batch/transcripts`;
+      const run = await runSvc(
+        ["batch", "run", "-p", PROFILE, "transcribe", SPEECH_MODEL, "--input-dir", "~/svc/batch/audio", "--output-dir", "~/svc/batch/transcripts", "--concurrency", "1", "--idle-timeout", "20", "--name", "cluster-interviews"],
+        env,
+      );
+      expect(run.code).toBe(0);
+      const id = run.stdout.trim();
+      const seen = new Set<number>();
+      await watchProgress(id, (record) => record.status === "RUNNING" && (record.progress?.done ?? 0) >= 3, seen, RUNTIME_UPLOAD_TEST_MS);
+      expect((await runSvc(["batch", "stop", id.slice(0, 8)], env)).code).toBe(0);
+      await reaches(id, "STOPPED");
+      const before = await outputs(out);
+      const finished = [...before.keys()].filter((path) => path.endsWith(".json"));
+      expect(finished.length).toBeGreaterThanOrEqual(3);
+      expect(finished.length).toBeLessThan(WAVS);
+      for (const path of finished) expect(before.has(path.replace(/\.json$/, ".txt"))).toBe(true);
+
+      expect((await runSvc(["batch", "resume", "cluster-interviews"], env)).code).toBe(0);
+      await watchProgress(id, (record) => record.status === "RUNNING" && record.progress !== null && record.progress.done + record.progress.failed === WAVS + 1, seen);
+      await onCluster(`cp ${HOME}/batch/late/*.wav ${HOME}/batch/audio/`);
+      await reaches(id, "COMPLETED");
+      expect(seen.size).toBeGreaterThan(1);
+
+      const after = await outputs(out);
+      for (const path of finished) expect(after.get(path)).toBe(before.get(path)!);
+      const stems = [...Array(WAVS).keys()].map((i) => `${i % 4 === 3 ? "more/" : ""}clip-${String(i).padStart(2, "0")}`).concat(["late-0", "late-1"]);
+      expect(stems.flatMap((stem) => [".txt", ".json"].map((ext) => `${stem}${ext}`)).filter((path) => !after.has(path))).toEqual([]);
+      expect(after.size).toBe(stems.length * 2);
+      // The driver's temporary files stay in its state folder and are gone once it ended.
+      expect((await onCluster(`find ${out} -name '*.tmp' | wc -l`)).trim()).toBe("0");
+
+      const details = await client.batches.get(id);
+      expect(details.engine).toBe("slurm");
+      expect(details.allocations).toBe(2);
+      expect(details.progress).toMatchObject({ phase: "finished", total: WAVS + 3, done: WAVS + 2, failed: 1 });
+      expect(details.failures).toEqual([{ path: "corrupt.wav", status: "failed", reason: expect.stringContaining("HTTP 415") }]);
+      expect(details.files).toHaveLength(WAVS + 3);
+    },
+    RUNTIME_UPLOAD_TEST_MS + 600_000,
+  );
+
+  test(
+    "a --time too short for its inputs: resubmitted until done (2+ allocations), also across kill -9 of the app and svc start",
+    async () => {
+      const out = `${HOME}/batch/long-transcripts`;
+      const run = await runSvc(
+        ["batch", "run", "-p", PROFILE, "--time", "1", "transcribe", SPEECH_MODEL, "--input-dir", "~/svc/batch/long", "--output-dir", "~/svc/batch/long-transcripts", "--concurrency", "1", "--idle-timeout", "5"],
+        env,
+      );
+      expect(run.code).toBe(0);
+      const id = run.stdout.trim();
+      await eventually(async () => ((await client.batches.get(id)).progress?.done ?? 0) >= 2, 300_000, "a few transcripts");
+
+      // kill -9 of svc start (its components exit once it is gone), then svc start on the same home and port.
+      await started.killAndRestart();
+      const before = await outputs(out);
+      expect(before.size).toBeLessThan(LONG_WAVS * 2);
+
+      await reaches(id, "COMPLETED", 900_000);
+      const details = await client.batches.get(id);
+      expect(details.allocations).toBeGreaterThanOrEqual(2);
+      expect(details.events.map((e) => e.reason ?? "").some((reason) => reason.includes("reached its time limit"))).toBe(true);
+      const after = await outputs(out);
+      expect(after.size).toBe(LONG_WAVS * 2);
+      for (const [path, mtime] of before) expect(after.get(path)).toBe(mtime);
+      const ls = await runSvc(["batch", "ls", "--all"], env);
+      expect(ls.stdout).toMatch(new RegExp(`${id.slice(0, 13)}.*COMPLETED.*\\s${details.allocations}\\s`));
+    },
+    1_200_000,
+  );
+});
