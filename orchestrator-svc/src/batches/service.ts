@@ -6,6 +6,7 @@ import type { Engine, LaunchSpec, Observation } from "../engines/engine";
 import type { PlannerDeps } from "../launch/planner";
 import type { JobFollower } from "../reconciler/reconciler";
 import { engineFailure } from "../services/engine-failure";
+import { removeRecord } from "../services/removal";
 import { batchLaunch, planBatch, stateDirOf } from "./plan";
 import { parseProgress, readBatchSpec, readStateFile, remaining, toBatchDetails, toBatchRecord } from "./records";
 
@@ -186,19 +187,18 @@ export class BatchesService implements JobFollower {
   }
 
   async remove(ref: string, force: boolean): Promise<BatchRecord> {
-    let row = this.resolve(ref);
-    if (isLiveBatch(row.status)) {
-      if (!force) throw conflict(`Batch job ${row.id} is ${row.status}: stop it first ('svc batch stop ${row.id.slice(0, 13)}'), or remove it with --force.`);
-      if (row.status !== "STOPPING") await this.stop(row.id);
-      row = this.deps.store.get(row.id)!;
-    }
-    if (row.handle) {
-      await this.deps.engineOf(row).release(row.handle).catch((error) => {
-        throw engineFailure(error, "The engine did not remove the batch job's container");
-      });
-    }
-    this.deps.store.remove(row.id);
-    return toBatchRecord(row);
+    const row = this.resolve(ref);
+    const removed = await removeRecord(row, {
+      force,
+      live: isLiveBatch(row.status),
+      what: "Batch job",
+      stopCommand: "svc batch stop",
+      stop: (id) => this.stop(id),
+      reread: (id) => this.deps.store.get(id)!,
+      engine: this.deps.engineOf(row),
+      forget: (id) => this.deps.store.remove(id),
+    });
+    return toBatchRecord(removed);
   }
 
   // The reconciler's side (JobFollower).

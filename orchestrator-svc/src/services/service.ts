@@ -6,6 +6,7 @@ import type { Engine, LaunchSpec } from "../engines/engine";
 import type { Reconciler } from "../reconciler/reconciler";
 import { planLaunch, type PlannerDeps } from "../launch/planner";
 import { engineFailure } from "./engine-failure";
+import { removeRecord } from "./removal";
 import { resolvePolicies } from "../launch/policies";
 import { launchOf, policiesOf, readSuccessor, toServiceDetails, toServiceRecord, type StoredSpec } from "./records";
 import { decodeCursor, encodeCursor } from "./list-cursor";
@@ -216,19 +217,18 @@ export class ServicesService {
   }
 
   async remove(ref: string, force: boolean): Promise<ServiceRecord> {
-    let row = this.resolve(ref);
-    if (isLive(row.status)) {
-      if (!force) throw conflict(`Service ${row.id} is ${row.status}: stop it first ('svc stop ${row.id.slice(0, 13)}'), or remove it with --force.`);
-      if (row.status !== "STOPPING") await this.stop(row.id);
-      row = this.deps.store.get(row.id)!;
-    }
-    if (row.handle) {
-      await this.deps.engineOf(row).release(row.handle).catch((error) => {
-        throw engineFailure(error, "The engine did not remove the service's container");
-      });
-    }
-    this.deps.store.remove(row.id);
-    return toServiceRecord(row);
+    const row = this.resolve(ref);
+    const removed = await removeRecord(row, {
+      force,
+      live: isLive(row.status),
+      what: "Service",
+      stopCommand: "svc stop",
+      stop: (id) => this.stop(id),
+      reread: (id) => this.deps.store.get(id)!,
+      engine: this.deps.engineOf(row),
+      forget: (id) => this.deps.store.remove(id),
+    });
+    return toServiceRecord(removed);
   }
 
   /** The gateway's report of the last request to each service: moves the idle clocks forward. */

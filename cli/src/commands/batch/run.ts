@@ -1,7 +1,5 @@
-import { DEFAULT_PROFILE } from "@svc/contracts";
 import type { CliContext } from "../../io";
-import { showingImageBuilds } from "../image/follow-builds";
-import { showInstallsWhile } from "../runtime/follow-install";
+import { submitShowingSteps } from "../run/submitting";
 import { BATCH_RUN_HELP, parseBatchRunArgs } from "./parse-batch-args";
 
 /** `svc batch run`: steps and warnings to stderr, the new job's id (or the dry run's script) to stdout. */
@@ -13,10 +11,7 @@ export async function runBatch(args: string[], ctx: CliContext) {
   }
   const { request, json } = parsed;
   const client = ctx.client();
-  const running = client.batches.run(request);
-  const installs = request.dryRun ? undefined : showInstallsWhile(client, request.profile ?? DEFAULT_PROFILE, running, ctx);
-  const result = request.dryRun ? await running : await showingImageBuilds(client, ctx.io.err, running);
-  await installs;
+  const result = await submitShowingSteps(client, request, client.batches.run(request), ctx);
   if (json) {
     ctx.io.out(JSON.stringify(result, null, 2));
     return;

@@ -3,8 +3,7 @@ import { DEFAULT_PROFILE } from "@svc/contracts";
 import type { CliContext } from "../../io";
 import { parseRunArgs } from "./parse-run-args";
 import { runHelp } from "./help";
-import { showingImageBuilds } from "../image/follow-builds";
-import { showInstallsWhile } from "../runtime/follow-install";
+import { submitShowingSteps } from "./submitting";
 import { formatPolicies } from "../services/policies";
 
 /**
@@ -26,12 +25,7 @@ export const runCommand = {
     }
     const { request, json } = parsed;
     const client = ctx.client();
-    const running = client.services.run(request);
-    // What a run does first, shown while waiting: a missing runtime image is built, a slurm cluster
-    // without the svc runtime gets it installed.
-    const installs = request.dryRun ? undefined : showInstallsWhile(client, request.profile ?? DEFAULT_PROFILE, running, ctx);
-    const result = request.dryRun ? await running : await showingImageBuilds(client, ctx.io.err, running);
-    await installs;
+    const result = await submitShowingSteps(client, request, client.services.run(request), ctx);
     if (json) {
       ctx.io.out(JSON.stringify(result, null, 2));
       return;
