@@ -1,21 +1,23 @@
 /**
  * Batch jobs on the real Slurm test cluster (images/slurm-test over SSH): transcription with a
  * stop and resume that redoes no finished file, a corrupt WAV recorded as a failure, files added
- * mid-run processed; then a job whose --time is too short for its inputs, resubmitted by the
- * reconciler until done, with the whole app killed (-9) and started again on the way.
+ * mid-run processed; a chat job over 40 text files; then a job whose --time is too short for its
+ * inputs, resubmitted by the reconciler until done, with the whole app killed (-9) and started again
+ * on the way.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SvcClient } from "@svc/client";
 import type { BatchRecord, BatchStatus } from "@svc/contracts";
-import { eventually, runSvc, sh, startAppWithCluster, tempHome, type ClusterApp, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
+import { eventually, runSvc, sh, startAppWithCluster, tempHome, TEXT_MODEL, type ClusterApp, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
 const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
 const PROFILE = "cluster";
 /** The profile's home (~/svc) as the cluster's user `svc` has it. */
 const HOME = "/home/svc/svc";
-const WAVS = 24;
+const WAVS = 40;
+const TEXTS = 40;
 /** Links to a recording that takes a second or more to transcribe: more work than a --time of one minute (ended up to 30 s late) holds, however idle the machine. */
 const LONG_WAVS = 150;
 
@@ -54,6 +56,8 @@ beforeAll(async () => {
   mkdirSync(join(staged, "audio", "more"), { recursive: true });
   mkdirSync(join(staged, "late"), { recursive: true });
   mkdirSync(join(staged, "long"), { recursive: true });
+  mkdirSync(join(staged, "texts"), { recursive: true });
+  for (let i = 0; i < TEXTS; i++) writeFileSync(join(staged, "texts", `doc-${String(i).padStart(2, "0")}.txt`), `Document ${i}: the quick brown fox jumps over the lazy dog ${i} times.`);
   for (let i = 0; i < WAVS; i++) sh(["espeak-ng", "-w", join(staged, "audio", i % 4 === 3 ? "more" : "", `clip-${String(i).padStart(2, "0")}.wav`), `hello number ${i} from the cluster`]);
   writeFileSync(join(staged, "audio", "corrupt.wav"), "RIFF not really a wave file");
   for (let i = 0; i < 2; i++) sh(["espeak-ng", "-w", join(staged, "late", `late-${i}.wav`), `added while running ${i}`]);
@@ -112,6 +116,26 @@ describe("batch jobs on Slurm", () => {
       expect(details.files).toHaveLength(WAVS + 3);
     },
     RUNTIME_UPLOAD_TEST_MS + 600_000,
+  );
+
+  test(
+    "chat: every one of 40 text files gets its answer, written whole",
+    async () => {
+      const params = JSON.stringify({ prompt: "Summarise in a few words:\n{text}", max_tokens: 8, temperature: 0 });
+      const run = await runSvc(
+        ["batch", "run", "-p", PROFILE, "chat", TEXT_MODEL, "--input-dir", "~/svc/batch/texts", "--output-dir", "~/svc/batch/answers", "--params", params, "--idle-timeout", "5"],
+        env,
+      );
+      expect(run.code).toBe(0);
+      const id = run.stdout.trim();
+      await reaches(id, "COMPLETED", RUNTIME_UPLOAD_TEST_MS);
+      const answers = await outputs(`${HOME}/batch/answers`);
+      expect([...answers.keys()].sort()).toEqual([...Array(TEXTS).keys()].map((i) => `doc-${String(i).padStart(2, "0")}.txt`));
+      const sizes = (await onCluster(`find ${HOME}/batch/answers -name '*.txt' -size 0 | wc -l`)).trim();
+      expect(sizes).toBe("0");
+      expect((await client.batches.get(id)).progress).toMatchObject({ phase: "finished", total: TEXTS, done: TEXTS, failed: 0 });
+    },
+    RUNTIME_UPLOAD_TEST_MS,
   );
 
   test(
