@@ -77,6 +77,9 @@ export const ServicePolicyState = Type.Object(
 );
 export type ServicePolicyState = Static<typeof ServicePolicyState>;
 
+/** Whether requests for a service wait while it is on its way up (or, on demand, stopped) instead of being refused at once. */
+export const requestsWait = (policies: Pick<ServicePolicyState, "onDemand" | "renew">) => policies.onDemand || policies.renew;
+
 /** A renewal under way: the job that will take over (or, once it has, the one draining). */
 export const ServiceSuccessor = Type.Object(
   {

@@ -1,4 +1,4 @@
-import type { ServiceRecord } from "@svc/contracts";
+import { requestsWait, type ServiceRecord } from "@svc/contracts";
 import type { ServicesApi } from "@svc/client";
 
 /** How often the state of a starting service is read while requests wait for it. */
@@ -26,7 +26,7 @@ export interface EnsureOptions {
 }
 
 const firstLine = (text: string | null) => text?.split("\n")[0] ?? "";
-const waits = (record: ServiceRecord) => record.policies.onDemand || record.policies.renew;
+const waits = (record: ServiceRecord) => requestsWait(record.policies);
 const startable = (record: ServiceRecord) => record.status === "STOPPED" || record.status === "TIMEOUT";
 const starting = (record: ServiceRecord) => ["SUBMITTED", "PENDING", "STARTING", "STOPPING"].includes(record.status);
 

@@ -40,7 +40,14 @@ export const services = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (table) => [index("services_status").on(table.status), index("services_created_at").on(table.createdAt), index("services_name").on(table.name), index("services_updated_at").on(table.updatedAt)],
+  (table) => [
+    index("services_status").on(table.status),
+    index("services_created_at").on(table.createdAt),
+    index("services_name").on(table.name),
+    index("services_updated_at").on(table.updatedAt),
+    // The stopped on-demand services /v1 may start (dormantOnDemand), found without reading the whole history.
+    index("services_on_demand").on(table.onDemand, table.status),
+  ],
 );
 
 /** Every state change of every service, in order. */

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { SERVICE_ROUTES_PATH, type ServiceRoute } from "@svc/contracts";
+import { requestsWait, SERVICE_ROUTES_PATH, type ServiceRoute } from "@svc/contracts";
 import type { ServiceStore } from "../db/service-store";
 import { toServiceRecord } from "./records";
 
@@ -25,8 +25,8 @@ export function serviceRoutesController(store: ServiceStore) {
           url: record.url,
           apiKey: row.apiKey,
           createdAt: row.createdAt,
-          onDemand: row.onDemand,
-          waits: row.onDemand || row.renewBeforeSeconds !== null,
+          onDemand: record.policies.onDemand,
+          waits: requestsWait(record.policies),
         };
       }),
     { detail: { hide: true } },

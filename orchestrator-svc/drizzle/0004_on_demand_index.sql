@@ -1,0 +1,1 @@
+CREATE INDEX `services_on_demand` ON `services` (`on_demand`,`status`);
