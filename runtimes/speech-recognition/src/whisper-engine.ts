@@ -41,8 +41,9 @@ export class WhisperEngine {
   /** `samples`: 16 kHz mono. Call one at a time. */
   async transcribe(samples: Float32Array, options: TranscribeOptions = {}): Promise<Transcript> {
     const duration = samples.length / WHISPER_SAMPLE_RATE;
-    // The binding wants its own ArrayBuffer holding exactly the samples.
-    const buffer = samples.slice().buffer;
+    // The binding wants an ArrayBuffer holding exactly the samples: the decoder's own one usually is.
+    const exact = samples.byteOffset === 0 && samples.buffer.byteLength === samples.byteLength && samples.buffer instanceof ArrayBuffer;
+    const buffer = exact ? (samples.buffer as ArrayBuffer) : samples.slice().buffer;
     const { promise } = this.context.transcribeData(buffer, {
       language: options.language ?? "en",
       maxThreads: this.threads,

@@ -4,7 +4,7 @@ import { generate, samplingOptions, type GenerationDeps } from "./generation";
 import type { ChatTurn } from "./llama-engine";
 import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
 import { ChatCompletionRequest } from "./schemas";
-import { sseResponse } from "./sse";
+import { jsonWithText, TEXT, sseResponse } from "./sse";
 import { completionBudget, type TokenLimits } from "./token-limits";
 
 export interface RouteDeps extends GenerationDeps {
@@ -56,7 +56,8 @@ export function chatCompletionsRoute(deps: RouteDeps) {
         return sseResponse(async (send, abort) => {
           const signal = AbortSignal.any([abort, request.signal]);
           send(chunk({ role: "assistant", content: "" }));
-          const result = await generate(deps, prompt, samplingOptions(body, maxTokens, signal), (piece) => send(chunk({ content: piece })));
+          const content = jsonWithText(chunk({ content: TEXT }));
+          const result = await generate(deps, prompt, samplingOptions(body, maxTokens, signal), (piece) => send.piece(content(piece)));
           send(chunk({}, result.finishReason, result.stopReason));
           if (body.stream_options?.include_usage) {
             send({ id, object: "chat.completion.chunk", created, model: deps.modelName, choices: [], usage: usage(result.completionTokens) });

@@ -3,7 +3,7 @@ import type { RouteDeps } from "./chat-completions";
 import { generate, samplingOptions } from "./generation";
 import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
 import { CompletionRequest } from "./schemas";
-import { sseResponse } from "./sse";
+import { jsonWithText, TEXT, sseResponse } from "./sse";
 import { completionBudget } from "./token-limits";
 
 /** OpenAI's default when a completion request names no max_tokens. */
@@ -36,7 +36,8 @@ export function completionsRoute(deps: RouteDeps) {
         return sseResponse(async (send, abort) => {
           const signal = AbortSignal.any([abort, request.signal]);
           const chunk = (choices: object[], extra: object = streamUsageField(body.stream_options?.include_usage)) => ({ id, object: "text_completion", created, model: deps.modelName, choices, ...extra });
-          const result = await generate(deps, prompt, samplingOptions(body, maxTokens, signal), (piece) => send(chunk([choice(piece, null, null)])));
+          const text = jsonWithText(chunk([choice(TEXT, null, null)]));
+          const result = await generate(deps, prompt, samplingOptions(body, maxTokens, signal), (piece) => send.piece(text(piece)));
           send(chunk([choice("", result.finishReason, result.stopReason)]));
           if (body.stream_options?.include_usage) send(chunk([], { usage: usage(result.completionTokens) }));
         });

@@ -43,7 +43,8 @@ export interface ChatTurn {
  * embedding context made on first use.
  */
 export class LlamaEngine {
-  private readonly free: LlamaContextSequence[];
+  /** Idle sequences, each ready once its previous generation has been cleared from it. */
+  private readonly free: Array<Promise<LlamaContextSequence>>;
   private embeddings?: Promise<EmbeddingEngine>;
 
   private constructor(
@@ -53,7 +54,7 @@ export class LlamaEngine {
     private readonly settings: EngineSettings,
     readonly contextSize: number,
   ) {
-    this.free = [...sequences];
+    this.free = sequences.map((sequence) => Promise.resolve(sequence));
   }
 
   static async load(settings: EngineSettings): Promise<LlamaEngine> {
@@ -111,17 +112,18 @@ export class LlamaEngine {
 
   /** Yields text pieces as they are generated; returns the totals. At most `parallel` at once. */
   async *generate(tokens: Token[], options: GenerationOptions): AsyncGenerator<string, GenerationResult> {
-    const sequence = this.free.pop();
-    if (!sequence) throw new Error(`more than ${this.settings.parallel} generations at once`);
+    const next = this.free.pop();
+    if (!next) throw new Error(`more than ${this.settings.parallel} generations at once`);
+    const sequence = await next;
     try {
       return yield* this.generateOn(sequence, tokens, options);
     } finally {
-      this.free.push(sequence);
+      // Emptied after use rather than before, so the next request's first token does not wait for it.
+      this.free.push(sequence.clearHistory().then(() => sequence));
     }
   }
 
   private async *generateOn(sequence: LlamaContextSequence, tokens: Token[], options: GenerationOptions): AsyncGenerator<string, GenerationResult> {
-    await sequence.clearHistory();
     const filter = new StopTextFilter(options.stop);
     const generated: Token[] = [];
     const decoded = new IncrementalDecoder(this.model);
@@ -134,22 +136,36 @@ export class LlamaEngine {
       topP: options.topP,
       seed: options.seed ?? this.settings.seed,
     });
-    for await (const token of evaluation) {
-      generated.push(token);
-      const { piece, stoppedBy } = filter.next(decoded.push(generated));
-      if (piece) {
-        text += piece;
-        yield piece;
+    try {
+      let next = evaluation.next();
+      while (true) {
+        const step = await next;
+        if (step.done) break;
+        generated.push(step.value);
+        hitLimit = generated.length >= options.maxTokens;
+        const more = !hitLimit && !options.signal?.aborted;
+        // From the second token on, llama.cpp starts on the next token before this one's text is
+        // decoded and sent, so that work overlaps its computation; the first goes out at once.
+        if (more && generated.length > 1) {
+          next = evaluation.next();
+          await engineStarted();
+        }
+        const { piece, stoppedBy } = filter.next(decoded.push(generated));
+        if (piece) {
+          text += piece;
+          yield piece;
+        }
+        if (stoppedBy !== undefined) {
+          stopReason = stoppedBy;
+          hitLimit = false;
+          break;
+        }
+        if (!more || options.signal?.aborted) break;
+        if (generated.length === 1) next = evaluation.next();
       }
-      if (stoppedBy !== undefined) {
-        stopReason = stoppedBy;
-        break;
-      }
-      if (generated.length >= options.maxTokens) {
-        hitLimit = true;
-        break;
-      }
-      if (options.signal?.aborted) break;
+    } finally {
+      // Waits for a token already under way, so the sequence is idle when it is handed back.
+      await evaluation.return();
     }
     if (stopReason === null) {
       const rest = filter.flush(decoded.text(generated));
@@ -160,6 +176,14 @@ export class LlamaEngine {
     }
     return { text, completionTokens: generated.length, finishReason: hitLimit ? "length" : "stop", stopReason };
   }
+}
+
+/**
+ * Resolves once the promises already queued have run: node-llama-cpp hands a token to llama.cpp
+ * through a chain of them, so after this the engine is computing and this thread is free.
+ */
+function engineStarted(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

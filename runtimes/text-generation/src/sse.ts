@@ -1,32 +1,74 @@
+import { CoalescingWriter } from "./coalescing-writer";
+
+/** Sends SSE events: `send(object)` at once; `send.piece(json)`, a token's chunk already JSON, coalesced. */
+export interface SseSend {
+  (event: unknown): void;
+  piece: (json: string) => void;
+}
+
 /**
  * A Server-Sent Events response fed by `produce`, which sends JSON events; `data: [DONE]` ends it.
  * `abort` fires when the client goes away, so the producer can stop generating.
+ *
+ * The producer starts at once (the engine is not kept waiting for Bun to ask for the body), and the
+ * events go out through Bun's direct stream, straight into the socket's buffer. Every token stays
+ * its own event; a fast engine's events are gathered into fewer socket writes (see CoalescingWriter).
  */
-export function sseResponse(produce: (send: (event: unknown) => void, abort: AbortSignal) => Promise<void>): Response {
-  const encoder = new TextEncoder();
+export function sseResponse(produce: (send: SseSend, abort: AbortSignal) => Promise<void>): Response {
   const abort = new AbortController();
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (event: unknown) => {
-        if (!abort.signal.aborted) controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`));
-      };
-      try {
-        await produce(send, abort.signal);
-      } catch (error) {
-        const body = typeof (error as { toBody?: unknown })?.toBody === "function" ? (error as { toBody: () => unknown }).toBody() : null;
-        if (!body) console.error("[error] streamed generation failed:", error);
-        send(body ?? { error: { message: "The inference engine failed on this request; see the service log.", type: "server_error", param: null, code: null } });
-      }
-      if (!abort.signal.aborted) {
-        controller.enqueue(encoder.encode("data: [DONE]\n\n"));
-        controller.close();
-      }
+  let sink: ReadableStreamDirectController | undefined;
+  let early = "";
+  const writer = new CoalescingWriter((text) => {
+    if (abort.signal.aborted) return;
+    if (sink) sink.write(text);
+    else early += text;
+  });
+  const send = ((event: unknown) => writer.writeNow(`data: ${JSON.stringify(event)}\n\n`)) as SseSend;
+  send.piece = (json) => writer.write(`data: ${json}\n\n`);
+
+  const produced = (async () => {
+    try {
+      await produce(send, abort.signal);
+    } catch (error) {
+      const body = typeof (error as { toBody?: unknown })?.toBody === "function" ? (error as { toBody: () => unknown }).toBody() : null;
+      if (!body) console.error("[error] streamed generation failed:", error);
+      send(body ?? { error: { message: "The inference engine failed on this request; see the service log.", type: "server_error", param: null, code: null } });
+    }
+    writer.writeNow("data: [DONE]\n\n");
+  })();
+
+  const source: Bun.DirectUnderlyingSource = {
+    type: "direct",
+    async pull(controller) {
+      sink = controller;
+      if (early) controller.write(early);
+      early = "";
+      await produced;
+      if (!abort.signal.aborted) controller.close();
     },
     cancel() {
       abort.abort();
     },
-  });
-  return new Response(stream, {
+  };
+  // The DOM typings in use know nothing of Bun's direct streams.
+  return new Response(new ReadableStream(source as unknown as UnderlyingDefaultSource), {
     headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" },
   });
 }
+
+/**
+ * The JSON of `event` as a function of its one string field set to `TEXT`: per token only the
+ * text is encoded, not the whole chunk again. Gives the same bytes as `JSON.stringify`.
+ */
+export function jsonWithText(event: object): (text: string) => string {
+  const json = JSON.stringify(event);
+  const marker = JSON.stringify(TEXT);
+  const at = json.lastIndexOf(marker);
+  if (at === -1) throw new Error("jsonWithText: no field of the event is set to TEXT");
+  const head = json.slice(0, at);
+  const tail = json.slice(at + marker.length);
+  return (text) => head + JSON.stringify(text) + tail;
+}
+
+/** The placeholder value for `jsonWithText`. */
+export const TEXT = "\u0000text\u0000";
