@@ -70,17 +70,23 @@ async function text(modelDir: string): Promise<Row[]> {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ messages: [{ role: "user", content: PROMPT }], max_tokens: MAX_TOKENS, temperature: 0, stream: true, stream_options: { include_usage: true } }),
     });
+    // What a streaming client does: read each event as it comes; the first token is the first
+    // non-empty content (the role chunk before it carries none), the count is the usage chunk's.
     const decoder = new TextDecoder();
     let first = 0;
     let buffered = "";
     let count = 0;
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       buffered += decoder.decode(chunk, { stream: true });
-      if (!first && buffered.includes('"content"')) first = performance.now() - started;
-    }
-    for (const line of buffered.split("\n")) {
-      const usage = line.startsWith("data: {") ? (JSON.parse(line.slice(6)) as { usage?: { completion_tokens: number } }).usage : undefined;
-      if (usage) count = usage.completion_tokens;
+      let end: number;
+      while ((end = buffered.indexOf("\n\n")) !== -1) {
+        const event = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        if (!event.startsWith("data: {")) continue;
+        const data = JSON.parse(event.slice(6)) as { choices: Array<{ delta: { content?: string } }>; usage?: { completion_tokens: number } | null };
+        if (!first && data.choices[0]?.delta.content) first = performance.now() - started;
+        if (data.usage) count = data.usage.completion_tokens;
+      }
     }
     return { tps: count / ((performance.now() - started) / 1000), ttft: first, count };
   };
