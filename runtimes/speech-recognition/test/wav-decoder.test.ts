@@ -64,3 +64,10 @@ test("non-PCM or broken WAV files are refused with a reason", () => {
   expect(() => decodeWav(wav({ format: 85, bits: 16, channels: 1, rate: 16000, frames: 10 }))).toThrow("not PCM");
   expect(() => decodeWav(wav({ bits: 16, channels: 1, rate: 16000, frames: 10 }).slice(0, 36))).toThrow("no data chunk");
 });
+
+test("16-bit samples at an odd byte offset (a WAV inside a larger buffer) decode the same", () => {
+  const bytes = wav({ bits: 16, channels: 2, rate: 16000, frames: 1600 });
+  const padded = new Uint8Array(bytes.length + 1);
+  padded.set(bytes, 1);
+  expect(decodeWav(padded.subarray(1)).samples).toEqual(decodeWav(bytes).samples);
+});
