@@ -44,7 +44,7 @@ export interface ChatTurn {
  */
 export class LlamaEngine {
   /** Idle sequences, each ready once its previous generation has been cleared from it. */
-  private readonly free: Array<Promise<LlamaContextSequence>>;
+  private readonly free: Array<Promise<IdleSequence>>;
   private embeddings?: Promise<EmbeddingEngine>;
 
   private constructor(
@@ -54,7 +54,7 @@ export class LlamaEngine {
     private readonly settings: EngineSettings,
     readonly contextSize: number,
   ) {
-    this.free = sequences.map((sequence) => Promise.resolve(sequence));
+    this.free = sequences.map((sequence) => Promise.resolve({ sequence, cleared: true }));
   }
 
   static async load(settings: EngineSettings): Promise<LlamaEngine> {
@@ -114,12 +114,13 @@ export class LlamaEngine {
   async *generate(tokens: Token[], options: GenerationOptions): AsyncGenerator<string, GenerationResult> {
     const next = this.free.pop();
     if (!next) throw new Error(`more than ${this.settings.parallel} generations at once`);
-    const sequence = await next;
+    const { sequence, cleared } = await next;
     try {
+      if (!cleared) await sequence.clearHistory();
       return yield* this.generateOn(sequence, tokens, options);
     } finally {
       // Emptied after use rather than before, so the next request's first token does not wait for it.
-      this.free.push(sequence.clearHistory().then(() => sequence));
+      this.free.push(emptied(sequence));
     }
   }
 
@@ -136,8 +137,8 @@ export class LlamaEngine {
       topP: options.topP,
       seed: options.seed ?? this.settings.seed,
     });
+    let next = evaluation.next();
     try {
-      let next = evaluation.next();
       while (true) {
         const step = await next;
         if (step.done) break;
@@ -164,7 +165,9 @@ export class LlamaEngine {
         if (generated.length === 1) next = evaluation.next();
       }
     } finally {
-      // Waits for a token already under way, so the sequence is idle when it is handed back.
+      // A token already under way when the generation stops is not wanted: its failure is not this
+      // request's. return() waits for it, so the sequence is idle when it is handed back.
+      next.catch(() => undefined);
       await evaluation.return();
     }
     if (stopReason === null) {
@@ -176,6 +179,19 @@ export class LlamaEngine {
     }
     return { text, completionTokens: generated.length, finishReason: hitLimit ? "length" : "stop", stopReason };
   }
+}
+
+interface IdleSequence {
+  sequence: LlamaContextSequence;
+  /** False if clearing it failed: its next use tries again. */
+  cleared: boolean;
+}
+
+function emptied(sequence: LlamaContextSequence): Promise<IdleSequence> {
+  return sequence.clearHistory().then(
+    () => ({ sequence, cleared: true }),
+    () => ({ sequence, cleared: false }),
+  );
 }
 
 /**
