@@ -3,17 +3,20 @@
  * directly, through the gateway's /proxy/<id> and /v1, and through Debian's nginx (`proxy_pass` with
  * upstream keep-alive, one worker like the gateway's one process; installed here for the bench only).
  * Each path's ratio to direct; the goal is the gateway's ratio ≥ nginx's. For scale, the floor of
- * any Bun proxy: a bare Bun.serve that passes each request on with fetch (no checks at all). The
- * sides alternate in short rounds so load from other work on the machine falls on all of them.
+ * any Bun proxy: a bare Bun.serve that passes each request on with fetch (no checks at all). wrk
+ * sends the load; the sides alternate in short rounds so load from other work on the machine falls
+ * on all of them, and each proxy's own CPU time per request is shown beside its rate (less swayed
+ * by other work than the rate).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, runSvc, startAppWithTinyModels, TEXT_MODEL } from "@svc/testing";
 import { aptInstall, median, throughput, until, type Row } from "../lib/measure";
+import { cpuMs, listenerPids } from "../lib/processes";
 
 const ROUNDS = 5;
-const SECONDS = 1.5;
+const SECONDS = 2;
 
 async function startNginx(backendPort: number) {
   aptInstall("nginx", ["nginx-light"]);
@@ -59,6 +62,14 @@ async function startBareBunProxy(backendPort: number) {
   return { url: `http://127.0.0.1:${port}`, stop: async () => (proc.kill(), await proc.exited) };
 }
 
+/** One side's rounds: requests/s (wrk's) and the CPU its own processes used per request. */
+interface Side {
+  rates: number[];
+  cpuPerRequest: number[];
+}
+
+const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
+
 export async function proxy(): Promise<Row[]> {
   const tiny = await startAppWithTinyModels();
   try {
@@ -71,7 +82,7 @@ export async function proxy(): Promise<Row[]> {
     const nginx = await startNginx(port);
     const bun = await startBareBunProxy(port);
     try {
-      const embed: RequestInit = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: TEXT_MODEL, input: "hi" }) };
+      const embed = { method: "POST", body: JSON.stringify({ model: TEXT_MODEL, input: "hi" }) };
       const cases = [
         { name: "GET /v1/models", path: "/v1/models", init: {}, gateway: `${tiny.app.url}/proxy/${id}`, label: "/proxy" },
         { name: "POST /v1/embeddings", path: "/v1/embeddings", init: embed, gateway: `${tiny.app.url}/proxy/${id}`, label: "/proxy" },
@@ -79,18 +90,26 @@ export async function proxy(): Promise<Row[]> {
       ];
       const rows: Row[] = [];
       for (const c of cases) {
-        const sides = { direct, gateway: c.gateway, nginx: nginx.url, bun: bun.url };
-        const rates: Record<keyof typeof sides, number[]> = { direct: [], gateway: [], nginx: [], bun: [] };
-        for (const base of Object.values(sides)) await throughput(`${base}${c.path}`, 0.5, 16, c.init); // warm-up
+        const bases = { direct, gateway: c.gateway, nginx: nginx.url, bun: bun.url };
+        // Whose CPU each side costs: the proxy's own process(es); direct has none in between.
+        const proxies = { direct: [], gateway: listenerPids(Number(new URL(tiny.app.url).port)), nginx: listenerPids(Number(new URL(nginx.url).port)), bun: listenerPids(Number(new URL(bun.url).port)) };
+        const sides = Object.fromEntries(Object.keys(bases).map((name) => [name, { rates: [], cpuPerRequest: [] } as Side])) as Record<keyof typeof bases, Side>;
+        for (const base of Object.values(bases)) throughput(`${base}${c.path}`, 1, 16, c.init); // warm-up
         for (let round = 0; round < ROUNDS; round++) {
-          for (const side of Object.keys(sides) as Array<keyof typeof sides>) rates[side].push(await throughput(`${sides[side]}${c.path}`, SECONDS, 16, c.init));
+          for (const name of Object.keys(bases) as Array<keyof typeof bases>) {
+            const before = cpuMs(proxies[name]);
+            const load = throughput(`${bases[name]}${c.path}`, SECONDS, 16, c.init);
+            sides[name].rates.push(load.rate);
+            sides[name].cpuPerRequest.push((cpuMs(proxies[name]) - before) / load.requests);
+          }
         }
-        const [d, g, n, b] = [median(rates.direct), median(rates.gateway), median(rates.nginx), median(rates.bun)];
+        const [d, g, n, b] = [median(sides.direct.rates), median(sides.gateway.rates), median(sides.nginx.rates), median(sides.bun.rates)];
         const [gatewayRatio, nginxRatio] = [g / d, n / d];
+        const cpu = (name: keyof typeof bases) => us(median(sides[name].cpuPerRequest));
         rows.push({
           figure: `gateway proxy: ${c.label} ${c.name}, req/s ÷ direct`,
-          svc: `${g.toFixed(0)}/s (${gatewayRatio.toFixed(2)} of direct ${d.toFixed(0)}/s)`,
-          comparison: `nginx ${n.toFixed(0)}/s (${nginxRatio.toFixed(2)}); bare Bun proxy ${b.toFixed(0)}/s (${(b / d).toFixed(2)})`,
+          svc: `${g.toFixed(0)}/s (${gatewayRatio.toFixed(2)} of direct ${d.toFixed(0)}/s; ${cpu("gateway")} CPU per request)`,
+          comparison: `nginx ${n.toFixed(0)}/s (${nginxRatio.toFixed(2)}; ${cpu("nginx")}); bare Bun proxy ${b.toFixed(0)}/s (${(b / d).toFixed(2)}; ${cpu("bun")})`,
           ratio: gatewayRatio / nginxRatio,
           goal: "≥ 1.00",
           met: gatewayRatio >= nginxRatio,

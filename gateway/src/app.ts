@@ -76,6 +76,8 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     .onBeforeHandle(({ request, server, set }) => {
       if (request.method !== "GET" && request.method !== "HEAD" && new URL(request.url).pathname !== "/login") Object.assign(set.headers, holdOpen(request, server));
     })
+    // /proxy/ first: its many small requests then pass no other route's checks.
+    .use(proxyController(proxy))
     .use(openAiController(router))
     // A service stopped, restarted or removed through the API leaves (or joins) /v1's list at once, also while it is stopping.
     .use(
@@ -83,7 +85,6 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
         if (request.method !== "GET" && new URL(request.url).pathname.startsWith("/api/services")) catalog.invalidate();
       }),
     )
-    .use(proxyController(proxy))
     .use(statusController(settings, client))
     .use(keysController(keys))
     .use(usageController(usage, client))

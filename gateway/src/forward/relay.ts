@@ -1,7 +1,6 @@
-/** Hop-by-hop request headers, never passed on. */
-const HOP_BY_HOP = ["host", "connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"];
-/** Fetch already decoded the body, so its framing headers no longer describe it. */
-const DROPPED_RESPONSE_HEADERS = ["content-encoding", "content-length", "transfer-encoding", "connection"];
+/** Hop-by-hop headers (and the caller's Host), never passed on. */
+const HOP_BY_HOP_REQUEST = ["host", "connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"];
+const HOP_BY_HOP_RESPONSE = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"];
 
 export interface RelayOptions {
   /** Request headers that stay here (besides hop-by-hop ones). */
@@ -12,31 +11,44 @@ export interface RelayOptions {
   body?: ArrayBuffer;
   /** Response headers that stay there. */
   dropFromResponse?: string[];
-  /** Response headers to set (or a function of the upstream answer that gives them). */
+  /** Response headers to set (or a function of the upstream answer, before any change, that gives them). */
   setOnResponse?: Record<string, string> | ((upstream: Response) => Record<string, string>);
+  /** The answer's body is read here (e.g. for its token usage): ask the target for it unencoded. */
+  plainBody?: boolean;
 }
 
 /**
  * Sends `request` to `target` and returns the answer, streaming both bodies without buffering;
  * a caller that goes away cancels the upstream request. Throws when the target does not answer.
+ *
+ * Nothing is copied per request: the caller's headers are trimmed in place (the gateway has read
+ * what it needs from them by now) and the target's answer is passed on as it came, its body still
+ * encoded as the target sent it (so its length and encoding headers stay true), with only the
+ * listed headers changed.
  */
 export async function relay(request: Request, target: string, options: RelayOptions = {}): Promise<Response> {
-  const headers = new Headers(request.headers);
-  for (const name of [...HOP_BY_HOP, ...(options.drop ?? [])]) headers.delete(name);
-  for (const [name, value] of Object.entries(options.set ?? {})) headers.set(name, value);
+  const headers = request.headers;
+  for (const name of HOP_BY_HOP_REQUEST) headers.delete(name);
+  if (options.drop) for (const name of options.drop) headers.delete(name);
+  // Without this, fetch would ask for gzip on behalf of a caller that cannot read it.
+  if (options.plainBody || !headers.has("accept-encoding")) headers.set("accept-encoding", "identity");
+  if (options.set) for (const name in options.set) headers.set(name, options.set[name]!);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
-  const upstream = await fetch(target, {
+  const init: BunFetchRequestInit & { duplex: "half" } = {
     method: request.method,
     headers,
     body: hasBody ? (options.body ?? request.body) : undefined,
     redirect: "manual",
     signal: request.signal,
-    // @ts-expect-error Bun and undici need this to stream a request body
+    decompress: false,
+    // Bun and undici need this to stream a request body.
     duplex: "half",
-  });
-  const responseHeaders = new Headers(upstream.headers);
-  for (const name of [...DROPPED_RESPONSE_HEADERS, ...(options.dropFromResponse ?? [])]) responseHeaders.delete(name);
-  const set = typeof options.setOnResponse === "function" ? options.setOnResponse(upstream) : (options.setOnResponse ?? {});
-  for (const [name, value] of Object.entries(set)) responseHeaders.set(name, value);
-  return new Response(upstream.body, { status: upstream.status, headers: responseHeaders });
+  };
+  const upstream = await fetch(target, init);
+  const set = typeof options.setOnResponse === "function" ? options.setOnResponse(upstream) : options.setOnResponse;
+  const responseHeaders = upstream.headers;
+  for (const name of HOP_BY_HOP_RESPONSE) responseHeaders.delete(name);
+  if (options.dropFromResponse) for (const name of options.dropFromResponse) responseHeaders.delete(name);
+  if (set) for (const name in set) responseHeaders.set(name, set[name]!);
+  return upstream;
 }

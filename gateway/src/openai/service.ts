@@ -10,7 +10,7 @@ import type { OutcomeSink, V1Outcome } from "./outcome";
 import { ROUTED_ENDPOINTS, USAGE_STREAM_ENDPOINTS } from "./paths";
 import { BodyError, readV1Body, type V1Body } from "./request-body";
 import { resolveModel, servedModels } from "./resolve";
-import { tapUsage } from "./usage-tap";
+import { JSON_USAGE_LIMIT, jsonUsage, tapUsage } from "./usage-tap";
 import type { ActivityRecorder } from "../activity";
 import { NotServing, type OnDemandStarts } from "../on-demand/ensure-serving";
 import { waitingStream } from "../on-demand/wait-stream";
@@ -148,6 +148,8 @@ export class OpenAiRouter {
             drop: DROPPED_REQUEST_HEADERS,
             set: service.apiKey ? { authorization: `Bearer ${service.apiKey}` } : {},
             body: send,
+            // Its usage is read here: plain bytes.
+            plainBody: true,
             dropFromResponse: ["set-cookie"],
             setOnResponse: (upstream) => ({ ...CONFINED_RESPONSE, ...hold.answered(upstream), [SERVICE_HEADER]: service.id }),
           });
@@ -170,6 +172,20 @@ export class OpenAiRouter {
           return response;
         }
         const sse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
+        // A whole JSON answer of known, modest size is read at once: cheaper per request than a stream tap.
+        if (!sse && Number(response.headers.get("content-length") ?? Number.NaN) <= JSON_USAGE_LIMIT) {
+          try {
+            const bytes = await response.bytes();
+            finish("complete", jsonUsage(bytes));
+            return new Response(bytes, { status: response.status, headers: response.headers });
+          } catch {
+            finish(request.signal.aborted ? "cancelled" : "error", null);
+            if (request.signal.aborted) return new Response(null, { status: 499 });
+            return proxyError(502, "service_unreachable", `Service ${service.name} broke off its answer.`);
+          }
+        }
+        // A stream's usage chunk may be taken out on the way: its length is not known.
+        response.headers.delete("content-length");
         const tapped = tapUsage(response.body, { sse, stripUsage: sse && stripUsage, onEnd: (usage, how) => finish(how, usage) });
         return new Response(tapped, { status: response.status, headers: response.headers });
       }

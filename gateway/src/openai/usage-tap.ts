@@ -16,12 +16,21 @@ export interface TapOptions {
 }
 
 /** Largest JSON answer whose `usage` is read (embeddings of many inputs are larger: no usage then, the answer passes anyway). */
-const JSON_USAGE_LIMIT = 4 * 1024 * 1024;
+export const JSON_USAGE_LIMIT = 4 * 1024 * 1024;
 
 export function usageOf(value: unknown): TokenUsage | null {
   const usage = (value as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
   if (!usage || typeof usage.prompt_tokens !== "number") return null;
   return { promptTokens: usage.prompt_tokens, completionTokens: typeof usage.completion_tokens === "number" ? usage.completion_tokens : 0 };
+}
+
+/** The `usage` of a whole JSON answer; null when it has none or is not JSON. */
+export function jsonUsage(bytes: Uint8Array): TokenUsage | null {
+  try {
+    return usageOf(JSON.parse(new TextDecoder().decode(bytes)));
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -42,13 +51,7 @@ export function tapUsage(body: ReadableStream<Uint8Array>, { sse, stripUsage, on
   const end = (how: BodyEnd) => {
     if (ended) return;
     ended = true;
-    if (!sse && how === "complete" && jsonBytes <= JSON_USAGE_LIMIT) {
-      try {
-        usage = usageOf(JSON.parse(decoder.decode(Buffer.concat(json))));
-      } catch {
-        usage = null;
-      }
-    }
+    if (!sse && how === "complete" && jsonBytes <= JSON_USAGE_LIMIT) usage = jsonUsage(Buffer.concat(json));
     onEnd(usage, how);
   };
 

@@ -22,6 +22,8 @@ const MOVE_POLL_MS = 250;
 const hasNoBody = (request: Request) => request.method === "GET" || request.method === "HEAD";
 /** Headers that carry the gateway's own credentials; the caller's Authorization (the service's API key) goes through. */
 const GATEWAY_CREDENTIALS = ["cookie", "x-svc-token", INTERNAL_SECRET_HEADER];
+/** …and Authorization too when it carries the gateway token itself. */
+const GATEWAY_CREDENTIALS_AND_TOKEN = [...GATEWAY_CREDENTIALS, "authorization"];
 /**
  * A service's answers are served on the UI's origin: as a sandboxed document (no scripts, an
  * opaque origin) and without cookies, so a service cannot act as the UI or set its cookies.
@@ -40,9 +42,15 @@ export class ServiceProxy {
     private readonly starts: OnDemandStarts,
   ) {}
 
-  private async lookup(ref: string): Promise<ServiceRecord> {
+  /** The record looked up for `ref` within LOOKUP_TTL_MS, if any. */
+  private fresh(ref: string): ServiceRecord | undefined {
     const cached = this.cache.get(ref);
-    if (cached && cached.until > Date.now()) return cached.record;
+    return cached && cached.until > Date.now() ? cached.record : undefined;
+  }
+
+  private async lookup(ref: string): Promise<ServiceRecord> {
+    const cached = this.fresh(ref);
+    if (cached) return cached;
     const record = await this.client.services.get(ref);
     this.cache.set(ref, { record, until: Date.now() + LOOKUP_TTL_MS });
     return record;
@@ -51,9 +59,8 @@ export class ServiceProxy {
   async handle(request: Request, server?: TimeoutControl): Promise<Response> {
     const parts = splitProxyPath(new URL(request.url));
     if (!parts) return proxyError(404, "not_found", "Give the service: /proxy/<service id>/<path>, e.g. /proxy/<id>/v1/chat/completions.");
-    const drop = [...GATEWAY_CREDENTIALS];
-    if (this.gatewayToken && secretsEqual(bearerToken(request.headers.get("authorization")), this.gatewayToken)) drop.push("authorization");
-    const found = await this.find(parts.ref);
+    const drop = this.gatewayToken && secretsEqual(bearerToken(request.headers.get("authorization")), this.gatewayToken) ? GATEWAY_CREDENTIALS_AND_TOKEN : GATEWAY_CREDENTIALS;
+    const found = this.fresh(parts.ref) ?? (await this.find(parts.ref));
     if (found instanceof Response) return found;
     if (found.status !== "HEALTHY" || !found.url) {
       if (OnDemandStarts.shouldWait(found)) return this.waitThenRelay(request, server, found, parts, drop);

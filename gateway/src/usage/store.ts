@@ -17,29 +17,48 @@ export interface Counts {
 
 /** Every /v1 request, kept `retentionDays` in the gateway's database. */
 export class UsageStore {
+  /** One row per /v1 request: prepared once, as building the statement cost more than running it. */
+  private readonly insert;
+
   constructor(
     private readonly db: GatewayDb,
     readonly retentionDays: number,
-  ) {}
-
-  record(outcome: V1Outcome): void {
-    this.db
+  ) {
+    const value = (name: string) => sql.placeholder(name);
+    this.insert = db
       .insert(usage)
       .values({
-        at: outcome.at.toISOString(),
-        keyId: outcome.caller.kind === "key" ? outcome.caller.id : null,
-        caller: callerName(outcome.caller),
-        endpoint: outcome.endpoint,
-        model: outcome.model,
-        serviceId: outcome.serviceId,
-        serviceName: outcome.serviceName,
-        status: outcome.status,
-        end: outcome.end,
-        latencyMs: outcome.latencyMs,
-        promptTokens: outcome.usage?.promptTokens ?? null,
-        completionTokens: outcome.usage?.completionTokens ?? null,
+        at: value("at"),
+        keyId: value("keyId"),
+        caller: value("caller"),
+        endpoint: value("endpoint"),
+        model: value("model"),
+        serviceId: value("serviceId"),
+        serviceName: value("serviceName"),
+        status: value("status"),
+        end: value("end"),
+        latencyMs: value("latencyMs"),
+        promptTokens: value("promptTokens"),
+        completionTokens: value("completionTokens"),
       })
-      .run();
+      .prepare();
+  }
+
+  record(outcome: V1Outcome): void {
+    this.insert.run({
+      at: outcome.at.toISOString(),
+      keyId: outcome.caller.kind === "key" ? outcome.caller.id : null,
+      caller: callerName(outcome.caller),
+      endpoint: outcome.endpoint,
+      model: outcome.model,
+      serviceId: outcome.serviceId,
+      serviceName: outcome.serviceName,
+      status: outcome.status,
+      end: outcome.end,
+      latencyMs: outcome.latencyMs,
+      promptTokens: outcome.usage?.promptTokens ?? null,
+      completionTokens: outcome.usage?.completionTokens ?? null,
+    });
   }
 
   /** Deletes what is older than the retention period; how many rows went. */
