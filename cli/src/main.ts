@@ -1,8 +1,11 @@
-// `svc --version` answers before anything else is loaded.
+// `svc --version` answers before anything else is loaded; `svc ls` and `svc model ls` load only what they use (quick.ts).
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   const { VERSION } = await import("@svc/contracts/version");
   console.log(`svc ${VERSION}`);
+} else if ((args.length === 1 && args[0] === "ls") || (args.length === 2 && args[0] === "model" && (args[1] === "ls" || args[1] === "list"))) {
+  const { runQuick } = await import("./quick");
+  process.exitCode = await runQuick(args);
 } else {
   const [{ runCli }, { consoleIo }] = await Promise.all([import("./program"), import("./io")]);
   process.exitCode = await runCli(args, consoleIo);

@@ -1,0 +1,20 @@
+import { loadSettings, type Settings } from "@svc/platform/config";
+import { clientFromEnvironment, type SvcClient } from "@svc/client";
+import type { CliContext, Io } from "./io";
+
+/** A command's context (settings and client made when first asked for), and the settings if they were read. */
+export function createContext(io: Io, env: Record<string, string | undefined>): { ctx: CliContext; loadedSettings(): Settings | undefined } {
+  let settings: Settings | undefined;
+  let client: SvcClient | undefined;
+  const ctx: CliContext = {
+    io,
+    env,
+    settings: () => (settings ??= loadSettings(env)),
+    client: () => {
+      ctx.settings();
+      return (client ??= clientFromEnvironment(env));
+    },
+    emit: (value, json, human) => io.out(json ? JSON.stringify(value, null, 2) : human()),
+  };
+  return { ctx, loadedSettings: () => settings };
+}
