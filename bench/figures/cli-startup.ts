@@ -2,9 +2,11 @@
 import { SvcClient } from "@svc/client";
 import { ensureDocker, registerTinyModels, SVC, startSvc } from "@svc/testing";
 import { atMost, hyperfine, type Row } from "../lib/measure";
+import { ensureCliBundle } from "../lib/cli-bundle";
 
 export async function cliStartup(): Promise<Row[]> {
   ensureDocker();
+  ensureCliBundle();
   const app = await startSvc();
   try {
     await registerTinyModels(new SvcClient({ baseUrl: app.url }), app.home);
