@@ -10,12 +10,11 @@ export interface BundleOrigin {
 }
 
 /**
- * Where the bundle should run the sources instead of itself, if it should: when a source changed
- * since the build (an edit is never hidden by a stale bundle), and for `svc start`, which starts the
- * services from their sources. One stat per source, no node:fs (loading it would cost more than them all).
+ * The bundle's way back to the sources: where their main.ts is, and whether the bundle is stale, that
+ * is a source changed since the build (an edit is never hidden by a stale bundle). One stat per
+ * source, without node:fs (loading it would cost more than all the stats).
  */
-export function sourcesInstead(origin: BundleOrigin, bundleDir: string, command: string | undefined): string | undefined {
+export function bundleSources(origin: BundleOrigin, bundleDir: string): { main: string; stale(): boolean } {
   const root = `${bundleDir}/../../`;
-  const stale = command === "start" || origin.sources.some((path) => Bun.file(root + path).lastModified > origin.built);
-  return stale ? `${root}cli/src/main.ts` : undefined;
+  return { main: `${root}cli/src/main.ts`, stale: () => origin.sources.some((path) => Bun.file(root + path).lastModified > origin.built) };
 }

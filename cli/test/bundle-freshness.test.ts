@@ -21,12 +21,12 @@ mkdirSync(join(tree, "cli", "src", "commands"), { recursive: true });
 copyFileSync(join(REPO_ROOT, "cli", "src", "bundle-check.ts"), join(tree, "cli", "src", "bundle-check.ts"));
 writeFileSync(
   join(tree, "cli", "src", "main.ts"),
-  `import { sourcesInstead } from "./bundle-check";
+  `import { bundleSources } from "./bundle-check";
 import { name } from "./commands/ls";
 const args = process.argv.slice(2);
 const origin = (globalThis as any).SVC_BUNDLE;
-const instead = origin && sourcesInstead(origin, import.meta.dir, args[0]);
-if (instead) await import(instead);
+const sources = origin && bundleSources(origin, import.meta.dir);
+if (sources && (args[0] === "start" || sources.stale())) await import(sources.main);
 else console.log(origin ? "bundle" : "sources", name, args.join(" "));
 `,
 );

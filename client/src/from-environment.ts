@@ -1,5 +1,5 @@
 import { appUrl, homeLayout, loadSettings, type Settings } from "@svc/platform/config";
-import { SvcClient } from "./client";
+import { SvcClient, type SvcClientOptions } from "./client";
 
 /** The token a local client uses: SVC_AUTH_TOKEN / SVC_TOKEN, else the file `svc start` wrote. */
 export async function localToken(settings: Settings): Promise<string | undefined> {
@@ -11,7 +11,7 @@ export async function localToken(settings: Settings): Promise<string | undefined
 }
 
 /** A client for the application that the same settings (environment, defaults) describe; the token file is read at the first request. */
-export function clientFromEnvironment(env: Record<string, string | undefined> = process.env): SvcClient {
+export function clientFromEnvironment(env: Record<string, string | undefined> = process.env, options: Pick<SvcClientOptions, "fetch"> = {}): SvcClient {
   const settings = loadSettings(env);
-  return new SvcClient({ baseUrl: appUrl(settings), token: settings.authToken ?? (() => localToken(settings)) });
+  return new SvcClient({ baseUrl: appUrl(settings), token: settings.authToken ?? (() => localToken(settings)), ...options });
 }
