@@ -48,9 +48,18 @@ export class ServiceStore {
   private readonly db;
   private readonly pageQueries = new Map<string, ReturnType<ServiceStore["preparePage"]> | null>();
 
+  /** What every API call on a service and every reconcile tick ask, prepared once (see pageQuery). */
+  private readonly prepared;
+
   constructor(file: string) {
     this.db = openDatabase(file, schema, MIGRATIONS);
     this.keepKeysOnce();
+    const { services, serviceEvents } = schema;
+    this.prepared = {
+      get: this.db.select().from(services).where(eq(services.id, sql.placeholder("id"))).prepare(),
+      live: this.db.select().from(services).where(inArray(services.status, LIVE_STATUSES)).prepare(),
+      events: this.db.select().from(serviceEvents).where(eq(serviceEvents.serviceId, sql.placeholder("id"))).orderBy(asc(serviceEvents.id)).prepare(),
+    };
   }
 
   /**
@@ -75,7 +84,7 @@ export class ServiceStore {
   }
 
   get(id: string): ServiceRow | undefined {
-    return this.db.select().from(schema.services).where(eq(schema.services.id, id)).get();
+    return this.prepared.get.get({ id });
   }
 
   /** The services with these ids, by id, in one query (a reconcile tick re-reads all it follows). */
@@ -193,7 +202,7 @@ export class ServiceStore {
 
   /** Services the reconciler still follows. */
   live(): ServiceRow[] {
-    return this.db.select().from(schema.services).where(inArray(schema.services.status, LIVE_STATUSES)).all();
+    return this.prepared.live.all();
   }
 
   /** Ended services that a request starts again (--on-demand): STOPPED or TIMEOUT. */
@@ -281,13 +290,7 @@ export class ServiceStore {
   }
 
   events(id: string): ServiceEvent[] {
-    return this.db
-      .select()
-      .from(schema.serviceEvents)
-      .where(eq(schema.serviceEvents.serviceId, id))
-      .orderBy(asc(schema.serviceEvents.id))
-      .all()
-      .map((e) => ({ at: e.at, from: e.fromStatus, to: e.toStatus, reason: e.reason }));
+    return this.prepared.events.all({ id }).map((e) => ({ at: e.at, from: e.fromStatus, to: e.toStatus, reason: e.reason }));
   }
 
   /** The events of several services in one query, by service id. */
