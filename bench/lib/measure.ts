@@ -42,18 +42,25 @@ export function aptInstall(binary: string, packages: string[]) {
 }
 
 /**
- * Times shell commands with hyperfine (each interleaved with its warm-up), returning each median in ms.
- * The commands run in one hyperfine call so both sides see the same machine.
+ * Times shell commands with hyperfine, returning each median in ms. The commands run in one hyperfine
+ * call so both sides see the same machine; with `rounds` > 1 that call is repeated, `runs` split
+ * among the rounds, and each median taken over all of a command's runs: hyperfine times one command
+ * after the other, so on a shared machine a burst of other work would otherwise fall on one side only.
  */
-export function hyperfine(commands: string[], env: Record<string, string | undefined> = process.env, runs = 40): number[] {
+export function hyperfine(commands: string[], env: Record<string, string | undefined> = process.env, runs = 40, rounds = 1): number[] {
   aptInstall("hyperfine", ["hyperfine"]);
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-hf-"));
   try {
     const out = join(dir, "out.json");
-    const result = Bun.spawnSync(["hyperfine", "-N", "--warmup", "5", "--runs", String(runs), "--export-json", out, ...commands], { env, stdout: "pipe", stderr: "pipe" });
-    if (result.exitCode !== 0) throw new Error(`hyperfine: ${result.stderr}`);
-    const report = JSON.parse(readFileSync(out, "utf8")) as { results: Array<{ median: number }> };
-    return report.results.map((r) => r.median * 1000);
+    const times: number[][] = commands.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      const warmup = round === 0 ? "5" : "2";
+      const result = Bun.spawnSync(["hyperfine", "-N", "--warmup", warmup, "--runs", String(Math.ceil(runs / rounds)), "--export-json", out, ...commands], { env, stdout: "pipe", stderr: "pipe" });
+      if (result.exitCode !== 0) throw new Error(`hyperfine: ${result.stderr}`);
+      const report = JSON.parse(readFileSync(out, "utf8")) as { results: Array<{ times: number[] }> };
+      report.results.forEach((r, i) => times[i].push(...r.times));
+    }
+    return times.map((t) => median(t) * 1000);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,10 +1,9 @@
 import { cac, type CAC } from "cac";
 import { VERSION } from "@svc/contracts/version";
-import { loadSettings, type Settings } from "@svc/platform/config";
-import { clientFromEnvironment, type SvcClient } from "@svc/client";
 import { EXIT, reportError } from "./errors";
 import { unknownCommand, withOptionHint } from "./suggestions";
 import type { CliContext, Io } from "./io";
+import { createContext } from "./context";
 import type { CommandGroup } from "./group";
 import { terminalPrompter, type Prompter, type PromptingContext } from "./prompt";
 
@@ -44,19 +43,8 @@ export interface RunOptions {
 
 /** Runs the CLI on `args` (without the program name) and returns the exit code. */
 export async function runCli(args: string[], io: Io, env: Record<string, string | undefined> = process.env, options: RunOptions = {}): Promise<number> {
-  let settings: Settings | undefined;
-  let client: SvcClient | undefined;
-  const ctx: CliContext & PromptingContext = {
-    io,
-    env,
-    settings: () => (settings ??= loadSettings(env)),
-    client: () => {
-      ctx.settings();
-      return (client ??= clientFromEnvironment(env));
-    },
-    emit: (value, json, human) => io.out(json ? JSON.stringify(value, null, 2) : human()),
-    prompter: options.prompter ?? (() => terminalPrompter()),
-  };
+  const { ctx: base, loadedSettings } = createContext(io, env);
+  const ctx: CliContext & PromptingContext = Object.assign(base, { prompter: options.prompter ?? (() => terminalPrompter()) });
 
   const cli = cac("svc");
   const first = args[0];
@@ -90,6 +78,6 @@ export async function runCli(args: string[], io: Io, env: Record<string, string 
     await cli.runMatchedCommand();
     return EXIT.ok;
   } catch (error) {
-    return reportError(group ? error : withOptionHint(error, cli), io.err, settings, group ? group.name : cli.matchedCommandName);
+    return reportError(group ? error : withOptionHint(error, cli), io.err, loadedSettings(), group ? group.name : cli.matchedCommandName);
   }
 }

@@ -11,8 +11,8 @@ import { operationRequest, type OperationAnswer, type OperationInput, type Opera
 export interface SvcClientOptions {
   /** e.g. http://localhost:8000 */
   baseUrl: string;
-  /** The auth token; needed when the application runs with debug mode off. */
-  token?: string;
+  /** The auth token, needed when the application runs with debug mode off; or what reads it when the first request is sent. */
+  token?: string | (() => Promise<string | undefined>);
   fetch?: typeof fetch;
 }
 
@@ -26,7 +26,8 @@ export interface RequestOptions {
 /** Typed access to the svc REST API through its gateway. */
 export class SvcClient {
   readonly baseUrl: string;
-  private readonly token: string | undefined;
+  private token: string | undefined | Promise<string | undefined>;
+  private readonly readToken: (() => Promise<string | undefined>) | undefined;
   private readonly fetchImpl: typeof fetch;
   /** Profiles: list, get, create, update, remove. */
   readonly profiles: ProfilesApi;
@@ -47,7 +48,8 @@ export class SvcClient {
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
-    this.token = options.token;
+    if (typeof options.token === "function") this.readToken = options.token;
+    else this.token = options.token;
     this.fetchImpl = options.fetch ?? fetch;
     this.profiles = new ProfilesApi(this);
     this.services = new ServicesApi(this);
@@ -88,7 +90,8 @@ export class SvcClient {
     const url = new URL(`${this.baseUrl}${path}`);
     for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
     const headers: Record<string, string> = { accept };
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    const token = await (this.token ??= this.readToken?.());
+    if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
     let response: Response;
     try {

@@ -5,11 +5,8 @@ import { Type, type Static } from "@sinclair/typebox";
  * Shared by profile-svc (which owns $SVC_HOME_DIR/profiles.cfg), the gateway, the client and the CLI.
  */
 
-/** Letters, digits, `.`, `_`, `-`; starts with a letter or digit; at most 63 characters. */
-export const PROFILE_NAME_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$";
-export const PROFILE_NAME_RULE = "1–63 characters: letters, digits, '.', '_' or '-', starting with a letter or digit";
-export const DEFAULT_PROFILE = "default";
-export const PROFILE_SCHEMAS = ["local", "slurm"] as const;
+// Names and kinds are plain values in profile-values.ts (index.ts exports them), so the CLI reads them without loading typebox.
+import { PROFILE_NAME_PATTERN, PROFILE_NAME_RULE, type PROFILE_SCHEMAS } from "./profile-values";
 export type ProfileSchemaName = (typeof PROFILE_SCHEMAS)[number];
 import { literalUnion, SLURM_VALUE_RULES, type RuntimeKind } from "./services";
 

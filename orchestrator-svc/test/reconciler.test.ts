@@ -156,4 +156,26 @@ describe("reconciler", () => {
     await reconciler.tick();
     expect(status(id)).toBe("HEALTHY");
   });
+
+  // That the answer wakes the loop at once is health-watch.test.ts's; this is the loop handing it its services.
+  test("a running loop records a starting Docker service HEALTHY once its health check answers", async () => {
+    const engine = new FakeEngine();
+    const healthy: number[] = [];
+    const { reconciler, add, status } = setup({ p: engine }, healthy);
+    const id = add("p", { handle: "h-up", host: "127.0.0.1", port: 8201 });
+    engine.script("h-up", running(8201));
+    reconciler.start();
+    try {
+      await eventually(() => status(id) === "STARTING");
+      healthy.push(8201);
+      await eventually(() => status(id) === "HEALTHY");
+    } finally {
+      reconciler.stop();
+    }
+  });
 });
+
+async function eventually(check: () => boolean) {
+  for (let i = 0; i < 2000 && !check(); i++) await Bun.sleep(1);
+  expect(check()).toBe(true);
+}

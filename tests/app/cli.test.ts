@@ -41,6 +41,24 @@ describe("svc CLI against a running application (debug off)", () => {
     expect(result.stderr).toContain("SVC_AUTH_TOKEN");
   });
 
+  test("svc ls and svc model ls without options (main.ts's quick path) answer as with them: token file, wrong token, wrong port", async () => {
+    for (const [quick, full] of [
+      [["ls"], ["ls", "--limit", "100"]],
+      [["model", "ls"], ["model", "ls", "--profile", "default"]],
+      [["model", "list"], ["model", "ls", "--profile", "default"]],
+    ]) {
+      const [a, b] = [await runSvc(quick, env()), await runSvc(full, env())];
+      expect({ code: a.code, stdout: a.stdout, stderr: a.stderr }).toEqual({ code: 0, stdout: b.stdout, stderr: b.stderr });
+      const wrong = await runSvc(quick, { ...env(), SVC_AUTH_TOKEN: "definitely-not-the-token" });
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toContain("Missing or wrong auth token");
+      const wrongPort = await freePort();
+      const away = await runSvc(quick, { ...env(), SVC_PORT: String(wrongPort) });
+      expect(away.code).toBe(1);
+      expect(away.stderr).toContain(`cannot reach the svc application at 127.0.0.1:${wrongPort}`);
+    }
+  });
+
   test("pointed at the wrong port, every command says where it looked and which variables set it", async () => {
     const wrongPort = await freePort();
     const result = await runSvc(["info"], { ...env(), SVC_PORT: String(wrongPort) });

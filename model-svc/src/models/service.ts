@@ -1,4 +1,4 @@
-import { and, asc, eq, notInArray, type SQL } from "drizzle-orm";
+import { and, asc, eq, notInArray, sql, type SQL } from "drizzle-orm";
 import { toTask, type Model, type ModelQuery, type Profile, type ProfileRefresh, type RefreshReport, type ScanIssue } from "@svc/contracts";
 import type { ConnectOptions } from "@svc/ssh";
 import type { ModelDb } from "../db/connection";
@@ -24,6 +24,7 @@ export class ModelService {
   private readonly profiles: ProfileSource;
   private readonly scan: (profile: Profile) => Promise<ProfileScan>;
   private readonly now: () => Date;
+  private readonly listQueries = new Map<string, ReturnType<ModelService["prepareList"]>>();
 
   constructor(options: ModelServiceOptions) {
     this.db = options.db;
@@ -33,18 +34,35 @@ export class ModelService {
   }
 
   list(query: ModelQuery = {}): Model[] {
+    const values = { profile: query.profile || undefined, image: toTask(query.image), repo: query.repo || undefined };
+    return this.listQuery(values).all(values).map(toModel);
+  }
+
+  /**
+   * The prepared list query for filters with these values present (bound at each call): drizzle
+   * builds each of the eight once, as building a query's SQL costs more than SQLite takes to run it.
+   */
+  private listQuery(values: { profile?: string; image?: string; repo?: string }) {
+    const shape = `${Boolean(values.profile)}|${Boolean(values.image)}|${Boolean(values.repo)}`;
+    let query = this.listQueries.get(shape);
+    if (!query) {
+      query = this.prepareList(values);
+      this.listQueries.set(shape, query);
+    }
+    return query;
+  }
+
+  private prepareList(values: { profile?: string; image?: string; repo?: string }) {
     const where: SQL[] = [];
-    if (query.profile) where.push(eq(models.profile, query.profile));
-    const image = toTask(query.image);
-    if (image) where.push(eq(models.image, image));
-    if (query.repo) where.push(eq(models.repo, query.repo));
+    if (values.profile) where.push(eq(models.profile, sql.placeholder("profile")));
+    if (values.image) where.push(eq(models.image, sql.placeholder("image")));
+    if (values.repo) where.push(eq(models.repo, sql.placeholder("repo")));
     return this.db
       .select()
       .from(models)
       .where(where.length ? and(...where) : undefined)
       .orderBy(asc(models.repo), asc(models.profile), asc(models.seenAt), asc(models.revision))
-      .all()
-      .map(toModel);
+      .prepare();
   }
 
   /**

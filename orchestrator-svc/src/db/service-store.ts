@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, like, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, like, lt, notInArray, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { isLive, LIVE_STATUSES, type ServiceEvent, type ServiceStatus } from "@svc/contracts";
 import { openDatabase } from "@svc/platform/db";
 import { join } from "node:path";
@@ -37,13 +37,29 @@ export interface ListPosition {
   id: string;
 }
 
+/** A LIKE pattern for values starting with `prefix` (its own wildcards dropped). */
+const likePrefix = (prefix: string) => `${prefix.replace(/[%_]/g, "")}%`;
+
+/** A filter's value as it goes into a condition: itself, or a placeholder bound when the prepared query runs. */
+type Bind = <T extends string>(name: string, value: T) => T | Placeholder;
+
 /** The orchestrator's records: services and their event history, in its own SQLite file. */
 export class ServiceStore {
   private readonly db;
+  private readonly pageQueries = new Map<string, ReturnType<ServiceStore["preparePage"]> | null>();
+
+  /** What every API call on a service and every reconcile tick ask, prepared once (see pageQuery). */
+  private readonly prepared;
 
   constructor(file: string) {
     this.db = openDatabase(file, schema, MIGRATIONS);
     this.keepKeysOnce();
+    const { services, serviceEvents } = schema;
+    this.prepared = {
+      get: this.db.select().from(services).where(eq(services.id, sql.placeholder("id"))).prepare(),
+      live: this.db.select().from(services).where(inArray(services.status, LIVE_STATUSES)).prepare(),
+      events: this.db.select().from(serviceEvents).where(eq(serviceEvents.serviceId, sql.placeholder("id"))).orderBy(asc(serviceEvents.id)).prepare(),
+    };
   }
 
   /**
@@ -68,7 +84,7 @@ export class ServiceStore {
   }
 
   get(id: string): ServiceRow | undefined {
-    return this.db.select().from(schema.services).where(eq(schema.services.id, id)).get();
+    return this.prepared.get.get({ id });
   }
 
   /** The services with these ids, by id, in one query (a reconcile tick re-reads all it follows). */
@@ -85,7 +101,7 @@ export class ServiceStore {
     return this.db
       .select()
       .from(schema.services)
-      .where(like(schema.services.id, `${prefix.replace(/[%_]/g, "")}%`))
+      .where(like(schema.services.id, likePrefix(prefix)))
       .limit(limit)
       .all();
   }
@@ -107,21 +123,20 @@ export class ServiceStore {
   page(filter: ListFilter, limit: number, after?: ListPosition): { rows: ServiceRow[]; next?: ListPosition } {
     // Two queries, live then ended, each walking an index newest first: with 10,000 ended services
     // a page costs the same as with 10 (one query ordered by "is it live" would sort them all).
-    const s = schema.services;
-    const from = (ended: 0 | 1) =>
-      after && after.ended === ended ? [or(lt(s.createdAt, after.createdAt), and(eq(s.createdAt, after.createdAt), lt(s.id, after.id)))!] : [];
     const rows: Array<{ row: ServiceRow; ended: 0 | 1 }> = [];
     for (const ended of [0, 1] as const) {
       if (rows.length > limit || (after && after.ended > ended)) continue;
-      const part = this.conditions(filter, ended === 0 ? "live" : "ended");
-      if (!part) continue;
-      const found = this.db
-        .select()
-        .from(s)
-        .where(and(...part, ...from(ended)))
-        .orderBy(desc(s.createdAt), desc(s.id))
-        .limit(limit + 1 - rows.length)
-        .all();
+      const from = after !== undefined && after.ended === ended;
+      const query = this.pageQuery(filter, ended === 0 ? "live" : "ended", from);
+      if (!query) continue;
+      const found = query.all({
+        status: filter.status,
+        endedSince: filter.endedSince?.toISOString(),
+        idPattern: filter.idPrefix === undefined ? undefined : likePrefix(filter.idPrefix),
+        afterCreatedAt: after?.createdAt,
+        afterId: after?.id,
+        limit: limit + 1 - rows.length,
+      });
       rows.push(...found.map((row) => ({ row, ended })));
     }
     const page = rows.slice(0, limit);
@@ -133,33 +148,61 @@ export class ServiceStore {
   }
 
   /**
+   * The prepared query of one part of a page for filters of this shape (which conditions they have,
+   * their values bound at each call), or null when that part can have no services. Drizzle builds
+   * each shape once: building a query's SQL costs several times what SQLite takes to run it.
+   */
+  private pageQuery(filter: ListFilter, part: "live" | "ended", from: boolean) {
+    const shape = [part, filter.status === undefined ? "-" : isLive(filter.status), Boolean(filter.all), Boolean(filter.endedSince), Boolean(filter.idPrefix), from].join("|");
+    let query = this.pageQueries.get(shape);
+    if (query === undefined) {
+      const conditions = this.conditions(filter, part, (name) => sql.placeholder(name));
+      query = conditions ? this.preparePage(conditions, from) : null;
+      this.pageQueries.set(shape, query);
+    }
+    return query;
+  }
+
+  private preparePage(conditions: SQL[], from: boolean) {
+    const s = schema.services;
+    const after = sql.placeholder("afterCreatedAt");
+    return this.db
+      .select()
+      .from(s)
+      .where(and(...conditions, ...(from ? [or(lt(s.createdAt, after), and(eq(s.createdAt, after), lt(s.id, sql.placeholder("afterId"))))!] : [])))
+      .orderBy(desc(s.createdAt), desc(s.id))
+      .limit(sql.placeholder("limit"))
+      .prepare();
+  }
+
+  /**
    * The conditions of `filter`; with `part`, for its live or its ended services only (undefined when
    * that part can have none).
    */
   private conditions(filter: ListFilter): SQL[];
-  private conditions(filter: ListFilter, part: "live" | "ended"): SQL[] | undefined;
-  private conditions(filter: ListFilter, part?: "live" | "ended"): SQL[] | undefined {
+  private conditions(filter: ListFilter, part: "live" | "ended", bind?: Bind): SQL[] | undefined;
+  private conditions(filter: ListFilter, part?: "live" | "ended", bind: Bind = (_, value) => value): SQL[] | undefined {
     const s = schema.services;
     const conditions: SQL[] = [];
     const live = inArray(s.status, LIVE_STATUSES);
     if (filter.status) {
       if (part && isLive(filter.status) !== (part === "live")) return undefined;
-      conditions.push(eq(s.status, filter.status));
+      conditions.push(eq(s.status, bind("status", filter.status)));
     } else if (part === "live") conditions.push(live);
     else if (part === "ended") {
       conditions.push(notInArray(s.status, LIVE_STATUSES));
       if (!filter.all) {
         if (!filter.endedSince) return undefined;
-        conditions.push(gte(s.updatedAt, filter.endedSince.toISOString()));
+        conditions.push(gte(s.updatedAt, bind("endedSince", filter.endedSince.toISOString())));
       }
-    } else if (!filter.all) conditions.push(filter.endedSince ? or(live, gte(s.updatedAt, filter.endedSince.toISOString()))! : live);
-    if (filter.idPrefix) conditions.push(like(s.id, `${filter.idPrefix.replace(/[%_]/g, "")}%`));
+    } else if (!filter.all) conditions.push(filter.endedSince ? or(live, gte(s.updatedAt, bind("endedSince", filter.endedSince.toISOString())))! : live);
+    if (filter.idPrefix) conditions.push(like(s.id, bind("idPattern", likePrefix(filter.idPrefix))));
     return conditions;
   }
 
   /** Services the reconciler still follows. */
   live(): ServiceRow[] {
-    return this.db.select().from(schema.services).where(inArray(schema.services.status, LIVE_STATUSES)).all();
+    return this.prepared.live.all();
   }
 
   /** Ended services that a request starts again (--on-demand): STOPPED or TIMEOUT. */
@@ -247,13 +290,7 @@ export class ServiceStore {
   }
 
   events(id: string): ServiceEvent[] {
-    return this.db
-      .select()
-      .from(schema.serviceEvents)
-      .where(eq(schema.serviceEvents.serviceId, id))
-      .orderBy(asc(schema.serviceEvents.id))
-      .all()
-      .map((e) => ({ at: e.at, from: e.fromStatus, to: e.toStatus, reason: e.reason }));
+    return this.prepared.events.all({ id }).map((e) => ({ at: e.at, from: e.fromStatus, to: e.toStatus, reason: e.reason }));
   }
 
   /** The events of several services in one query, by service id. */

@@ -3,6 +3,7 @@ import type { ServicePatch, ServiceRow, ServiceStore } from "../db/service-store
 import type { Engine, Observation } from "../engines/engine";
 import { nextStatus } from "./next-status";
 import { probeHealth } from "./health-probe";
+import { HealthWatch } from "./health-watch";
 import { EngineBackoff } from "./backoff";
 import { idleFor, isIdleReason } from "./idle";
 import { Renewals } from "./renewal";
@@ -11,8 +12,9 @@ import { readSpec } from "../services/records";
 /** While something is on its way (starting, stopping) the loop looks this often, so HEALTHY shows within a second. */
 const FAST_TICK_MS = 200;
 /**
- * The same on Docker, where a look is a local API call and a health probe on loopback: HEALTHY shows
- * within ~30 ms of the first /health 200, close to what `docker run` and a poll would see.
+ * The same on Docker, where a look is a local API call, for what the health watch does not cover (a
+ * service stopping). A starting Docker service is looked at every FAST_TICK_MS, and its /health
+ * every few ms by the HealthWatch, which wakes the loop at the first 200.
  */
 const FAST_LOCAL_TICK_MS = 25;
 const SLOW_TICK_MS = 2000;
@@ -64,9 +66,11 @@ export class Reconciler {
   /** Services whose submit is under way in this process: not orphans, whatever their age. */
   private readonly inFlight = new Set<string>();
   private readonly renewals: Renewals;
+  private readonly healthWatch: HealthWatch;
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.backoff = new EngineBackoff(deps.now ?? Date.now);
+    this.healthWatch = new HealthWatch(deps.probe ?? probeHealth, () => this.wake());
     this.renewals = new Renewals({ store: deps.store, now: deps.now ?? Date.now, wake: () => this.wake(), log: deps.log });
   }
 
@@ -78,6 +82,7 @@ export class Reconciler {
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.healthWatch.stop();
   }
 
   /** Runs `submit` for service `id`, which the loop then leaves to it until it has returned. */
@@ -111,7 +116,11 @@ export class Reconciler {
       }
       const busy = this.deps.store.live().filter((row) => isBusy(row.status));
       const followersBusy = (this.deps.followers ?? []).some((follower) => follower.busy());
-      const wait = busy.length === 0 && !followersBusy ? SLOW_TICK_MS : busy.some((row) => row.engine === "docker") ? FAST_LOCAL_TICK_MS : FAST_TICK_MS;
+      // Docker services on their way up, with the port their server will answer on.
+      const watched = busy.filter((row) => row.engine === "docker" && row.status !== "STOPPING" && row.host !== null && row.port !== null);
+      this.healthWatch.watch(watched.map((row) => ({ id: row.id, host: row.host!, port: row.port! })));
+      const localUnwatched = busy.some((row) => row.engine === "docker" && !watched.includes(row));
+      const wait = busy.length === 0 && !followersBusy ? SLOW_TICK_MS : localUnwatched ? FAST_LOCAL_TICK_MS : FAST_TICK_MS;
       this.timer = setTimeout(() => this.wake(), wait);
     });
   }

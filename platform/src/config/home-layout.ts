@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { joinPath as join } from "./posix-path";
 
 /** Where things live inside SVC_HOME_DIR. One place, so no two components disagree. */
 export function homeLayout(homeDir: string) {

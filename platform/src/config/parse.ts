@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { joinPath, resolvePath } from "./posix-path";
 
 /** Parsers for setting values. Each returns the parsed value or throws a ConfigError naming the source. */
 
@@ -65,8 +65,8 @@ export function parseDirectory(raw: string, source: string, userHome: string): s
   const text = raw.trim();
   if (text === "") throw new ConfigError(`${source} is empty: give a directory path, e.g. ~/.svc.`);
   if (text.includes("\0")) throw new ConfigError(`${source} contains a NUL byte: give a plain directory path.`);
-  const expanded = text === "~" ? userHome : text.startsWith("~/") ? join(userHome, text.slice(2)) : text;
-  return resolve(expanded);
+  const expanded = text === "~" ? userHome : text.startsWith("~/") ? joinPath(userHome, text.slice(2)) : text;
+  return resolvePath(expanded);
 }
 
 export const DEFAULT_USAGE_RETENTION_DAYS = 90;

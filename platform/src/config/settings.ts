@@ -1,4 +1,3 @@
-import { homedir } from "node:os";
 import { ConfigError, parseBoolean, parseDirectory, parseHost, parseHostList, parsePort, parseToken } from "./parse";
 
 /** The application's settings, shared by `svc start`, the services and the CLI. */
@@ -54,7 +53,8 @@ function pick<K extends keyof typeof SETTING_SOURCES>(
 
 /** Reads settings from options and environment; throws ConfigError naming the bad variable and the accepted values. */
 export function loadSettings(env: Env = process.env, overrides: SettingsOverrides = {}): Settings {
-  const userHome = env.HOME || homedir();
+  // node:os only without HOME: loading it costs every CLI command ~0.4 ms.
+  const userHome = env.HOME || (import.meta.require("node:os") as typeof import("node:os")).homedir();
   const host = pick("host", env, overrides);
   const port = pick("port", env, overrides);
   const homeDir = pick("homeDir", env, overrides);

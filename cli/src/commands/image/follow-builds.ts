@@ -1,5 +1,6 @@
 import type { SvcClient } from "@svc/client";
 import type { ImageBuild } from "@svc/contracts";
+import { pauseUnless } from "../../pause";
 
 const POLL_MS = 500;
 
@@ -35,7 +36,7 @@ export async function showingImageBuilds<T>(client: SvcClient, say: (line: strin
   const settled = work.finally(() => (finished = true));
   const loop = (async () => {
     while (!finished) {
-      await Promise.race([Bun.sleep(POLL_MS), settled.catch(() => {})]);
+      await pauseUnless(POLL_MS, settled);
       await show();
     }
   })();

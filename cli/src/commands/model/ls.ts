@@ -25,6 +25,35 @@ function describeRefresh(report: RefreshReport): string[] {
   return lines;
 }
 
+export interface ModelLsOptions {
+  refresh?: boolean;
+  profile?: string;
+  image?: string;
+  json?: boolean;
+}
+
+/** `svc model ls`: the models (after a scan with --refresh) as a table (or JSON). */
+export async function listModels(ctx: CliContext, options: ModelLsOptions): Promise<void> {
+  const image = options.image === undefined ? undefined : toTask(String(options.image));
+  if (options.image !== undefined && !image) throw new UsageError(`--image must be ${TASKS.join(" or ")}, not ${JSON.stringify(String(options.image))}.`);
+  if (options.profile !== undefined && (typeof options.profile !== "string" || options.profile === "")) throw new UsageError("--profile needs a profile name.");
+  const client = ctx.client();
+  let failed: string[] = [];
+  if (options.refresh) {
+    const report = await client.models.refresh(options.profile).catch(async (error) => {
+      // The default profile asked for by name, before `svc init` made any.
+      if (error instanceof ApiError && error.status === 404 && (await client.profiles.list()).length === 0) throw new ApiError(404, "not_found", `${error.message} ${NO_PROFILE_YET}`);
+      throw error;
+    });
+    for (const line of describeRefresh(report)) ctx.io.err(line);
+    failed = report.profiles.filter((p) => p.status === "failed").map((p) => p.profile);
+  }
+  const models = await client.models.list({ profile: options.profile, image });
+  ctx.emit(models, Boolean(options.json), () => modelTable(models));
+  if (models.length === 0 && !options.json && !options.refresh) ctx.io.err("No models registered. `svc model ls --refresh` scans the profiles' model folders; `svc model add <repo_id>` downloads one.");
+  if (failed.length > 0) throw new ApiError(502, "scan_failed", `could not scan profile${failed.length > 1 ? "s" : ""} ${failed.join(", ")} (see above).`);
+}
+
 export function registerModelLs(cli: CAC, ctx: CliContext) {
   cli
     .command("ls", "List models: REPO, REVISION, PROFILE, IMAGE, FILES (partial: downloaded with --include/--exclude)")
@@ -33,24 +62,5 @@ export function registerModelLs(cli: CAC, ctx: CliContext) {
     .option("-p, --profile <profile>", "Only this profile's models (and only its folders with --refresh)")
     .option("--image <image>", `Only models of this kind: ${TASKS.join(" or ")}`)
     .option("--json", "Print JSON")
-    .action(async (options: { refresh?: boolean; profile?: string; image?: string; json?: boolean }) => {
-      const image = options.image === undefined ? undefined : toTask(String(options.image));
-      if (options.image !== undefined && !image) throw new UsageError(`--image must be ${TASKS.join(" or ")}, not ${JSON.stringify(String(options.image))}.`);
-      if (options.profile !== undefined && (typeof options.profile !== "string" || options.profile === "")) throw new UsageError("--profile needs a profile name.");
-      const client = ctx.client();
-      let failed: string[] = [];
-      if (options.refresh) {
-        const report = await client.models.refresh(options.profile).catch(async (error) => {
-          // The default profile asked for by name, before `svc init` made any.
-          if (error instanceof ApiError && error.status === 404 && (await client.profiles.list()).length === 0) throw new ApiError(404, "not_found", `${error.message} ${NO_PROFILE_YET}`);
-          throw error;
-        });
-        for (const line of describeRefresh(report)) ctx.io.err(line);
-        failed = report.profiles.filter((p) => p.status === "failed").map((p) => p.profile);
-      }
-      const models = await client.models.list({ profile: options.profile, image });
-      ctx.emit(models, Boolean(options.json), () => modelTable(models));
-      if (models.length === 0 && !options.json && !options.refresh) ctx.io.err("No models registered. `svc model ls --refresh` scans the profiles' model folders; `svc model add <repo_id>` downloads one.");
-      if (failed.length > 0) throw new ApiError(502, "scan_failed", `could not scan profile${failed.length > 1 ? "s" : ""} ${failed.join(", ")} (see above).`);
-    });
+    .action((options: ModelLsOptions) => listModels(ctx, options));
 }

@@ -2,6 +2,8 @@ import type { SvcClient } from "@svc/client";
 import type { RuntimeInstall } from "@svc/contracts";
 import type { CliContext } from "../../io";
 import { formatBytes, ProgressDisplay } from "../../output/progress";
+import { pauseUnless } from "../../pause";
+import { isTerminal } from "../../output/terminal";
 
 export interface FollowOptions {
   /** Whether standard error is a terminal (draws the bar). */
@@ -18,7 +20,7 @@ function display(ctx: CliContext, tty: boolean) {
 
 /** Draws an install's progress until it ends; returns it as it ended. */
 export async function followInstall(client: SvcClient, task: RuntimeInstall, ctx: CliContext, options: FollowOptions = {}): Promise<RuntimeInstall> {
-  const tty = options.tty ?? Boolean(process.stderr.isTTY);
+  const tty = options.tty ?? isTerminal(2);
   if (task.state === "running") ctx.io.err(announce(task));
   const progress = display(ctx, tty);
   while (task.state === "running") {
@@ -41,7 +43,7 @@ export async function showInstallsWhile(client: SvcClient, profile: string, unti
     () => (settled = true),
     () => (settled = true),
   );
-  const tty = options.tty ?? Boolean(process.stderr.isTTY);
+  const tty = options.tty ?? isTerminal(2);
   const pollMs = options.pollMs ?? (tty ? 200 : 500);
   const shown = new Set<string>();
   let progress: ProgressDisplay | undefined;
@@ -57,7 +59,7 @@ export async function showInstallsWhile(client: SvcClient, profile: string, unti
       }
       progress!.update(task.bytesDone, task.bytesTotal);
     }
-    await Promise.race([Bun.sleep(pollMs), until.catch(() => {})]);
+    await pauseUnless(pollMs, until);
   }
   progress?.finish();
 }

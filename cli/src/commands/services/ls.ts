@@ -4,7 +4,6 @@ import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
 import { relativeAge } from "../../output/age";
-import { isTerminal } from "../../output/terminal";
 
 /** `--filter id=<prefix>,status=<status>` as in the spec. */
 export function parseFilter(text: string | undefined): { id?: string; status?: ServiceStatus } {
@@ -32,6 +31,39 @@ function parseLimit(raw: unknown): number {
 /** Terminal escape for ended services (dimmed, as in the UI), only where stdout is a terminal. */
 const dim = (text: string, on: boolean) => (on ? `\x1b[2m${text}\x1b[22m` : text);
 
+export interface LsOptions {
+  filter?: string;
+  all?: boolean;
+  json?: boolean;
+  limit?: string | number;
+  cursor?: string;
+}
+
+/** `svc ls`: one page of services as a table (or JSON). */
+export async function listServices(ctx: CliContext, options: LsOptions): Promise<void> {
+  const limit = parseLimit(options.limit);
+  const filter = { ...parseFilter(options.filter), all: options.all, limit, cursor: options.cursor === undefined ? undefined : String(options.cursor) };
+  const { services, nextCursor } = await ctx.client().services.page(filter);
+  // Ended services come after the live ones: dimmed on a terminal (node:fs, which tells, loads only then).
+  const dimEnded = !options.json && services.some((s) => !isLive(s.status)) && !process.env.NO_COLOR && (await import("../../output/terminal")).isTerminal(1);
+  ctx.emit(services, Boolean(options.json), () => {
+    if (services.length === 0) {
+      return options.all || options.filter || options.cursor
+        ? "No services match."
+        : "No live services, and none ended in the last 24 hours. Start one with 'svc run text-generation <model>'; 'svc ls --all' lists every one.";
+    }
+    const table = formatTable(
+      ["service id", "image", "model", "created", "updated", "status", "port", "name", "profile"],
+      services.map((s) => [s.id.slice(0, 13), s.image, s.model, relativeAge(s.createdAt), relativeAge(s.updatedAt), s.status, s.port, s.name, s.profile]),
+    );
+    const lines = table.split("\n").map((line, i) => (i > 0 && !isLive(services[i - 1].status) ? dim(line, dimEnded) : line));
+    const more = nextCursor
+      ? [`More services follow: svc ls${options.all ? " --all" : ""}${options.filter ? ` --filter ${options.filter}` : ""} --limit ${limit} --cursor ${nextCursor}`]
+      : [];
+    return [...lines, ...more].join("\n");
+  });
+}
+
 export function registerLs(cli: CAC, ctx: CliContext) {
   cli
     .command("ls", "List services: live ones, then those that ended in the last 24 h (--all: every one)")
@@ -40,27 +72,5 @@ export function registerLs(cli: CAC, ctx: CliContext) {
     .option("--limit <n>", `Services per page (default ${DEFAULT_LS_LIMIT})`)
     .option("--cursor <cursor>", "Start where the previous page ended (the command it printed says which)")
     .option("--json", "Print JSON")
-    .action(async (options: { filter?: string; all?: boolean; json?: boolean; limit?: string | number; cursor?: string }) => {
-      const limit = parseLimit(options.limit);
-      const filter = { ...parseFilter(options.filter), all: options.all, limit, cursor: options.cursor === undefined ? undefined : String(options.cursor) };
-      const { services, nextCursor } = await ctx.client().services.page(filter);
-      const tty = isTerminal(1) && !process.env.NO_COLOR;
-      ctx.emit(services, Boolean(options.json), () => {
-        if (services.length === 0) {
-          return options.all || options.filter || options.cursor
-            ? "No services match."
-            : "No live services, and none ended in the last 24 hours. Start one with 'svc run text-generation <model>'; 'svc ls --all' lists every one.";
-        }
-        const table = formatTable(
-          ["service id", "image", "model", "created", "updated", "status", "port", "name", "profile"],
-          services.map((s) => [s.id.slice(0, 13), s.image, s.model, relativeAge(s.createdAt), relativeAge(s.updatedAt), s.status, s.port, s.name, s.profile]),
-        );
-        // Ended services come after the live ones: dimmed on a terminal.
-        const lines = table.split("\n").map((line, i) => (i > 0 && !isLive(services[i - 1].status) ? dim(line, tty) : line));
-        const more = nextCursor
-          ? [`More services follow: svc ls${options.all ? " --all" : ""}${options.filter ? ` --filter ${options.filter}` : ""} --limit ${limit} --cursor ${nextCursor}`]
-          : [];
-        return [...lines, ...more].join("\n");
-      });
-    });
+    .action((options: LsOptions) => listServices(ctx, options));
 }

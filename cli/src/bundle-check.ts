@@ -1,0 +1,20 @@
+/**
+ * What the bundle `npm install` builds (cli/bundle.ts) was built from: every workspace source that
+ * went in, each folder holding one (a file added or removed there changes the folder's time), and
+ * when (the time of a file written just before the build, on the same clock as the sources').
+ */
+export interface BundleOrigin {
+  built: number;
+  /** Relative to the checkout. */
+  sources: string[];
+}
+
+/**
+ * The bundle's way back to the sources: where their main.ts is, and whether the bundle is stale, that
+ * is a source changed since the build (an edit is never hidden by a stale bundle). One stat per
+ * source, without node:fs (loading it would cost more than all the stats).
+ */
+export function bundleSources(origin: BundleOrigin, bundleDir: string): { main: string; stale(): boolean } {
+  const root = `${bundleDir}/../../`;
+  return { main: `${root}cli/src/main.ts`, stale: () => origin.sources.some((path) => Bun.file(root + path).lastModified > origin.built) };
+}
