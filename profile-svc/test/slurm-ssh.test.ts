@@ -107,7 +107,7 @@ describe("slurm profiles over SSH (real sshd)", () => {
 
   test("unreachable host: says so, creates nothing", async () => {
     const before = readFileSync(file, "utf8");
-    const error = await apiError(service.create(slurm("down", { port: freeLoopbackPort() }) as never));
+    const error = await apiError(service.create(slurm("down", { port: await freeLoopbackPort() }) as never));
     expect(error.status).toBe(422);
     expect(error.code).toBe("ssh_unreachable");
     expect(error.message).toContain("connection refused");

@@ -10,6 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
+import { freePort } from "@svc/platform/net";
 import { ensureBaseImage } from "./docker";
 import { ed25519KeyPair } from "./ssh-keys";
 
@@ -65,12 +66,8 @@ export function ensureSlurmTestImage(): string {
 }
 
 /** A free TCP port on loopback. */
-export function freeLoopbackPort(): number {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = server.port;
-  server.stop(true);
-  return port;
-}
+/** A free port on loopback for the container's daemons (host network), picked as svc picks its own. */
+export const freeLoopbackPort = () => freePort("127.0.0.1");
 
 export interface KeyPair {
   privateKeyFile: string;
@@ -109,8 +106,8 @@ export interface SshTestHost {
  */
 export async function startSshTestHost(options: { authorizedKeys: string[]; port?: number; slurm?: boolean }): Promise<SshTestHost> {
   const tag = ensureSlurmTestImage();
-  const port = options.port ?? freeLoopbackPort();
-  const slurmPorts: Record<string, string> = options.slurm ? { SLURMCTLD_PORT: String(freeLoopbackPort()), SLURMD_PORT: String(freeLoopbackPort()) } : {};
+  const port = options.port ?? (await freeLoopbackPort());
+  const slurmPorts: Record<string, string> = options.slurm ? { SLURMCTLD_PORT: String(await freeLoopbackPort()), SLURMD_PORT: String(await freeLoopbackPort()) } : {};
   const container = await new GenericContainer(tag)
     .withNetworkMode("host")
     .withEnvironment({ SSHD_PORT: String(port), AUTHORIZED_KEYS: options.authorizedKeys.join("\n"), ...slurmPorts })

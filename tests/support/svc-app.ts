@@ -2,19 +2,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { freePort as freePortOn } from "@svc/platform/net";
 import { ContractViolation } from "./api-document";
 import { appToken, unwatchApp, watchApp } from "./contract-check";
 
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname;
 export const SVC = join(REPO_ROOT, "svc");
 
-/** A free TCP port on loopback. */
-export async function freePort(): Promise<number> {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = server.port;
-  server.stop(true);
-  return port;
-}
+/** A free TCP port on loopback, picked as svc start picks its components' ports. */
+export const freePort = () => freePortOn("127.0.0.1");
 
 export function tempHome(prefix = "svc-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -1,7 +1,28 @@
 import { createServer } from "node:net";
 
-/** Asks the kernel for a free TCP port on the given address. */
-export function freePort(host = "127.0.0.1"): Promise<number> {
+/**
+ * Free ports are picked at random below Linux's ephemeral range (32768–60999), which is where the
+ * kernel takes the ports of outgoing connections and of `listen(0)`. A port picked here is bound by
+ * its user a moment later (a child process, a container): in between, neither the kernel nor
+ * another svc (or test run) picking at the same time is likely to take it, as they were when
+ * every pick was the kernel's next port.
+ */
+const PICK_FROM = 20_000;
+const PICK_TO = 32_767;
+const TRIES = 100;
+
+/** Whether `port` on `host` can be bound now. */
+function bindable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", () => resolve(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/** The kernel's choice of a free port, for when the range above is full. */
+function kernelPort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -11,6 +32,15 @@ export function freePort(host = "127.0.0.1"): Promise<number> {
       server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
     });
   });
+}
+
+/** A TCP port on `host` that is free now, for a process or container that will bind it shortly. */
+export async function freePort(host = "127.0.0.1", [from, to]: [number, number] = [PICK_FROM, PICK_TO]): Promise<number> {
+  for (let i = 0; i < TRIES; i++) {
+    const port = from + Math.floor(Math.random() * (to - from + 1));
+    if (await bindable(host, port)) return port;
+  }
+  return kernelPort(host);
 }
 
 /** Whether something already listens on host:port (then the gateway could not bind it). */
