@@ -81,6 +81,19 @@ describe("forwarding", () => {
     expect(rest).toBe("second\n");
   });
 
+  test("a quick whole answer keeps the caller's connection; a streamed one lifts the idle timeout and closes it after", async () => {
+    const lifted: number[] = [];
+    const server = { timeout: (_request: Request, seconds: number) => void lifted.push(seconds) };
+    const quick = await forward(new Request("http://localhost:8000/api/profiles/a"), "profile-svc", base, SECRET, server);
+    await quick.arrayBuffer();
+    expect(quick.headers.get("connection")).toBeNull();
+    expect(lifted).toEqual([]);
+    const streamed = await forward(new Request("http://localhost:8000/api/profiles/stream"), "profile-svc", base, SECRET, server);
+    await streamed.arrayBuffer();
+    expect(streamed.headers.get("connection")).toBe("close");
+    expect(lifted).toEqual([0]);
+  });
+
   test("a service that does not answer gives 503 with a JSON error naming it", async () => {
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
     const deadUrl = `http://127.0.0.1:${closed.port}`;
