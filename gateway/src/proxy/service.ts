@@ -33,6 +33,7 @@ const CONFINED_RESPONSE = { "content-security-policy": "sandbox", "x-content-typ
 /** One stable URL for every service: /proxy/<id>/… reaches the service wherever it runs. */
 export class ServiceProxy {
   private readonly cache = new Map<string, { record: ServiceRecord; until: number }>();
+  private readonly lookups = new Map<string, Promise<ServiceRecord>>();
 
   constructor(
     private readonly client: SvcClient,
@@ -48,12 +49,22 @@ export class ServiceProxy {
     return cached && cached.until > Date.now() ? cached.record : undefined;
   }
 
-  private async lookup(ref: string): Promise<ServiceRecord> {
+  /** The record for `ref`: cached, or looked up once for all the requests that need it at the same moment. */
+  private lookup(ref: string): Promise<ServiceRecord> {
     const cached = this.fresh(ref);
-    if (cached) return cached;
-    const record = await this.client.services.get(ref);
-    this.cache.set(ref, { record, until: Date.now() + LOOKUP_TTL_MS });
-    return record;
+    if (cached) return Promise.resolve(cached);
+    let pending = this.lookups.get(ref);
+    if (!pending) {
+      pending = this.client.services
+        .get(ref)
+        .then((record) => {
+          this.cache.set(ref, { record, until: Date.now() + LOOKUP_TTL_MS });
+          return record;
+        })
+        .finally(() => this.lookups.delete(ref));
+      this.lookups.set(ref, pending);
+    }
+    return pending;
   }
 
   async handle(request: Request, server?: TimeoutControl): Promise<Response> {
