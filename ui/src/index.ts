@@ -13,7 +13,7 @@ export {
   type FormError,
 } from "./pages/profiles";
 export { modelsPage, downloadProgress, downloadProblem, type ModelsPageOptions, type ModelFilters, type AddFormValues } from "./pages/models";
-export { servicesPage, servicesTable, serviceErrorPage, age, SERVICES_PATH, type ServiceFilters } from "./pages/services";
+export { servicesPage, servicesTable, serviceErrorPage, age, SERVICES_PATH, SERVICES_PAGE_SIZE, type ServiceFilters } from "./pages/services";
 export { launchPage, type LaunchFormValues, type LaunchError, type LaunchPreview } from "./pages/launch";
 export {
   serviceDetailsPage,

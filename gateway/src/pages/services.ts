@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { isServiceStatus, toTask, type ServiceRecord } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
-import { servicesPage, servicesTable, type ServiceFilters } from "@svc/ui";
+import { SERVICES_PAGE_SIZE, servicesPage, servicesTable, type ServiceFilters } from "@svc/ui";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
 
@@ -13,6 +13,7 @@ const Filters = t.Object(
     q: t.Optional(t.String({ maxLength: 256 })),
     v: t.Optional(t.String({ maxLength: 64 })),
     removed: t.Optional(t.String({ maxLength: 256 })),
+    cursor: t.Optional(t.String({ maxLength: 256 })),
   },
   { additionalProperties: true },
 );
@@ -23,20 +24,20 @@ export const orchestratorDown =
 /** A short, stable fingerprint of rendered markup: polls send it back and get 204 while it holds. */
 export const fingerprint = (markup: string) => Bun.hash(markup).toString(36);
 
-function cleanFilters(raw: { status?: string; task?: string; profile?: string; q?: string }): ServiceFilters {
+function cleanFilters(raw: { status?: string; task?: string; profile?: string; q?: string; cursor?: string }): ServiceFilters {
   const status = raw.status === "all" || isServiceStatus(raw.status) ? raw.status : undefined;
   const task = toTask(raw.task);
-  return { status, task, profile: raw.profile?.trim() || undefined, q: raw.q?.trim() || undefined };
+  return { status, task, profile: raw.profile?.trim() || undefined, q: raw.q?.trim() || undefined, cursor: raw.cursor?.trim() || undefined };
 }
 
-/** The services of the filters: status through the API, the rest (task, profile, text) here. */
-/** The most services the page lists (the newest, live ones first); `svc ls --all` pages further. */
-const PAGE_LIMIT = 500;
-
-async function load(client: SvcClient, filters: ServiceFilters): Promise<{ services: ServiceRecord[]; total: number; more?: boolean; error?: string }> {
+/** One page of the services of the filters: status and the page through the API, the rest (task, profile, text) here. */
+async function load(
+  client: SvcClient,
+  filters: ServiceFilters,
+): Promise<{ services: ServiceRecord[]; total: number; nextCursor?: string; error?: string; errorStatus?: number }> {
   try {
     const status = isServiceStatus(filters.status) ? filters.status : undefined;
-    const { services: all, nextCursor } = await client.services.page({ status, all: filters.status === "all", limit: PAGE_LIMIT });
+    const { services: all, nextCursor } = await client.services.page({ status, all: filters.status === "all", limit: SERVICES_PAGE_SIZE, cursor: filters.cursor });
     const q = filters.q?.toLowerCase();
     const services = all.filter(
       (s) =>
@@ -44,15 +45,17 @@ async function load(client: SvcClient, filters: ServiceFilters): Promise<{ servi
         (!filters.profile || s.profile === filters.profile) &&
         (!q || s.id.startsWith(q) || s.name.toLowerCase().includes(q) || s.model.toLowerCase().includes(q)),
     );
-    return { services, total: all.length, ...(nextCursor ? { more: true } : {}) };
+    return { services, total: all.length, ...(nextCursor ? { nextCursor } : {}) };
   } catch (error) {
-    return { services: [], total: 0, error: error instanceof ApiError ? error.message : orchestratorDown };
+    // A page link that no longer fits (a cursor from another list) is the caller's to fix; anything else means orchestrator-svc is away.
+    if (error instanceof ApiError) return { services: [], total: 0, error: error.message, errorStatus: error.status < 500 ? 400 : 503 };
+    return { services: [], total: 0, error: orchestratorDown, errorStatus: 503 };
   }
 }
 
 /** The rows as rendered (without their fingerprint), to tell whether a poll has anything new. */
 function tableVersion(loaded: Awaited<ReturnType<typeof load>>, filters: ServiceFilters): string {
-  return fingerprint(servicesTable(loaded.services, filters, { total: loaded.total, version: "", error: loaded.error, more: loaded.more }).value);
+  return fingerprint(servicesTable(loaded.services, filters, { total: loaded.total, version: "", error: loaded.error, nextCursor: loaded.nextCursor }).value);
 }
 
 /**
@@ -75,7 +78,7 @@ export function servicePages(client: SvcClient, session: boolean) {
         ]);
         const notices = query.removed ? [`Removed the record of service ${query.removed}.`] : [];
         const body = servicesPage({ ...loaded, filters, profiles, session, notices, version: tableVersion(loaded, filters) });
-        return new Response(body, { status: loaded.error ? 503 : 200, headers: htmlHeaders });
+        return new Response(body, { status: loaded.errorStatus ?? 200, headers: htmlHeaders });
       },
       { query: Filters, detail: { hide: true } },
     )
@@ -86,7 +89,7 @@ export function servicePages(client: SvcClient, session: boolean) {
         const loaded = await load(client, filters);
         const version = tableVersion(loaded, filters);
         if (query.v === version) return new Response(null, { status: 204 });
-        return new Response(servicesTable(loaded.services, filters, { total: loaded.total, version, error: loaded.error, more: loaded.more }).value, { headers: htmlHeaders });
+        return new Response(servicesTable(loaded.services, filters, { total: loaded.total, version, error: loaded.error, nextCursor: loaded.nextCursor }).value, { headers: htmlHeaders });
       },
       { query: Filters, detail: { hide: true } },
     );

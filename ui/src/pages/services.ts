@@ -13,6 +13,8 @@ export interface ServiceFilters {
   profile?: string;
   /** Matches the id prefix, the name or the model. */
   q?: string;
+  /** Where the page starts (the API's cursor); none: the newest. */
+  cursor?: string;
 }
 
 /** Shared look of the service pages: status colours, the live table, the details grid. */
@@ -80,7 +82,21 @@ function emptyState(filters: ServiceFilters, total: number): SafeHtml {
  * rows as rendered: the poll sends it back and gets 204 (nothing to swap) while it is unchanged,
  * so focus and scroll stay put.
  */
-export function servicesTable(services: ServiceRecord[], filters: ServiceFilters, options: { total: number; version: string; error?: string; more?: boolean }): SafeHtml {
+/** How many services one page of the list shows (as `svc ls` and the API do by default). */
+export const SERVICES_PAGE_SIZE = 100;
+
+/** Links to the next page of older services, and back to the newest. */
+function pager(filters: ServiceFilters, nextCursor: string | undefined): SafeHtml {
+  if (!nextCursor && !filters.cursor) return html``;
+  const rest = { ...filters, cursor: undefined };
+  return html`<nav class="actions" aria-label="Pages of services">
+    ${filters.cursor ? html`<a href="${SERVICES_PATH}?${filterQuery(rest)}">← Newest</a>` : ""}
+    ${nextCursor ? html`<a href="${SERVICES_PATH}?${filterQuery({ ...rest, cursor: nextCursor })}" rel="next">Older services →</a>` : ""}
+    <span class="hint">Pages of ${SERVICES_PAGE_SIZE}, newest first; the filters other than status apply within the page.</span>
+  </nav>`;
+}
+
+export function servicesTable(services: ServiceRecord[], filters: ServiceFilters, options: { total: number; version: string; error?: string; nextCursor?: string }): SafeHtml {
   const poll = `${SERVICES_PATH}/table?${filterQuery({ ...filters, v: options.version })}`;
   return html`<div id="services-table" hx-get="${poll}" hx-trigger="every 1s" hx-swap="outerHTML" aria-live="polite">
     ${options.error
@@ -108,7 +124,8 @@ export function servicesTable(services: ServiceRecord[], filters: ServiceFilters
               )}
             </tbody>
           </table></div>
-          ${options.more ? html`<p class="hint">Showing the newest ${services.length} services: older ones are on the next pages of <code>svc ls --all</code> (or the API's <code>cursor</code>).</p>` : ""}`}
+`}
+    ${options.error ? "" : pager(filters, options.nextCursor)}
   </div>`;
 }
 
@@ -118,7 +135,7 @@ export function servicesPage(options: {
   profiles: string[];
   total: number;
   version: string;
-  more?: boolean;
+  nextCursor?: string;
   session: boolean;
   notices?: string[];
   error?: string;
@@ -138,7 +155,7 @@ export function servicesPage(options: {
           <button type="submit">Filter</button>
         </form>
         <p class="hint">Statuses update by themselves (every second). Ended services (stopped, failed, timed out) come after the live ones, dimmed.</p>
-        ${servicesTable(options.services, filters, { total: options.total, version: options.version, error: options.error, more: options.more })}
+        ${servicesTable(options.services, filters, { total: options.total, version: options.version, error: options.error, nextCursor: options.nextCursor })}
       </section>`,
   );
 }
