@@ -3,32 +3,13 @@
  * services against the same on a home with 10, both apps up at once and timed in one hyperfine run.
  * The records ended 2 to 30 days ago, so `svc ls` lists the live ones (none) either way.
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { ServiceStore } from "@svc/orchestrator-svc";
-import { startSvc, SVC, tempHome, type RunningSvc } from "@svc/testing";
+import { homeWithEndedServices, startSvc, SVC, type RunningSvc } from "@svc/testing";
 import { atMost, hyperfine, type Row } from "../lib/measure";
 
 const DAY = 86_400_000;
 
-function homeWithEnded(count: number): string {
-  const home = tempHome("svc-bench-ls-");
-  mkdirSync(join(home, "data", "orchestrator-svc"), { recursive: true });
-  const store = new ServiceStore(join(home, "data", "orchestrator-svc", "orchestrator.db"));
-  const now = Date.now();
-  for (let i = 0; i < count; i++) {
-    const at = new Date(now - 2 * DAY - (i / count) * 28 * DAY).toISOString();
-    store.insert(
-      {
-        id: crypto.randomUUID(), name: `svc-${i}`, task: "text-generation", model: "svc-tiny/tiny-llama-gguf", revision: "0".repeat(40), profile: "default",
-        status: i % 100 === 0 ? "FAILED" : "STOPPED", reason: null, host: null, port: null, engine: "docker", runtime: "svc-text-generation:latest",
-        handle: null, apiKey: null, spec: JSON.stringify({ job: {}, engineArgs: [], launch: {} }), createdBy: "bench", createdAt: at, updatedAt: at,
-      },
-      null,
-    );
-  }
-  return home;
-}
+/** A home with `count` services that ended 2 to 30 days ago. */
+const homeWithEnded = (count: number) => homeWithEndedServices(count, (i) => 2 * DAY + (i / count) * 28 * DAY);
 
 export async function lsHistory(): Promise<Row[]> {
   const apps: RunningSvc[] = [];

@@ -3,31 +3,15 @@
  * to the older ones and back, on a home whose history is longer than a page.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { ServiceStore } from "@svc/orchestrator-svc";
-import { startSvc, tempHome, type RunningSvc } from "@svc/testing";
+import { rmSync } from "node:fs";
+import { homeWithEndedServices, startSvc, type RunningSvc } from "@svc/testing";
 
-const DAY = 86_400_000;
 const ENDED = 150;
 let app: RunningSvc;
 let home: string;
 
 beforeAll(async () => {
-  home = tempHome("svc-services-paging-");
-  mkdirSync(join(home, "data", "orchestrator-svc"), { recursive: true });
-  const store = new ServiceStore(join(home, "data", "orchestrator-svc", "orchestrator.db"));
-  for (let i = 0; i < ENDED; i++) {
-    const at = new Date(Date.now() - 2 * DAY - i * 60_000).toISOString();
-    store.insert(
-      {
-        id: crypto.randomUUID(), name: `old-${String(i).padStart(3, "0")}`, task: "text-generation", model: "acme/tiny-gguf", revision: "0".repeat(40), profile: "default",
-        status: "STOPPED", reason: null, host: null, port: null, engine: "docker", runtime: "svc-text-generation:latest",
-        handle: null, apiKey: null, spec: JSON.stringify({ job: {}, engineArgs: [], launch: {} }), createdBy: "test", createdAt: at, updatedAt: at,
-      },
-      null,
-    );
-  }
+  home = homeWithEndedServices(ENDED);
   app = await startSvc({ home });
 });
 afterAll(async () => {

@@ -15,3 +15,4 @@ export * from "./zombie";
 export * from "./cluster-app";
 export * from "./metrics-text";
 export * from "./lifecycle";
+export * from "./service-history";

@@ -1,0 +1,30 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ServiceStore } from "@svc/orchestrator-svc";
+import { tempHome } from "./svc-app";
+
+const DAY = 86_400_000;
+
+/**
+ * A fresh svc home whose orchestrator-svc already holds `count` ended services (no containers behind
+ * them): `old-000` the newest, ended `endedAgo(0)` ago, then older ones (`endedAgo(i)`), as a long
+ * history looks to `svc ls --all` and the UI. Start an app on it with `startSvc({ home })`.
+ */
+export function homeWithEndedServices(count: number, endedAgo = (i: number) => 2 * DAY + i * 60_000): string {
+  const home = tempHome("svc-history-");
+  mkdirSync(join(home, "data", "orchestrator-svc"), { recursive: true });
+  const store = new ServiceStore(join(home, "data", "orchestrator-svc", "orchestrator.db"));
+  const now = Date.now();
+  for (let i = 0; i < count; i++) {
+    const at = new Date(now - endedAgo(i)).toISOString();
+    store.insert(
+      {
+        id: crypto.randomUUID(), name: `old-${String(i).padStart(3, "0")}`, task: "text-generation", model: "svc-tiny/tiny-llama-gguf", revision: "0".repeat(40), profile: "default",
+        status: i % 100 === 99 ? "FAILED" : "STOPPED", reason: null, host: null, port: null, engine: "docker", runtime: "svc-text-generation:latest",
+        handle: null, apiKey: null, spec: JSON.stringify({ job: {}, engineArgs: [], launch: {} }), createdBy: "test", createdAt: at, updatedAt: at,
+      },
+      null,
+    );
+  }
+  return home;
+}
