@@ -2,7 +2,8 @@
  * Figure 6: the runtime adds nothing to the engine. On the tiny models, one thread each side:
  * - text: a 256-token greedy chat completion streamed over HTTP from the text-generation runtime
  *   against node-llama-cpp driven in-process on the same GGUF and the same prompt tokens; tokens/s
- *   (end to end) and time to first token (the first token's text, as a streaming client sees it),
+ *   after the first token (from the first token to the last, as a streaming client sees them; the
+ *   end-to-end rate is printed beside it) and time to first token (the first token's text),
  *   medians of 15, alternating. The direct side is timed from prompt tokens: the runtime also
  *   applies the chat template and tokenizes, inside its time;
  * - speech: a transcription over HTTP from the speech runtime against whisper.node's transcribeFile
@@ -49,6 +50,23 @@ function wav16k(samples: Float32Array): Uint8Array {
   return new Uint8Array(data.buffer);
 }
 
+interface Rates {
+  /** Tokens/s after the first: the tokens after it over the time from it to the last one. */
+  tps: number;
+  /** Tokens/s over the whole request, the first token's wait included. */
+  endToEnd: number;
+  ttft: number;
+  count: number;
+}
+
+/** `count` tokens, the first at `firstMs` and the last at `lastMs` after the start, all done at `totalMs`. */
+const rates = (count: number, firstMs: number, lastMs: number, totalMs: number): Rates => ({
+  tps: (count - 1) / ((lastMs - firstMs) / 1000),
+  endToEnd: count / (totalMs / 1000),
+  ttft: firstMs,
+  count,
+});
+
 async function text(modelDir: string): Promise<Row[]> {
   const llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.warn });
   const model = await llama.loadModel({ modelPath: fileIn(modelDir, ".gguf"), gpuLayers: 0 });
@@ -60,12 +78,14 @@ async function text(modelDir: string): Promise<Row[]> {
     await sequence.clearHistory();
     const started = performance.now();
     let first = 0;
+    let last = 0;
     let count = 0;
     for await (const _token of sequence.evaluate(tokens, { temperature: 0 })) {
-      if (count++ === 0) first = performance.now() - started;
+      last = performance.now() - started;
+      if (count++ === 0) first = last;
       if (count >= MAX_TOKENS) break;
     }
-    return { tps: count / ((performance.now() - started) / 1000), ttft: first, count };
+    return rates(count, first, last, performance.now() - started);
   };
   const runtime = await startRuntime("text-generation", modelDir);
   const overHttp = async () => {
@@ -79,6 +99,7 @@ async function text(modelDir: string): Promise<Row[]> {
     // non-empty content (the role chunk before it carries none), the count is the usage chunk's.
     const decoder = new TextDecoder();
     let first = 0;
+    let last = 0;
     let buffered = "";
     let count = 0;
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -89,16 +110,19 @@ async function text(modelDir: string): Promise<Row[]> {
         buffered = buffered.slice(end + 2);
         if (!event.startsWith("data: {")) continue;
         const data = JSON.parse(event.slice(6)) as { choices: Array<{ delta: { content?: string } }>; usage?: { completion_tokens: number } | null };
-        if (!first && data.choices[0]?.delta.content) first = performance.now() - started;
+        if (data.choices[0]?.delta.content) {
+          last = performance.now() - started;
+          first ||= last;
+        }
         if (data.usage) count = data.usage.completion_tokens;
       }
     }
-    return { tps: count / ((performance.now() - started) / 1000), ttft: first, count };
+    return rates(count, first, last, performance.now() - started);
   };
   try {
     await direct();
     await overHttp();
-    const sides = { direct: [] as Array<{ tps: number; ttft: number; count: number }>, http: [] as Array<{ tps: number; ttft: number; count: number }> };
+    const sides = { direct: [] as Rates[], http: [] as Rates[] };
     for (let i = 0; i < TEXT_ROUNDS; i++) {
       sides.direct.push(await direct());
       sides.http.push(await overHttp());
@@ -108,7 +132,11 @@ async function text(modelDir: string): Promise<Row[]> {
     const ttftD = median(d.map((r) => r.ttft));
     const ttftH = median(h.map((r) => r.ttft));
     return [
-      { ...atLeast(`runtime vs engine: text tokens/s (${tokens}, 1 thread)`, median(h.map((r) => r.tps)), "node-llama-cpp in-process", median(d.map((r) => r.tps)), 0.95, "tok/s") },
+      {
+        ...atLeast(`runtime vs engine: text tokens/s after the first (${tokens}, 1 thread)`, median(h.map((r) => r.tps)), "node-llama-cpp in-process", median(d.map((r) => r.tps)), 0.95, "tok/s"),
+        // End to end (the first token's wait included) for reference; the first token is its own figure below.
+        comparison: `node-llama-cpp in-process ${median(d.map((r) => r.tps)).toFixed(1)} tok/s (end to end: runtime ${median(h.map((r) => r.endToEnd)).toFixed(0)}, in-process ${median(d.map((r) => r.endToEnd)).toFixed(0)} tok/s)`,
+      },
       // Time to first token is a time: the engine's over the runtime's, so ≥ 0.95 means at most ~5% slower.
       { figure: "runtime vs engine: text time to first token", svc: `${ttftH.toFixed(1)} ms`, comparison: `node-llama-cpp in-process ${ttftD.toFixed(1)} ms`, ratio: ttftD / ttftH, goal: "≥ 0.95", met: ttftD / ttftH >= 0.95 },
     ];
