@@ -5,7 +5,7 @@
  * a time, after a warm-up; prints the p50 and p90 of each side by side and the difference.
  * Traffic stays on loopback; every loop is bounded.
  */
-import { runSvc, startAppWithTinyModels, TEXT_MODEL } from "@svc/testing";
+import { startAppWithTinyModels, TEXT_MODEL } from "@svc/testing";
 
 const requests = Number(process.argv[2] ?? 300);
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
@@ -13,10 +13,7 @@ const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(10);
 
 const tiny = await startAppWithTinyModels();
 try {
-  const run = await runSvc(["run", "text-generation", TEXT_MODEL, "--name", "bench-v1"], tiny.env);
-  if (run.code !== 0) throw new Error(`svc run failed: ${run.stderr}`);
-  const id = run.stdout.trim();
-  await tiny.reaches(id, "HEALTHY", 180_000);
+  const id = await tiny.serving(["text-generation", TEXT_MODEL, "--name", "bench-v1"]);
 
   const chatBody = JSON.stringify({ model: TEXT_MODEL, messages: [{ role: "user", content: "Hi" }], max_tokens: 1, temperature: 0 });
   const cases = {

@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, runSvc, startAppWithTinyModels, TEXT_MODEL } from "@svc/testing";
+import { freePort, startAppWithTinyModels, TEXT_MODEL } from "@svc/testing";
 import { aptInstall, median, throughput, until, type Row } from "../lib/measure";
 import { cpuMs, listenerPids } from "../lib/processes";
 
@@ -73,10 +73,7 @@ const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 export async function proxy(): Promise<Row[]> {
   const tiny = await startAppWithTinyModels();
   try {
-    const run = await runSvc(["run", "text-generation", TEXT_MODEL, "--name", "bench-proxy"], tiny.env);
-    if (run.code !== 0) throw new Error(`svc run failed: ${run.stderr}`);
-    const id = run.stdout.trim();
-    await tiny.reaches(id, "HEALTHY", 180_000);
+    const id = await tiny.serving(["text-generation", TEXT_MODEL, "--name", "bench-proxy"]);
     const direct = (await tiny.client.services.get(id)).url!;
     const port = Number(new URL(direct).port);
     const nginx = await startNginx(port);

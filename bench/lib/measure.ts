@@ -82,6 +82,14 @@ export interface Load {
   requests: number;
 }
 
+/** `text` as a Lua long string, taken as written (JSON's escapes are not all Lua's). */
+function luaString(text: string): string {
+  let level = "";
+  while (text.includes(`]${level}]`)) level += "=";
+  // A newline right after the opening bracket would be dropped by Lua: the text starts on the next line.
+  return `[${level}[\n${text}]${level}]`;
+}
+
 /**
  * Requests/s of `url` (GET unless `init` says otherwise) with `concurrency` requests in flight for
  * `seconds`, sent by wrk (Debian's, installed here for the bench only) from one thread: a load
@@ -92,8 +100,8 @@ export function throughput(url: string, seconds: number, concurrency = 16, init:
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-wrk-"));
   try {
     const script = join(dir, "request.lua");
-    const lua = [`wrk.method = ${JSON.stringify(init.method ?? "GET")}`];
-    if (init.body !== undefined) lua.push(`wrk.body = ${JSON.stringify(init.body)}`, `wrk.headers["Content-Type"] = ${JSON.stringify(init.contentType ?? "application/json")}`);
+    const lua = [`wrk.method = ${luaString(init.method ?? "GET")}`];
+    if (init.body !== undefined) lua.push(`wrk.body = ${luaString(init.body)}`, `wrk.headers["Content-Type"] = ${luaString(init.contentType ?? "application/json")}`);
     // A non-2xx answer would make a fast error look like a fast proxy.
     lua.push("done = function(summary, latency, requests) io.write(string.format('\\nsvc-bench %d %d\\n', summary.requests, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout)) end");
     writeFileSync(script, lua.join("\n"));
@@ -104,6 +112,7 @@ export function throughput(url: string, seconds: number, concurrency = 16, init:
     const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
     if (result.exitCode !== 0 || !rate || !summary) throw new Error(`wrk ${url}: ${result.stderr}${out}`);
     if (Number(summary[2]) > 0 || non2xx) throw new Error(`wrk ${url}: ${non2xx?.[1] ?? summary[2]} requests failed`);
+    if (Number(summary[1]) === 0) throw new Error(`wrk ${url}: no request was answered in ${seconds} s`);
     return { rate: Number(rate[1]), requests: Number(summary[1]) };
   } finally {
     rmSync(dir, { recursive: true, force: true });

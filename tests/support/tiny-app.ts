@@ -10,7 +10,7 @@ import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
 import { TINY_SPEECH_REPO, TINY_TEXT_REPO } from "@svc/runtime-tiny-models";
 import { ensureDocker } from "./docker";
-import { eventually, REPO_ROOT, startSvc, type RunningSvc } from "./svc-app";
+import { eventually, REPO_ROOT, runSvc, startSvc, type RunningSvc } from "./svc-app";
 
 export const TEXT_MODEL = TINY_TEXT_REPO;
 export const SPEECH_MODEL = TINY_SPEECH_REPO;
@@ -47,6 +47,8 @@ export interface TinyApp {
   modelsHome: string;
   /** Resolves when the service has `wanted` status. */
   reaches(id: string, wanted: ServiceStatus, ms?: number): Promise<void>;
+  /** `svc run <args>` on this app; the new service's id once it is HEALTHY. */
+  serving(args: string[], ms?: number): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -72,13 +74,22 @@ export async function startAppWithTinyModels(options: { env?: Record<string, str
   const app = await startSvc({ env: { ...runtimes.env, ...options.env } });
   const client = new SvcClient({ baseUrl: app.url, token: options.env?.SVC_AUTH_TOKEN });
   const modelsHome = await registerTinyModels(client, app.home);
+  const env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), ...(options.env?.SVC_AUTH_TOKEN ? { SVC_AUTH_TOKEN: options.env.SVC_AUTH_TOKEN } : {}) };
+  const reaches = (id: string, wanted: ServiceStatus, ms = 60_000) => eventually(async () => (await client.services.get(id)).status === wanted, ms, `${id} to be ${wanted}`);
   return {
     app,
     images: runtimes.images,
     client,
-    env: { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), ...(options.env?.SVC_AUTH_TOKEN ? { SVC_AUTH_TOKEN: options.env.SVC_AUTH_TOKEN } : {}) },
+    env,
     modelsHome,
-    reaches: (id, wanted, ms = 60_000) => eventually(async () => (await client.services.get(id)).status === wanted, ms, `${id} to be ${wanted}`),
+    reaches,
+    async serving(args, ms = 180_000) {
+      const run = await runSvc(["run", ...args], env);
+      if (run.code !== 0) throw new Error(`svc run failed: ${run.stderr}`);
+      const id = run.stdout.trim();
+      await reaches(id, "HEALTHY", ms);
+      return id;
+    },
     async cleanup() {
       for (const service of await client.services.list({ all: true })) await client.services.remove(service.id, { force: true }).catch(() => {});
       await app.cleanup();
