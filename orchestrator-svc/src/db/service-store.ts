@@ -41,12 +41,8 @@ export interface ListPosition {
 const likePrefix = (prefix: string) => `${prefix.replace(/[%_]/g, "")}%`;
 
 /** A filter's value as it goes into a condition: itself, or a placeholder bound when the prepared query runs. */
-/**
- * The page size as a bound value SQLite's planner does not look at. A bare `LIMIT ?` is one it does,
- * so SQLite prepares the statement again each time a new value is bound (~8 µs, several times
- * what the query itself costs on a page of live services).
- */
-const unplannedLimit = sql`${sql.placeholder("limit")} + 0` as unknown as Placeholder;
+/** Prepared page queries kept at most (one per filter shape and page size); more, and they are made anew. */
+const MAX_PAGE_QUERIES = 64;
 
 type Bind = <T extends string>(name: string, value: T) => T | Placeholder;
 
@@ -134,7 +130,7 @@ export class ServiceStore {
     for (const ended of [0, 1] as const) {
       if (rows.length > limit || (after && after.ended > ended)) continue;
       const from = after !== undefined && after.ended === ended;
-      const query = this.pageQuery(filter, ended === 0 ? "live" : "ended", from);
+      const query = this.pageQuery(filter, ended === 0 ? "live" : "ended", from, limit + 1);
       if (!query) continue;
       const found = query.all({
         status: filter.status,
@@ -142,7 +138,6 @@ export class ServiceStore {
         idPattern: filter.idPrefix === undefined ? undefined : likePrefix(filter.idPrefix),
         afterCreatedAt: after?.createdAt,
         afterId: after?.id,
-        limit: limit + 1 - rows.length,
       });
       rows.push(...found.map((row) => ({ row, ended })));
     }
@@ -155,22 +150,29 @@ export class ServiceStore {
   }
 
   /**
-   * The prepared query of one part of a page for filters of this shape (which conditions they have,
-   * their values bound at each call), or null when that part can have no services. Drizzle builds
-   * each shape once: building a query's SQL costs several times what SQLite takes to run it.
+   * The prepared query of one part of a page, at most `rows` rows, for filters of this shape (which
+   * conditions they have, their values bound at each call), or null when that part can have no
+   * services. Drizzle builds each shape once: building a query's SQL costs several times what
+   * SQLite takes to run it.
+   *
+   * The row count is written into the SQL, not bound: SQLite's planner picks its index by it (a
+   * LIMIT it cannot see made it walk all 10,000 ended services of a history), and a bound LIMIT
+   * makes SQLite prepare the statement again each time it is bound (~8 µs a query).
    */
-  private pageQuery(filter: ListFilter, part: "live" | "ended", from: boolean) {
-    const shape = [part, filter.status === undefined ? "-" : isLive(filter.status), Boolean(filter.all), Boolean(filter.endedSince), Boolean(filter.idPrefix), from].join("|");
+  private pageQuery(filter: ListFilter, part: "live" | "ended", from: boolean, rows: number) {
+    const shape = [part, filter.status === undefined ? "-" : isLive(filter.status), Boolean(filter.all), Boolean(filter.endedSince), Boolean(filter.idPrefix), from, rows].join("|");
     let query = this.pageQueries.get(shape);
     if (query === undefined) {
       const conditions = this.conditions(filter, part, (name) => sql.placeholder(name));
-      query = conditions ? this.preparePage(conditions, from) : null;
+      if (this.pageQueries.size >= MAX_PAGE_QUERIES) this.pageQueries.clear();
+      query = conditions ? this.preparePage(conditions, from, rows) : null;
       this.pageQueries.set(shape, query);
     }
     return query;
   }
 
-  private preparePage(conditions: SQL[], from: boolean) {
+  private preparePage(conditions: SQL[], from: boolean, rows: number) {
+    if (!Number.isSafeInteger(rows) || rows < 1) throw new Error(`a page of ${rows} rows`);
     const s = schema.services;
     const after = sql.placeholder("afterCreatedAt");
     return this.db
@@ -178,7 +180,8 @@ export class ServiceStore {
       .from(s)
       .where(and(...conditions, ...(from ? [or(lt(s.createdAt, after), and(eq(s.createdAt, after), lt(s.id, sql.placeholder("afterId"))))!] : [])))
       .orderBy(desc(s.createdAt), desc(s.id))
-      .limit(unplannedLimit)
+      // Written into the SQL (drizzle would bind a number): rows is a checked whole number.
+      .limit(sql.raw(String(rows)) as unknown as number)
       .prepare();
   }
 
