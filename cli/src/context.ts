@@ -1,5 +1,5 @@
 import { loadSettings, type Settings } from "@svc/platform/config";
-import { clientFromEnvironment, type SvcClient } from "@svc/client";
+import { clientFromSettings, type SvcClient } from "@svc/client";
 import type { CliContext, Io } from "./io";
 
 /**
@@ -17,10 +17,7 @@ export function createContext(
     io,
     env,
     settings: () => (settings ??= loadSettings(env)),
-    client: () => {
-      ctx.settings();
-      return (client ??= clientFromEnvironment(env, onRequestSent ? { fetch: sending(onRequestSent) } : {}));
-    },
+    client: () => (client ??= clientFromSettings(ctx.settings(), onRequestSent ? { fetch: sending(onRequestSent) } : {})),
     emit: (value, json, human) => io.out(json ? JSON.stringify(value, null, 2) : human()),
   };
   return { ctx, loadedSettings: () => settings };

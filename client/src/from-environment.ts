@@ -12,6 +12,10 @@ export async function localToken(settings: Settings): Promise<string | undefined
 
 /** A client for the application that the same settings (environment, defaults) describe; the token file is read at the first request. */
 export function clientFromEnvironment(env: Record<string, string | undefined> = process.env, options: Pick<SvcClientOptions, "fetch"> = {}): SvcClient {
-  const settings = loadSettings(env);
+  return clientFromSettings(loadSettings(env), options);
+}
+
+/** A client for the application that `settings` describe (as loaded already). */
+export function clientFromSettings(settings: Settings, options: Pick<SvcClientOptions, "fetch"> = {}): SvcClient {
   return new SvcClient({ baseUrl: appUrl(settings), token: settings.authToken ?? (() => localToken(settings)), ...options });
 }

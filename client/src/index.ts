@@ -1,7 +1,7 @@
 export { SvcClient, type SvcClientOptions, type RequestOptions } from "./client";
 /** The errors the client throws, defined once in contracts. */
 export { ApiError, SvcUnreachableError } from "@svc/contracts";
-export { clientFromEnvironment, localToken } from "./from-environment";
+export { clientFromEnvironment, clientFromSettings, localToken } from "./from-environment";
 export { ProfilesApi } from "./profiles";
 export { ServicesApi } from "./services";
 export { BatchesApi } from "./batches";
