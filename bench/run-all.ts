@@ -43,7 +43,12 @@ for (const [name, figure] of Object.entries(FIGURES)) {
 }
 
 const header = ["figure", "svc", "comparison", "ratio", "goal", "met?"];
-const cells = rows.map((r) => [r.figure, r.svc, r.comparison, Number.isNaN(r.ratio) ? "–" : r.ratio.toFixed(2), r.goal, r.met ? "yes" : "no"]);
+/** Two decimals, or three when two would round onto the goal the figure misses (0.947 is not "0.95, no"). */
+const ratioText = (r: Row) => {
+  const two = r.ratio.toFixed(2);
+  return !r.met && r.goal.includes(two) ? r.ratio.toFixed(3) : two;
+};
+const cells = rows.map((r) => [r.figure, r.svc, r.comparison, Number.isNaN(r.ratio) ? "–" : ratioText(r), r.goal, r.met ? "yes" : "no"]);
 console.log(`\n| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
 for (const line of cells) console.log(`| ${line.join(" | ")} |`);
 console.log(`\nload average after: ${load()}; ${((Date.now() - started.getTime()) / 1000).toFixed(0)} s`);
