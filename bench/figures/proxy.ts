@@ -2,12 +2,15 @@
  * Figure 3: gateway proxy. Small-request throughput to one text-generation service (tiny model, Docker)
  * directly, through the gateway's /proxy/<id> and /v1, and through Debian's nginx (`proxy_pass` with
  * upstream keep-alive, one worker like the gateway's one process; installed here for the bench only).
- * Each path's ratio to direct; the goal is the gateway's ratio ≥ nginx's. For scale, the floor of
+ * Each path's ratio to direct; the goal is the gateway's ratio ≥ nginx's. The gateway runs as users
+ * run it, with auth on: /proxy requests carry the svc token, /v1 requests a per-person API key (every
+ * side gets the same headers). For scale, the floor of
  * any Bun proxy: a bare Bun.serve that passes each request on with fetch (no checks at all). wrk
  * sends the load; the sides alternate in short rounds so load from other work on the machine falls
  * on all of them, and each proxy's own CPU time per request is shown beside its rate (less swayed
  * by other work than the rate).
  */
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,19 +74,23 @@ interface Side {
 const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
 
 export async function proxy(): Promise<Row[]> {
-  const tiny = await startAppWithTinyModels();
+  const token = randomBytes(24).toString("hex");
+  const tiny = await startAppWithTinyModels({ env: { SVC_DEBUG: "false", SVC_AUTH_TOKEN: token } });
   try {
     const id = await tiny.serving(["text-generation", TEXT_MODEL, "--name", "bench-proxy"]);
+    const { key } = await tiny.client.keys.create({ name: "bench-proxy" });
     const direct = (await tiny.client.services.get(id)).url!;
     const port = Number(new URL(direct).port);
     const nginx = await startNginx(port);
     const bun = await startBareBunProxy(port);
     try {
       const embed = { method: "POST", body: JSON.stringify({ model: TEXT_MODEL, input: "hi" }) };
+      const proxied = { headers: { "x-svc-token": token } };
+      const keyed = { headers: { authorization: `Bearer ${key}` } };
       const cases = [
-        { name: "GET /v1/models", path: "/v1/models", init: {}, gateway: `${tiny.app.url}/proxy/${id}`, label: "/proxy" },
-        { name: "POST /v1/embeddings", path: "/v1/embeddings", init: embed, gateway: `${tiny.app.url}/proxy/${id}`, label: "/proxy" },
-        { name: "POST /v1/embeddings", path: "/v1/embeddings", init: embed, gateway: tiny.app.url, label: "/v1" },
+        { name: "GET /v1/models", path: "/v1/models", init: proxied, gateway: `${tiny.app.url}/proxy/${id}`, label: "/proxy" },
+        { name: "POST /v1/embeddings", path: "/v1/embeddings", init: { ...embed, ...proxied }, gateway: `${tiny.app.url}/proxy/${id}`, label: "/proxy" },
+        { name: "POST /v1/embeddings", path: "/v1/embeddings", init: { ...embed, ...keyed }, gateway: tiny.app.url, label: "/v1" },
       ];
       const rows: Row[] = [];
       for (const c of cases) {

@@ -95,13 +95,14 @@ function luaString(text: string): string {
  * `seconds`, sent by wrk (Debian's, installed here for the bench only) from one thread: a load
  * generator in C, so the processes measured get the machine's CPU rather than a JavaScript client.
  */
-export function throughput(url: string, seconds: number, concurrency = 16, init: { method?: string; body?: string; contentType?: string } = {}): Load {
+export function throughput(url: string, seconds: number, concurrency = 16, init: { method?: string; body?: string; contentType?: string; headers?: Record<string, string> } = {}): Load {
   aptInstall("wrk", ["wrk"]);
   const dir = mkdtempSync(join(tmpdir(), "svc-bench-wrk-"));
   try {
     const script = join(dir, "request.lua");
     const lua = [`wrk.method = ${luaString(init.method ?? "GET")}`];
     if (init.body !== undefined) lua.push(`wrk.body = ${luaString(init.body)}`, `wrk.headers["Content-Type"] = ${luaString(init.contentType ?? "application/json")}`);
+    for (const [name, value] of Object.entries(init.headers ?? {})) lua.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`);
     // A non-2xx answer would make a fast error look like a fast proxy.
     lua.push("done = function(summary, latency, requests) io.write(string.format('\\nsvc-bench %d %d\\n', summary.requests, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout)) end");
     writeFileSync(script, lua.join("\n"));
