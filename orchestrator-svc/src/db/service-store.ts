@@ -40,10 +40,10 @@ export interface ListPosition {
 /** A LIKE pattern for values starting with `prefix` (its own wildcards dropped). */
 const likePrefix = (prefix: string) => `${prefix.replace(/[%_]/g, "")}%`;
 
-/** A filter's value as it goes into a condition: itself, or a placeholder bound when the prepared query runs. */
 /** Prepared page queries kept at most (one per filter shape and page size); more, and they are made anew. */
 const MAX_PAGE_QUERIES = 64;
 
+/** A filter's value as it goes into a condition: itself, or a placeholder bound when the prepared query runs. */
 type Bind = <T extends string>(name: string, value: T) => T | Placeholder;
 
 /** The orchestrator's records: services and their event history, in its own SQLite file. */
