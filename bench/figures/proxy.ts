@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startAppWithTinyModels, TEXT_MODEL } from "@svc/testing";
 import { aptInstall, median, throughput, until, type Row } from "../lib/measure";
-import { cpuMs, listenerPids } from "../lib/processes";
+import { bunServer, cpuMs, listenerPids } from "../lib/processes";
 
 const ROUNDS = 5;
 const SECONDS = 2;
@@ -57,12 +57,11 @@ http {
 }
 
 /** The least a proxy on Bun can do: Bun.serve passing each request on with fetch, nothing else. */
-async function startBareBunProxy(backendPort: number) {
-  const port = await freePort();
-  const code = `Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: (r) => { const u = new URL(r.url); return fetch("http://127.0.0.1:${backendPort}" + u.pathname + u.search, { method: r.method, headers: r.headers, body: r.body }); } })`;
-  const proc = Bun.spawn([process.execPath, "-e", code], { stdout: "ignore", stderr: "ignore" });
-  await until(async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, 10_000, 20);
-  return { url: `http://127.0.0.1:${port}`, stop: async () => (proc.kill(), await proc.exited) };
+function startBareBunProxy(backendPort: number) {
+  return bunServer(
+    (port) => `Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: (r) => { const u = new URL(r.url); return fetch("http://127.0.0.1:${backendPort}" + u.pathname + u.search, { method: r.method, headers: r.headers, body: r.body }); } })`,
+    async (url) => (await fetch(`${url}/health`)).ok,
+  );
 }
 
 /** One side's rounds: requests/s (wrk's) and the CPU its own processes used per request. */

@@ -22,6 +22,7 @@ import { makeTinyModels } from "@svc/runtime-tiny-models";
 import { decodeWav, resampleTo16k } from "@svc/runtime-speech-recognition";
 import { freePort, REPO_ROOT } from "@svc/testing";
 import { aptInstall, atLeast, median, until, type Row } from "../lib/measure";
+import { bunServer } from "../lib/processes";
 
 const TEXT_ROUNDS = 15;
 const SPEECH_ROUNDS = 9;
@@ -42,13 +43,12 @@ async function startRuntime(task: "text-generation" | "speech-recognition", mode
 }
 
 /** A Bun server in its own process that reads a chat request and streams one token and the usage at once. */
-async function startHttpFloor() {
-  const port = await freePort();
+function startHttpFloor() {
   const events = ['{"choices":[{"index":0,"delta":{"content":"Once"}}]}', '{"choices":[],"usage":{"completion_tokens":1}}'].map((data) => `data: ${data}\n\n`).join("");
-  const code = `Bun.serve({ hostname: "127.0.0.1", port: ${port}, async fetch(request) { await request.json(); return new Response(${JSON.stringify(events + "data: [DONE]\n\n")}, { headers: { "content-type": "text/event-stream" } }); } })`;
-  const proc = Bun.spawn([process.execPath, "-e", code], { stdout: "ignore", stderr: "ignore" });
-  await until(async () => (await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" })).ok, 10_000, 20);
-  return { url: `http://127.0.0.1:${port}`, stop: async () => (proc.kill(), await proc.exited) };
+  return bunServer(
+    (port) => `Bun.serve({ hostname: "127.0.0.1", port: ${port}, async fetch(request) { await request.json(); return new Response(${JSON.stringify(events + "data: [DONE]\n\n")}, { headers: { "content-type": "text/event-stream" } }); } })`,
+    async (url) => (await fetch(`${url}/`, { method: "POST", body: "{}" })).ok,
+  );
 }
 
 /** A 16-bit mono 16 kHz WAV of `samples`. */

@@ -1,5 +1,16 @@
-/** Which process listens on a port, and how much CPU a process has used: read from /proc (Linux). */
+/** Which process listens on a port, and how much CPU a process has used: read from /proc (Linux); a one-line Bun server in its own process. */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { freePort } from "@svc/testing";
+import { until } from "./measure";
+
+/** `code(port)`, a Bun.serve one-liner, run in its own process; resolves once `ready(url)` says it answers. */
+export async function bunServer(code: (port: number) => string, ready: (url: string) => Promise<boolean>) {
+  const port = await freePort();
+  const proc = Bun.spawn([process.execPath, "-e", code(port)], { stdout: "ignore", stderr: "ignore" });
+  const url = `http://127.0.0.1:${port}`;
+  await until(() => ready(url), 10_000, 20);
+  return { url, stop: async () => (proc.kill(), await proc.exited) };
+}
 
 const TICKS_PER_SECOND = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
 

@@ -157,7 +157,7 @@ export class ServiceStore {
    *
    * The row count is written into the SQL, not bound: SQLite's planner picks its index by it (a
    * LIMIT it cannot see made it walk all 10,000 ended services of a history), and a bound LIMIT
-   * makes SQLite prepare the statement again each time it is bound (~8 µs a query).
+   * makes SQLite prepare the statement again each time it is bound (~9 µs a query).
    */
   private pageQuery(filter: ListFilter, part: "live" | "ended", from: boolean, rows: number) {
     const shape = [part, filter.status === undefined ? "-" : isLive(filter.status), Boolean(filter.all), Boolean(filter.endedSince), Boolean(filter.idPrefix), from, rows].join("|");
