@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { ENGINE_KINDS, JobOptions, literalUnion, TextGenerationOptions, type Task } from "./services";
+import { ENGINE_KINDS, JobOptions, literalUnion, statusIn, TextGenerationOptions, type Task } from "./services";
 
 /**
  * Batch jobs (`svc batch`): a model run over a whole folder, or over an OpenAI batch file, by the
@@ -27,7 +27,15 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
 export const BatchStatus = literalUnion(BATCH_STATUSES);
 /** States the reconciler still follows. */
 export const LIVE_BATCH_STATUSES = ["SUBMITTED", "PENDING", "RUNNING", "STOPPING"] as const satisfies readonly BatchStatus[];
-export const isLiveBatch = (status: BatchStatus) => (LIVE_BATCH_STATUSES as readonly BatchStatus[]).includes(status);
+/** States a job does not leave by itself; `resume` starts it again. */
+export const ENDED_BATCH_STATUSES = ["STOPPED", "COMPLETED", "FAILED"] as const satisfies readonly BatchStatus[];
+/** Live states on the way somewhere (submitted, queued, stopping): the reconciler looks more often while any job is in one. */
+export const BUSY_BATCH_STATUSES = ["SUBMITTED", "PENDING", "STOPPING"] as const satisfies readonly BatchStatus[];
+/** States whose reason is news (why it waits, stops or failed); a running or completed job's is the driver's last word. */
+export const NOTED_BATCH_STATUSES = ["SUBMITTED", "PENDING", "STOPPING", "STOPPED", "FAILED"] as const satisfies readonly BatchStatus[];
+export const isLiveBatch = statusIn(LIVE_BATCH_STATUSES);
+export const isBusyBatch = statusIn(BUSY_BATCH_STATUSES);
+export const isNotedBatch = statusIn(NOTED_BATCH_STATUSES);
 
 /** The `--params` each batch task takes (checked by the orchestrator before a job starts, and by the driver on the node). */
 export const BATCH_PARAMS: Record<BatchTask, readonly string[]> = {

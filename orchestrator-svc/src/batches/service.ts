@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { currentUserName } from "@svc/platform/process";
-import { ApiError, BATCH_TASK_MODEL, conflict, isLiveBatch, notFound, type BatchDetails, type BatchRecord, type BatchRunRequest, type BatchRunResponse, type BatchStatus, type Profile } from "@svc/contracts";
+import { ApiError, BATCH_TASK_MODEL, conflict, isBusyBatch, isLiveBatch, notFound, type BatchDetails, type BatchRecord, type BatchRunRequest, type BatchRunResponse, type BatchStatus, type Profile } from "@svc/contracts";
 import type { BatchRow, BatchStore } from "../db/batch-store";
 import type { Engine, LaunchSpec, Observation } from "../engines/engine";
 import type { PlannerDeps } from "../launch/planner";
@@ -23,7 +23,6 @@ export interface BatchesDeps {
 const NAME_PREFIX = "batch-";
 /** A submit cut off before its handle was recorded, and not found in the engine after this long, failed. */
 const ADOPT_GRACE_MS = 30_000;
-const BUSY: BatchStatus[] = ["SUBMITTED", "PENDING", "STOPPING"];
 
 /**
  * svc batch run / ls / details / stop / resume / rm, and what the reconciler's status pass says
@@ -227,7 +226,7 @@ export class BatchesService implements JobFollower {
   }
 
   busy() {
-    return this.deps.store.live().some((row) => BUSY.includes(row.status));
+    return this.deps.store.live().some((row) => isBusyBatch(row.status));
   }
 
   async observed(engine: Engine, observations: Map<string, Observation>): Promise<void> {

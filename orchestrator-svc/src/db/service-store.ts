@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, like, lt, notInArray, or, sql, type Placeholder, type SQL } from "drizzle-orm";
-import { isLive, LIVE_STATUSES, type ServiceEvent, type ServiceStatus } from "@svc/contracts";
+import { DORMANT_STATUSES, isLive, LIVE_STATUSES, type ServiceEvent, type ServiceStatus } from "@svc/contracts";
 import { openDatabase } from "@svc/platform/db";
 import { join } from "node:path";
 import * as schema from "./schema";
@@ -220,7 +220,7 @@ export class ServiceStore {
     return this.db
       .select()
       .from(schema.services)
-      .where(and(eq(schema.services.onDemand, true), inArray(schema.services.status, ["STOPPED", "TIMEOUT"])))
+      .where(and(eq(schema.services.onDemand, true), inArray(schema.services.status, DORMANT_STATUSES)))
       .all();
   }
 

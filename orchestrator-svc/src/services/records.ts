@@ -1,4 +1,4 @@
-import { formatDuration, imageOf, type ServicePolicyState, type ServiceSuccessor, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { formatDuration, imageOf, isRunningOnEngine, type ServicePolicyState, type ServiceSuccessor, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow } from "../db/service-store";
 import type { LaunchSpec, Mount } from "../engines/engine";
 
@@ -34,16 +34,13 @@ export function launchOf(row: ServiceRow): Omit<LaunchSpec, "serviceId" | "name"
   };
 }
 
-/** States in which the engine runs the service (and, on Slurm, holds its allocation). */
-const RUNNING = new Set<ServiceStatus>(["STARTING", "HEALTHY", "UNHEALTHY", "STOPPING"]);
-
 /** Seconds the engine has run the service, over all its runs, from its events (up to `now` while it runs). */
 export function runningSecondsOf(events: ServiceEvent[], now = new Date()): number {
   let total = 0;
   let since: number | undefined;
   for (const event of events) {
     const at = Date.parse(event.at);
-    if (RUNNING.has(event.to)) since ??= at;
+    if (isRunningOnEngine(event.to)) since ??= at;
     else if (since !== undefined) {
       total += at - since;
       since = undefined;

@@ -1,4 +1,4 @@
-import { BATCH_TASKS, isLiveBatch, type BatchDetails, type BatchRecord, type BatchStatus } from "@svc/contracts";
+import { BATCH_TASKS, isLiveBatch, isNotedBatch, type BatchDetails, type BatchRecord, type BatchStatus } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
 import { SERVICE_STYLE } from "./services";
@@ -72,7 +72,7 @@ export function batchesTable(batches: BatchRecord[], options: { version: string;
                 (b) => html`<tr data-batch-id="${b.id}">
                   <td><a href="${batchUrl(b.id)}" title="${b.id}"><code>${b.id.slice(0, 13)}</code></a></td>
                   <td>${b.task}</td><td>${b.model}</td>
-                  <td>${statusBadge(b.status)}${b.reason && !["RUNNING", "COMPLETED"].includes(b.status) ? html`<span class="reason">${b.reason.split("\n")[0]}</span>` : ""}</td>
+                  <td>${statusBadge(b.status)}${b.reason && isNotedBatch(b.status) ? html`<span class="reason">${b.reason.split("\n")[0]}</span>` : ""}</td>
                   <td>${progressBar(b)}</td>
                   <td>${b.progress ? b.progress.filesPerMinute : "—"}</td><td>${eta(b)}</td><td>${b.allocations}</td>
                   <td>${b.name}</td><td>${b.profile}</td>
