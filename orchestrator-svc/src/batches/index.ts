@@ -18,7 +18,7 @@ export function batchesController(batches: BatchesService) {
   return new Elysia({ name: "orchestrator/batches", prefix: "/api/batches" })
     .get("", ({ query }) => batches.list(query), {
       query: BatchListQuery,
-      ...operation("listBatches", { summary: "List batch jobs with their progress (live ones unless all or a status is given)", tags, ok: { 200: t.Array(BatchRecord) } }),
+      ...operation("listBatches", { summary: "List batch jobs with their progress: live ones and those that ended in the last 24 hours (all: every one), newest first", tags, ok: { 200: t.Array(BatchRecord) } }),
     })
     .post(
       "",

@@ -3,7 +3,7 @@ import { BatchStatus } from "@svc/contracts";
 
 export const BatchListQuery = t.Object({
   status: t.Optional(BatchStatus),
-  all: t.Optional(t.Boolean({ description: "Include stopped, completed and failed jobs." })),
+  all: t.Optional(t.Boolean({ description: "The whole history; without it (and without status), live jobs and those that ended in the last 24 hours." })),
 });
 
 export const BatchRefParams = t.Object({

@@ -1,12 +1,13 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { currentUserName } from "@svc/platform/process";
-import { ApiError, BATCH_TASK_MODEL, conflict, isBusyBatch, isLiveBatch, notFound, type BatchDetails, type BatchRecord, type BatchRunRequest, type BatchRunResponse, type BatchStatus, type Profile } from "@svc/contracts";
+import { BATCH_TASK_MODEL, conflict, isBusyBatch, isLiveBatch, type BatchDetails, type BatchRecord, type BatchRunRequest, type BatchRunResponse, type BatchStatus, type Profile } from "@svc/contracts";
 import type { BatchRow, BatchStore } from "../db/batch-store";
 import type { Engine, LaunchSpec, Observation } from "../engines/engine";
 import type { PlannerDeps } from "../launch/planner";
 import type { JobFollower } from "../reconciler/reconciler";
 import { engineFailure } from "../services/engine-failure";
-import { removeRecord } from "../services/removal";
+import { removeWorkload, stopWorkload } from "../workloads/lifecycle";
+import { BATCH_WORDS, recentlyEndedSince, resolveWorkload } from "../workloads/lookup";
 import { batchLaunch, planBatch, stateDirOf } from "./plan";
 import { parseProgress, readBatchSpec, readStateFile, remaining, toBatchDetails, toBatchRecord } from "./records";
 
@@ -115,24 +116,14 @@ export class BatchesService implements JobFollower {
     }
   }
 
-  list(filter: { status?: BatchStatus; all?: boolean }): BatchRecord[] {
-    return this.deps.store.list({ status: filter.status, all: filter.all || Boolean(filter.status) }).map(toBatchRecord);
+  /** `svc batch ls`: live jobs and those that ended in the last RECENTLY_ENDED_MS (so what just finished, and where its outputs went, shows), or with `all` (or a status) every one; newest first. */
+  list(filter: { status?: BatchStatus; all?: boolean }, now = new Date()): BatchRecord[] {
+    return this.deps.store.list({ status: filter.status, all: filter.all || Boolean(filter.status), endedSince: recentlyEndedSince(now) }).map(toBatchRecord);
   }
 
   /** A job by full id, unique id prefix, or name. */
   resolve(ref: string): BatchRow {
-    const { store } = this.deps;
-    const exact = store.get(ref);
-    if (exact) return exact;
-    const byPrefix = /^[0-9a-f-]+$/i.test(ref) ? store.byPrefix(ref.toLowerCase()) : [];
-    if (byPrefix.length === 1) return byPrefix[0];
-    if (byPrefix.length > 1) {
-      const list = byPrefix.map((row) => `${row.id} (${row.name}, ${row.status})`).join("; ");
-      throw new ApiError(409, "ambiguous_id", `${ref} matches several batch jobs: ${list}. Give more characters of the id.`);
-    }
-    const byName = store.list({ all: true }).filter((row) => row.name === ref);
-    if (byName.length >= 1) return byName[0];
-    throw notFound(`No batch job has the id or name ${ref}. 'svc batch ls --all' lists them.`);
+    return resolveWorkload(this.deps.store, ref, BATCH_WORDS);
   }
 
   async details(ref: string): Promise<BatchDetails> {
@@ -153,19 +144,8 @@ export class BatchesService implements JobFollower {
 
   async stop(ref: string): Promise<BatchRecord> {
     const row = this.resolve(ref);
-    if (!isLiveBatch(row.status)) throw conflict(`Batch job ${row.id} is already ${row.status}; nothing to stop.`);
     const { store } = this.deps;
-    if (!row.handle) store.transition(row.id, "STOPPED", "stopped by its creator before the engine accepted it");
-    else {
-      store.transition(row.id, "STOPPING", "stop requested by its creator");
-      try {
-        await this.deps.engineOf(row).stop(row.handle);
-      } catch (error) {
-        throw engineFailure(error, "The engine did not stop the batch job");
-      } finally {
-        this.deps.wake();
-      }
-    }
+    await stopWorkload(row, { live: isLiveBatch(row.status), words: BATCH_WORDS, store, engine: () => this.deps.engineOf(row), wake: () => this.deps.wake() });
     return toBatchRecord(store.get(row.id)!);
   }
 
@@ -187,16 +167,7 @@ export class BatchesService implements JobFollower {
 
   async remove(ref: string, force: boolean): Promise<BatchRecord> {
     const row = this.resolve(ref);
-    const removed = await removeRecord(row, {
-      force,
-      live: isLiveBatch(row.status),
-      what: "Batch job",
-      stopCommand: "svc batch stop",
-      stop: (id) => this.stop(id),
-      reread: (id) => this.deps.store.get(id)!,
-      engine: this.deps.engineOf(row),
-      forget: (id) => this.deps.store.remove(id),
-    });
+    const removed = await removeWorkload(row, { force, live: isLiveBatch(row.status), words: BATCH_WORDS, stop: (id) => this.stop(id), store: this.deps.store, engine: this.deps.engineOf(row) });
     return toBatchRecord(removed);
   }
 

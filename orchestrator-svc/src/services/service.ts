@@ -1,12 +1,13 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { currentUserName } from "@svc/platform/process";
-import { ApiError, conflict, type ActivityReport, DEFAULT_PROFILE, isLive, notFound, type Profile, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { conflict, type ActivityReport, DEFAULT_PROFILE, isLive, type Profile, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
 import type { Engine, LaunchSpec } from "../engines/engine";
 import type { Reconciler } from "../reconciler/reconciler";
 import { planLaunch, type PlannerDeps } from "../launch/planner";
 import { engineFailure } from "./engine-failure";
-import { removeRecord } from "./removal";
+import { removeWorkload, stopWorkload } from "../workloads/lifecycle";
+import { recentlyEndedSince, resolveWorkload, SERVICE_WORDS } from "../workloads/lookup";
 import { resolvePolicies } from "../launch/policies";
 import { launchOf, policiesOf, readSuccessor, toServiceDetails, toServiceRecord, type StoredSpec } from "./records";
 import { decodeCursor, encodeCursor } from "./list-cursor";
@@ -23,9 +24,6 @@ export interface ServicesDeps {
 }
 
 const NAME_PREFIX = "svc-";
-/** `svc ls` without --all shows the services that ended this recently, after the live ones. */
-export const RECENTLY_ENDED_MS = 24 * 3600 * 1000;
-
 
 /** svc run / ls / details / stop / restart / rm / logs, over the records and the engines. */
 export class ServicesService {
@@ -137,7 +135,7 @@ export class ServicesService {
   list(filter: { status?: ServiceStatus; id?: string; all?: boolean; limit?: number; cursor?: string }, now = new Date()): { services: ServiceRecord[]; nextCursor?: string } {
     const after = filter.cursor ? decodeCursor(filter.cursor) : undefined;
     const { rows, next } = this.deps.store.page(
-      { status: filter.status, idPrefix: filter.id, all: filter.all || Boolean(filter.status), endedSince: new Date(now.getTime() - RECENTLY_ENDED_MS) },
+      { status: filter.status, idPrefix: filter.id, all: filter.all || Boolean(filter.status), endedSince: recentlyEndedSince(now) },
       filter.limit ?? DEFAULT_LIST_LIMIT,
       after,
     );
@@ -147,18 +145,7 @@ export class ServicesService {
 
   /** A service by full id, unique id prefix, or name; ambiguity lists the candidates. */
   resolve(ref: string): ServiceRow {
-    const { store } = this.deps;
-    const exact = store.get(ref);
-    if (exact) return exact;
-    const byPrefix = /^[0-9a-f-]+$/i.test(ref) ? store.byPrefix(ref.toLowerCase()) : [];
-    if (byPrefix.length === 1) return byPrefix[0];
-    if (byPrefix.length > 1) {
-      const list = byPrefix.map((row) => `${row.id} (${row.name}, ${row.status})`).join("; ");
-      throw new ApiError(409, "ambiguous_id", `${ref} matches several services: ${list}. Give more characters of the id.`);
-    }
-    const byName = store.list({ all: true }).filter((row) => row.name === ref);
-    if (byName.length >= 1) return byName[0];
-    throw notFound(`No service has the id or name ${ref}. 'svc ls --all' lists them.`);
+    return resolveWorkload(this.deps.store, ref, SERVICE_WORDS);
   }
 
   details(ref: string): ServiceDetails {
@@ -168,28 +155,14 @@ export class ServicesService {
 
   async stop(ref: string): Promise<ServiceRecord> {
     const row = this.resolve(ref);
-    if (!isLive(row.status)) {
-      throw conflict(`Service ${row.id} is already ${row.status}; nothing to stop.`);
-    }
     const { store } = this.deps;
     // A renewal under way ends with the service: its other job (the successor, or the one draining) is cancelled too.
-    const successor = readSuccessor(row);
+    const successor = isLive(row.status) ? readSuccessor(row) : null;
     if (successor) {
       store.note(row.id, `renewal abandoned: the service is being stopped${successor.handle ? ` (job ${successor.handle.split(":")[0]} cancelled)` : ""}`, { successor: null });
       if (successor.handle) await this.deps.engineOf(row).stop(successor.handle).catch(() => {});
     }
-    if (!row.handle) {
-      store.transition(row.id, "STOPPED", "stopped by its creator before the engine accepted it");
-    } else {
-      store.transition(row.id, "STOPPING", "stop requested by its creator");
-      try {
-        await this.deps.engineOf(row).stop(row.handle);
-      } catch (error) {
-        throw engineFailure(error, "The engine did not stop the service");
-      } finally {
-        this.deps.reconciler.wake();
-      }
-    }
+    await stopWorkload(row, { live: isLive(row.status), words: SERVICE_WORDS, store, engine: () => this.deps.engineOf(row), wake: () => this.deps.reconciler.wake() });
     return toServiceRecord(store.get(row.id)!);
   }
 
@@ -218,16 +191,7 @@ export class ServicesService {
 
   async remove(ref: string, force: boolean): Promise<ServiceRecord> {
     const row = this.resolve(ref);
-    const removed = await removeRecord(row, {
-      force,
-      live: isLive(row.status),
-      what: "Service",
-      stopCommand: "svc stop",
-      stop: (id) => this.stop(id),
-      reread: (id) => this.deps.store.get(id)!,
-      engine: this.deps.engineOf(row),
-      forget: (id) => this.deps.store.remove(id),
-    });
+    const removed = await removeWorkload(row, { force, live: isLive(row.status), words: SERVICE_WORDS, stop: (id) => this.stop(id), store: this.deps.store, engine: this.deps.engineOf(row) });
     return toServiceRecord(removed);
   }
 
