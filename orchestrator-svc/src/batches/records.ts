@@ -1,6 +1,7 @@
 import type { BatchDetails, BatchFile, BatchProgress, BatchRecord } from "@svc/contracts";
 import type { BatchRow } from "../db/batch-store";
 import type { StoredBatchSpec } from "./plan";
+import { identityOf } from "../workloads/records";
 
 export const readBatchSpec = (row: BatchRow) => JSON.parse(row.spec) as StoredBatchSpec;
 
@@ -54,14 +55,7 @@ export function toProgress(text: string | null): BatchProgress | null {
 export function toBatchRecord(row: BatchRow): BatchRecord {
   const spec = readBatchSpec(row);
   return {
-    id: row.id,
-    name: row.name,
-    task: row.task,
-    model: row.model,
-    revision: row.revision,
-    profile: row.profile,
-    engine: row.engine,
-    status: row.status,
+    ...identityOf(row),
     reason: row.reason,
     allocations: row.allocations,
     progress: toProgress(row.progress),

@@ -1,12 +1,12 @@
-import { randomInt, randomUUID } from "node:crypto";
-import { currentUserName } from "@svc/platform/process";
+import { randomUUID } from "node:crypto";
 import { BATCH_TASK_MODEL, conflict, isBusyBatch, isLiveBatch, type BatchDetails, type BatchRecord, type BatchRunRequest, type BatchRunResponse, type BatchStatus, type Profile } from "@svc/contracts";
 import type { BatchRow, BatchStore } from "../db/batch-store";
 import type { Engine, LaunchSpec, Observation } from "../engines/engine";
 import type { PlannerDeps } from "../launch/planner";
 import type { JobFollower } from "../reconciler/reconciler";
 import { engineFailure } from "../services/engine-failure";
-import { removeWorkload, stopWorkload } from "../workloads/lifecycle";
+import { removeWorkload, stopWorkload, submitWorkload } from "../workloads/lifecycle";
+import { submittedRow, unusedName } from "../workloads/records";
 import { BATCH_WORDS, recentlyEndedSince, resolveWorkload } from "../workloads/lookup";
 import { batchLaunch, planBatch, stateDirOf } from "./plan";
 import { parseProgress, readBatchSpec, readStateFile, remaining, toBatchDetails, toBatchRecord } from "./records";
@@ -42,33 +42,15 @@ export class BatchesService implements JobFollower {
     if (request.name && store.live().some((row) => row.name === request.name)) throw conflict(`A live batch job is already named ${request.name}: choose another --name.`);
     const engine = this.deps.engineFor(plan.profile);
     const id = randomUUID();
-    const name = request.name ?? this.defaultName();
+    const name = request.name ?? unusedName(NAME_PREFIX, store.live());
     const spec = this.launchSpec({ id, name, task: request.task }, stored, false);
     const script = await engine.render(spec).catch((error) => {
       throw engineFailure(error, `${engine.kind} cannot run this batch job`);
     });
     const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script };
     if (request.dryRun) return { ...base, batch: null };
-    const now = new Date().toISOString();
     store.insert(
-      {
-        id,
-        name,
-        task: request.task,
-        model: request.model,
-        revision: plan.model.revision,
-        profile: plan.profile.name,
-        engine: engine.kind,
-        status: "SUBMITTED",
-        reason: null,
-        handle: null,
-        allocations: 1,
-        progress: null,
-        spec: JSON.stringify(stored),
-        createdBy: currentUserName(),
-        createdAt: now,
-        updatedAt: now,
-      },
+      { ...submittedRow({ id, name, task: request.task, model: request.model, revision: plan.model.revision, profile: plan.profile.name, engine: engine.kind, spec: stored }), allocations: 1, progress: null },
       `submitted to ${engine.kind}`,
     );
     const notes = await this.submit(engine, spec);
@@ -89,31 +71,22 @@ export class BatchesService implements JobFollower {
   }
 
   /** Hands the job to the engine and records its handle; a refusal is recorded as FAILED and reported. */
-  private async submit(engine: Engine, spec: LaunchSpec): Promise<string[]> {
-    const { store } = this.deps;
-    this.inFlight.add(spec.serviceId);
-    try {
-      const submitted = await engine.submit(spec);
-      store.patch(spec.serviceId, { handle: submitted.handle });
-      const now = store.get(spec.serviceId)?.status;
-      if (now === undefined || now === "STOPPING" || !isLiveBatch(now)) await engine.stop(submitted.handle);
-      return submitted.notes;
-    } catch (error) {
-      const failure = engineFailure(error, `${engine.kind} did not start the batch job`);
-      store.transition(spec.serviceId, "FAILED", failure.message);
-      throw failure;
-    } finally {
-      this.inFlight.delete(spec.serviceId);
-      this.deps.wake();
-    }
-  }
-
-  private defaultName(): string {
-    const live = new Set(this.deps.store.live().map((row) => row.name));
-    for (;;) {
-      const name = `${NAME_PREFIX}${randomInt(10_000, 100_000)}`;
-      if (!live.has(name)) return name;
-    }
+  private submit(engine: Engine, spec: LaunchSpec): Promise<string[]> {
+    return submitWorkload(engine, spec, {
+      words: BATCH_WORDS,
+      store: this.deps.store,
+      live: isLiveBatch,
+      recorded: (submitted) => ({ handle: submitted.handle }),
+      during: async (id, submit) => {
+        this.inFlight.add(id);
+        try {
+          return await submit();
+        } finally {
+          this.inFlight.delete(id);
+        }
+      },
+      wake: () => this.deps.wake(),
+    });
   }
 
   /** `svc batch ls`: live jobs and those that ended in the last RECENTLY_ENDED_MS (so what just finished, and where its outputs went, shows), or with `all` (or a status) every one; newest first. */

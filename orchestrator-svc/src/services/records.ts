@@ -1,6 +1,7 @@
 import { formatDuration, imageOf, isRunningOnEngine, type ServicePolicyState, type ServiceSuccessor, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow } from "../db/service-store";
 import type { LaunchSpec, Mount } from "../engines/engine";
+import { identityOf } from "../workloads/records";
 
 /** What the `spec` column holds: the options as given, and how the service was launched (for restart). */
 export interface StoredSpec {
@@ -62,19 +63,12 @@ export function toServiceRecord(row: ServiceRow, events?: ServiceEvent[]): Servi
   const spec = readSpec(row);
   const task = row.task;
   return {
-    id: row.id,
-    name: row.name,
+    ...identityOf(row),
     image: imageOf(task),
-    task,
-    model: row.model,
-    revision: row.revision,
-    profile: row.profile,
-    status: row.status,
     reason: row.reason,
     host: row.host,
     port: row.port,
     url: row.host && row.port ? `http://${row.host.includes(":") ? `[${row.host}]` : row.host}:${row.port}` : null,
-    engine: row.engine,
     runtime: row.runtime,
     handle: row.handle,
     apiKeySet: row.apiKey !== null,

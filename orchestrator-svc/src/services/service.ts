@@ -1,12 +1,12 @@
-import { randomInt, randomUUID } from "node:crypto";
-import { currentUserName } from "@svc/platform/process";
+import { randomUUID } from "node:crypto";
 import { conflict, type ActivityReport, DEFAULT_PROFILE, isLive, type Profile, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
 import type { Engine, LaunchSpec } from "../engines/engine";
 import type { Reconciler } from "../reconciler/reconciler";
 import { planLaunch, type PlannerDeps } from "../launch/planner";
 import { engineFailure } from "./engine-failure";
-import { removeWorkload, stopWorkload } from "../workloads/lifecycle";
+import { removeWorkload, stopWorkload, submitWorkload } from "../workloads/lifecycle";
+import { submittedRow, unusedName } from "../workloads/records";
 import { recentlyEndedSince, resolveWorkload, SERVICE_WORDS } from "../workloads/lookup";
 import { resolvePolicies } from "../launch/policies";
 import { launchOf, policiesOf, readSuccessor, toServiceDetails, toServiceRecord, type StoredSpec } from "./records";
@@ -38,7 +38,7 @@ export class ServicesService {
     const policies = resolvePolicies(request, plan.profile);
     const engine = this.deps.engineFor(plan.profile);
     const id = randomUUID();
-    const name = request.name ?? this.defaultName();
+    const name = request.name ?? unusedName(NAME_PREFIX, store.live());
     const spec: LaunchSpec = {
       serviceId: id,
       name,
@@ -58,7 +58,6 @@ export class ServicesService {
     const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script, policies: policiesOf(policies) };
     if (request.dryRun) return { ...base, service: null };
 
-    const now = new Date().toISOString();
     const stored: StoredSpec = {
       job: spec.job,
       textGeneration: request.textGeneration,
@@ -71,25 +70,12 @@ export class ServicesService {
     };
     store.insert(
       {
-        id,
-        name,
-        task: request.task,
-        model: request.model,
-        revision: plan.model.revision,
-        profile: plan.profile.name,
-        status: "SUBMITTED",
-        reason: null,
+        ...submittedRow({ id, name, task: request.task, model: request.model, revision: plan.model.revision, profile: plan.profile.name, engine: engine.kind, spec: stored }),
         host: null,
         port: null,
-        engine: engine.kind,
         runtime: plan.image,
-        handle: null,
         apiKey: request.apiKey ?? null,
-        spec: JSON.stringify(stored),
         ...policies,
-        createdBy: currentUserName(),
-        createdAt: now,
-        updatedAt: now,
       },
       `submitted to ${engine.kind}`,
     );
@@ -97,34 +83,17 @@ export class ServicesService {
     return { ...base, warnings: [...base.warnings, ...notes], service: toServiceRecord(store.get(id)!) };
   }
 
-  /**
-   * Hands the spec to the engine (which prepares what the service needs, e.g. its image, and starts
-   * it) and records the handle; a refusal is recorded as FAILED and reported. Returns the engine's notes.
-   */
-  private async submit(engine: Engine, spec: LaunchSpec): Promise<string[]> {
+  /** Hands the spec to the engine (which prepares what the service needs, e.g. its image, and starts it). */
+  private submit(engine: Engine, spec: LaunchSpec): Promise<string[]> {
     const { store, reconciler } = this.deps;
-    try {
-      const submitted = await reconciler.submitting(spec.serviceId, () => engine.submit(spec));
-      store.patch(spec.serviceId, { handle: submitted.handle, host: submitted.host, port: submitted.port, ...(submitted.runtime ? { runtime: submitted.runtime } : {}) });
-      // Stopped (or removed) while the engine was still accepting it: do not leave it running.
-      const now = store.get(spec.serviceId)?.status;
-      if (now === undefined || now === "STOPPING" || !isLive(now)) await engine.stop(submitted.handle);
-      return submitted.notes;
-    } catch (error) {
-      const failure = engineFailure(error, `${engine.kind} did not start the service`);
-      store.transition(spec.serviceId, "FAILED", failure.message);
-      throw failure;
-    } finally {
-      reconciler.wake();
-    }
-  }
-
-  private defaultName(): string {
-    const live = new Set(this.deps.store.live().map((row) => row.name));
-    for (;;) {
-      const name = `${NAME_PREFIX}${randomInt(10_000, 100_000)}`;
-      if (!live.has(name)) return name;
-    }
+    return submitWorkload(engine, spec, {
+      words: SERVICE_WORDS,
+      store,
+      live: isLive,
+      recorded: (submitted) => ({ handle: submitted.handle, host: submitted.host, port: submitted.port, ...(submitted.runtime ? { runtime: submitted.runtime } : {}) }),
+      during: (id, submit) => reconciler.submitting(id, submit),
+      wake: () => reconciler.wake(),
+    });
   }
 
   /**

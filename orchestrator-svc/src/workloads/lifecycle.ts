@@ -1,6 +1,6 @@
 import { conflict } from "@svc/contracts";
 import type { WorkloadRow } from "../db/workload-store";
-import type { Engine } from "../engines/engine";
+import type { Engine, LaunchSpec, Submitted } from "../engines/engine";
 import { engineFailure } from "../services/engine-failure";
 import { capitalised, type WorkloadWords } from "./lookup";
 
@@ -66,4 +66,41 @@ export async function removeWorkload<Row extends WorkloadRow>(
   }
   how.store.remove(row.id);
   return row;
+}
+
+/**
+ * Hands a workload to the engine and records what it answered (`recorded`: the handle, and for a
+ * service its address); one stopped or removed while the engine was still accepting it is stopped
+ * again, and a refusal is recorded as FAILED and reported. Returns the engine's notes.
+ */
+export async function submitWorkload<Patch>(
+  engine: Engine,
+  spec: LaunchSpec,
+  how: {
+    words: WorkloadWords;
+    store: { patch(id: string, patch: Patch): void; get(id: string): { status: string } | undefined; transition(id: string, to: "FAILED", reason: string): unknown };
+    live(status: string): boolean;
+    recorded(submitted: Submitted): Patch;
+    /** Marks the submit as under way while it runs (the reconciler leaves such a workload alone). */
+    during(id: string, submit: () => Promise<string[]>): Promise<string[]>;
+    wake(): void;
+  },
+): Promise<string[]> {
+  const id = spec.serviceId;
+  try {
+    return await how.during(id, async () => {
+      const submitted = await engine.submit(spec);
+      how.store.patch(id, how.recorded(submitted));
+      // Stopped (or removed) while the engine was still accepting it: do not leave it running.
+      const now = how.store.get(id)?.status;
+      if (now === undefined || now === "STOPPING" || !how.live(now)) await engine.stop(submitted.handle);
+      return submitted.notes;
+    });
+  } catch (error) {
+    const failure = engineFailure(error, `${engine.kind} did not start the ${how.words.one}`);
+    how.store.transition(id, "FAILED", failure.message);
+    throw failure;
+  } finally {
+    how.wake();
+  }
 }
