@@ -28,7 +28,7 @@ export const BatchStatus = literalUnion(BATCH_STATUSES);
 /** States the reconciler still follows. */
 export const LIVE_BATCH_STATUSES = ["SUBMITTED", "PENDING", "RUNNING", "STOPPING"] as const satisfies readonly BatchStatus[];
 /** States a job does not leave by itself; `resume` starts it again. */
-export const ENDED_BATCH_STATUSES = ["STOPPED", "COMPLETED", "FAILED"] as const satisfies readonly BatchStatus[];
+export const FINISHED_BATCH_STATUSES = ["STOPPED", "COMPLETED", "FAILED"] as const satisfies readonly BatchStatus[];
 /** Live states on the way somewhere (submitted, queued, stopping): the reconciler looks more often while any job is in one. */
 export const BUSY_BATCH_STATUSES = ["SUBMITTED", "PENDING", "STOPPING"] as const satisfies readonly BatchStatus[];
 /** States whose reason is news (why it waits, stops or failed); a running or completed job's is the driver's last word. */
