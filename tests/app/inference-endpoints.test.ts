@@ -14,6 +14,7 @@ import {
   EmbeddingList,
   ModelList,
   OpenAiErrorResponse,
+  segmentNumberProblems,
   srtProblems,
   TextCompletion,
   TranscriptionVerboseJson,
@@ -194,6 +195,8 @@ describe("a speech service through /proxy", () => {
     const file = () => toFile(readFileSync(join(inputs, "day1", "hello.wav")), "hello.wav", { type: "audio/wav" });
     const verbose = await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "verbose_json" });
     assertShape(TranscriptionVerboseJson, verbose, "verbose_json through /proxy");
+    expect(verbose.segments!.length).toBeGreaterThan(0);
+    for (const segment of verbose.segments!) expect(segmentNumberProblems(segment)).toEqual([]);
     const srt = await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "srt" });
     expect(srtProblems(String(srt)).problems).toEqual([]);
   });
