@@ -61,7 +61,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     image: (task: Parameters<typeof catalog.image>[0], server: Parameters<typeof catalog.image>[1]) => catalog.image(task, server),
     cpuTextGeneration: catalog.cpuTextGeneration,
     inputRoots: inputRootsFromEnv(env),
-    isProjectRuntime: (image: string) => catalog.isProjectRuntime(image),
+    isProjectRuntime: (image: string) => catalog.isProjectRuntime(image, (name) => docker.images.labels(name)),
   };
   const batches = new BatchesService({
     store: new BatchStore(join(ctx.dataDir, "orchestrator.db")),

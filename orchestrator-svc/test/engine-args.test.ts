@@ -67,3 +67,20 @@ test("vLLM's arguments and those of a replacement image pass through unchecked",
 test("the project's image pinned to another tag is still checked", async () => {
   expect((await refusal(plan(["--ctx-size", "x"], {}, deps({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: "svc-text-generation:0123abcd" })))).status).toBe(400);
 });
+
+test("an image svc's build labelled (a re-tag under any name) is the project's runtime; an unlabelled or unknown one is not", async () => {
+  const catalog = ImageCatalog.fromEnv({});
+  const labels: Record<string, Record<string, string>> = {
+    "my-lab/llm:copy": { "svc.content": "svc-text-generation:0123456789abcdef" },
+    "my-lab/other:1": { "svc.content": "0123456789abcdef", maintainer: "me" },
+  };
+  const labelsOf = async (image: string) => labels[image];
+  expect(await catalog.isProjectRuntime("svc-text-generation:pinned", labelsOf)).toBe(true);
+  expect(await catalog.isProjectRuntime("my-lab/llm:copy", labelsOf)).toBe(true);
+  expect(await catalog.isProjectRuntime("my-lab/other:1", labelsOf)).toBe(false);
+  expect(await catalog.isProjectRuntime("not/here:1", labelsOf)).toBe(false);
+  expect(await catalog.isProjectRuntime("my-lab/llm:copy")).toBe(false);
+  const planner = { ...deps(), isProjectRuntime: (image: string) => catalog.isProjectRuntime(image, labelsOf) };
+  expect((await refusal(plan(["--bogus-flag"], { image: "my-lab/llm:copy" }, planner))).status).toBe(400);
+  expect((await plan(["--bogus-flag"], { image: "my-lab/other:1" }, planner)).args).toEqual(["--bogus-flag"]);
+});

@@ -21,8 +21,8 @@ export interface PlannerDeps {
   cpuTextGeneration: InferenceServer;
   /** Folders input folders may be under besides each profile's home (SVC_INPUT_DIRS). */
   inputRoots: string[];
-  /** Whether an image is one of the project's own runtimes (whose engine options svc knows). */
-  isProjectRuntime(image: string): boolean;
+  /** Whether an image is one of the project's own runtimes (whose engine options svc knows), by name or by its label. */
+  isProjectRuntime(image: string): Promise<boolean>;
 }
 
 export interface LaunchPlan {
@@ -54,7 +54,7 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   // A bare Slurm job always runs the project's runtime tree, whatever the image is called.
   const bareSlurm = profile.schema === "slurm" && (profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "bare";
   const engineWarnings =
-    request.task === "text-generation" && server === "svc" && (bareSlurm || deps.isProjectRuntime(image)) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
+    request.task === "text-generation" && server === "svc" && (bareSlurm || (await deps.isProjectRuntime(image))) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
   const { args, warnings } = serverArgs(server, request, request.model);
   const job = jobWithProfileDefaults(request.job ?? {}, profile);
   const idle = idleOptionWarnings(request, job, profile, server, bareSlurm);
