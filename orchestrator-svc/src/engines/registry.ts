@@ -1,6 +1,7 @@
-import { ApiError, type EngineKind, type Profile, type SlurmProfile } from "@svc/contracts";
+import { type EngineKind, type Profile, type SlurmProfile } from "@svc/contracts";
 import type { DockerEngine } from "./docker/docker-engine";
 import type { Engine } from "./engine";
+import { EngineError } from "./engine-error";
 import type { SlurmEngine } from "./slurm/slurm-engine";
 
 export interface EnginesDeps {
@@ -49,7 +50,7 @@ export class Engines {
     if (!engine) {
       engine = this.deps.slurm(name, async () => {
         const profile = await this.deps.profile(name);
-        if (profile.schema !== "slurm") throw new ApiError(409, "profile_schema_changed", `Profile ${name} is no longer a slurm profile.`);
+        if (profile.schema !== "slurm") throw new EngineError("conflict", "profile_schema_changed", `Profile ${name} is no longer a slurm profile.`);
         return profile;
       });
       this.slurm.set(name, engine);

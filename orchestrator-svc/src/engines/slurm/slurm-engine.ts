@@ -49,7 +49,8 @@ export class SlurmEngine implements Engine {
   ) {}
 
   get capabilities(): EngineCapabilities {
-    return { followsLogs: true, tunnels: !this.reach?.connection.local, watches: false };
+    const runtime = this.reach?.profile.runtime ?? DEFAULT_SLURM_RUNTIME;
+    return { followsLogs: true, tunnels: !this.reach?.connection.local, watches: false, dataPaths: "cluster", slurmJobOptions: true, runsImages: runtime === "apptainer" };
   }
 
   /** Takes the profile as given now: changed home, cache or runtime apply at once; a changed host, user, port or key opens a new connection. */
