@@ -86,7 +86,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   for (const engine of engines.all()) if (engine.capabilities.watches) engine.watch?.(() => reconciler.wake());
   const runtimes = new RuntimesService({
     profile: (name) => client.profiles.get(name),
-    runtimeOf: (profile) => engines.slurmFor(profile).runtime(),
+    runtimeOf: (profile) => engines.clusterRuntime(profile),
     installs: slurmDeps.installs,
     liveJobs: (profile) => new Map(store.live().flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : []))),
   });

@@ -2,6 +2,7 @@ import { type EngineKind, type Profile, type SlurmProfile } from "@svc/contracts
 import type { DockerEngine } from "./docker/docker-engine";
 import type { Engine } from "./engine";
 import { EngineError } from "./engine-error";
+import type { ClusterRuntime } from "./slurm/runtime/cluster-runtime";
 import type { SlurmEngine } from "./slurm/slurm-engine";
 
 export interface EnginesDeps {
@@ -32,6 +33,14 @@ export class Engines {
   /** A slurm profile's engine, taking the profile as it is now. */
   slurmFor(profile: SlurmProfile): SlurmEngine {
     return this.slurmEngine(profile.name).use(profile);
+  }
+
+  /** The svc runtime on a profile's cluster (`svc runtime …`): only a slurm profile has one. */
+  async clusterRuntime(profile: Profile): Promise<{ profile: SlurmProfile; runtime: ClusterRuntime }> {
+    if (profile.schema !== "slurm") {
+      throw new EngineError("invalid", "not_a_slurm_profile", `Profile ${profile.name} is a local profile: its services run in containers here and need no svc runtime. Name a slurm profile (--profile).`);
+    }
+    return { profile, runtime: await this.slurmFor(profile).runtime() };
   }
 
   /** The engine of a recorded service: by the engine kind it was started with and its profile's name. */

@@ -39,6 +39,8 @@ export interface LaunchPlan {
   /** The run's job options with the profile's defaults filled in. */
   job: JobOptions;
   mounts: Mount[];
+  /** What the engine that will run it can do (see EngineCapabilities). */
+  capabilities: EngineCapabilities;
 }
 
 /** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
@@ -68,6 +70,7 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     image,
     args,
     job,
+    capabilities,
     mounts: checkMounts(request.mounts ?? [], capabilities, deps.protectedPlaces),
     inputDir:
       request.task === "speech-recognition"
