@@ -13,6 +13,8 @@ import { BatchStore } from "../src/db/batch-store";
 import { BatchesService } from "../src/batches/service";
 import { batchLaunch, type StoredBatchSpec } from "../src/batches/plan";
 import type { LaunchSpec } from "../src/engines/engine";
+import { EngineError } from "../src/engines/engine-error";
+import { batchContainerConfig } from "../src/engines/docker/batch-container";
 import { driverOf, renderJobScript } from "../src/engines/slurm/job-script";
 import { parseStatusOutput, statusScript } from "../src/engines/slurm/job-status";
 
@@ -70,6 +72,14 @@ describe("a batch job's Slurm script", () => {
     expect(vllm).toContain('export PATH="$HOME/.local/bin:$PATH"');
     expect(vllm.split("\n").find((line) => line.startsWith("exec "))).toContain("--api-key-variable VLLM_API_KEY -- python3 -m vllm.entrypoints.openai.api_server --model /shared/cache/models/m --ctx-size 512");
   });
+});
+
+test("on Docker a batch job beside vLLM is refused by the engine, saying what to do (vLLM's image has no driver)", () => {
+  const vllm = { ...spec(), image: "vllm/vllm-openai:latest", batch: batchLaunch("chat", stored({ inputDir: "/data/in", outputDir: "/data/out" }), false) };
+  const options = { network: "host" as const, homeLabel: "h", user: "1000:1000" };
+  expect(() => batchContainerConfig(vllm, options)).toThrow(EngineError);
+  expect(() => batchContainerConfig(vllm, options)).toThrow("vLLM's image has no batch driver. Drop --gres, or run the job on a slurm profile");
+  expect(batchContainerConfig({ ...vllm, image: "svc-text-generation:latest" }, options).body.Cmd).toContain("/data/in");
 });
 
 test("the status script reads each job's progress file in the same pass", () => {
