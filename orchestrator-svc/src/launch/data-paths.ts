@@ -14,8 +14,9 @@ export interface ProtectedPlace {
 
 /**
  * What must stay out of jobs' reach on this machine besides the system folders: svc's own files in
- * its home (databases, keys, the token, logs, profiles; not the profiles' home folders, which hold
- * models and inputs) and the Docker socket's folder (access to it is control over Docker).
+ * its home (databases, keys, the token, logs, profiles; not its download cache, nor the profiles'
+ * home and cache folders, which hold models and inputs and may be inside it) and the Docker
+ * socket's folder (access to it is control over Docker).
  */
 export function protectedPlaces(svcHome: string, dockerSocket: string): ProtectedPlace[] {
   const own = (name: string, what: string) => ({ path: join(svcHome, name), what: `svc's own ${what} (${join(svcHome, name)})` });
@@ -25,7 +26,6 @@ export function protectedPlaces(svcHome: string, dockerSocket: string): Protecte
     own("logs", "logs"),
     own("profiles.cfg", "profiles file"),
     own("svc.lock", "lock file"),
-    own("cache", "cache"),
     { path: dirname(dockerSocket), what: `the Docker socket's folder (${dirname(dockerSocket)}: access to the socket is control over Docker)` },
   ];
 }
