@@ -29,7 +29,7 @@ export function defineGroup<Ctx>(spec: {
     async run(args, ctx) {
       const cli = cac(`svc ${spec.name}`);
       for (const register of spec.commands) register(cli, ctx);
-      cli.help();
+      cli.help((sections) => withOwnVersionOption(sections, cli.matchedCommand));
       try {
         cli.parse(["bun", `svc ${spec.name}`, ...args], { run: false });
         if (cli.options.help) return;
@@ -47,4 +47,25 @@ export function defineGroup<Ctx>(spec: {
       }
     },
   };
+}
+
+type HelpSection = { title?: string; body: string };
+type CacCommand = NonNullable<CAC["matchedCommand"]>;
+
+/**
+ * cac drops every option named `version` from a subcommand's help (it keeps the name for the
+ * program's own version), so a command's own `--version V` (e.g. `svc runtime rm`) would go
+ * unlisted: the Options section is written again from the command's options.
+ */
+function withOwnVersionOption(sections: HelpSection[], command: CacCommand | undefined): HelpSection[] {
+  if (!command?.options.some((option) => option.name === "version")) return sections;
+  const options = [...command.options, ...command.cli.globalCommand.options];
+  const width = Math.max(...options.map((option) => option.rawName.length));
+  const body = options
+    .map((option) => `  ${option.rawName.padEnd(width)}  ${option.description} ${option.config.default === undefined ? "" : `(default: ${option.config.default})`}`)
+    .join("\n");
+  const rest = sections.filter((section) => section.title !== "Options");
+  const at = sections.findIndex((section) => section.title === "Options");
+  rest.splice(at === -1 ? rest.length : at, 0, { title: "Options", body });
+  return rest;
 }

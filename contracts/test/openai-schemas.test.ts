@@ -1,6 +1,7 @@
 /** The OpenAI schemas accept answers shaped like OpenAI's own and name what is wrong in others. */
 import { expect, test } from "bun:test";
-import { ChatCompletion, ChatCompletionChunk, EmbeddingList, OpenAiErrorResponse, shapeMismatches, srtProblems, TranscriptionVerboseJson, vttProblems } from "../src/openai";
+import { deflateSync } from "node:zlib";
+import { ChatCompletion, ChatCompletionChunk, EmbeddingList, OpenAiErrorResponse, segmentNumberProblems, shapeMismatches, srtProblems, TranscriptionVerboseJson, vttProblems } from "../src/openai";
 
 const chat = {
   id: "chatcmpl-1",
@@ -37,11 +38,27 @@ test("embeddings as floats or base64; errors with all four fields", () => {
   expect(shapeMismatches(OpenAiErrorResponse, { error: { message: "m", type: "t" } })).toHaveLength(2);
 });
 
-test("verbose_json segments need every field of TranscriptionSegment", () => {
-  const segment = { id: 0, seek: 0, start: 0, end: 1, text: "hi", tokens: [], temperature: 0, avg_logprob: null, compression_ratio: 1, no_speech_prob: null };
+test("verbose_json segments need every field of TranscriptionSegment, avg_logprob and no_speech_prob as numbers", () => {
+  const segment = { id: 0, seek: 0, start: 0, end: 1, text: "hi", tokens: [50364, 4178, 50414], temperature: 0, avg_logprob: -0.31, compression_ratio: 1, no_speech_prob: 0.02 };
   expect(shapeMismatches(TranscriptionVerboseJson, { language: "en", duration: 1, text: "hi", segments: [segment] })).toEqual([]);
   const { compression_ratio: _, ...lacking } = segment;
   expect(shapeMismatches(TranscriptionVerboseJson, { language: "en", duration: 1, text: "hi", segments: [lacking] })[0]).toStartWith("/segments/0/compression_ratio: ");
+  const nulls = shapeMismatches(TranscriptionVerboseJson, { language: "en", duration: 1, text: "hi", segments: [{ ...segment, avg_logprob: null, no_speech_prob: null }] });
+  expect(nulls.map((line) => line.split(":")[0]).sort()).toEqual(["/segments/0/avg_logprob", "/segments/0/no_speech_prob"]);
+});
+
+test("a segment's numbers are checked for what they mean: a log probability, a probability, the text's compression ratio", () => {
+  const text = " hello hello hello hello";
+  // zlib's format (header and checksum around the deflate stream), as Python's zlib.compress writes it.
+  const ratio = Buffer.byteLength(text) / deflateSync(Buffer.from(text)).length;
+  const segment = { id: 0, seek: 0, start: 0, end: 1, text, tokens: [1, 2], temperature: 0, avg_logprob: -0.2, compression_ratio: ratio, no_speech_prob: 0.1 };
+  expect(segmentNumberProblems(segment)).toEqual([]);
+  expect(segmentNumberProblems({ ...segment, compression_ratio: ratio, avg_logprob: 0.5, no_speech_prob: 1.5, tokens: [] })).toEqual([
+    "avg_logprob 0.5 is no log probability (finite, <= 0)",
+    "no_speech_prob 1.5 is no probability",
+    "no tokens",
+  ]);
+  expect(segmentNumberProblems({ ...segment, compression_ratio: 1 })[0]).toStartWith("compression_ratio 1 is not the text's (");
 });
 
 test("SubRip and WebVTT cue lists are read, and malformed ones described", () => {

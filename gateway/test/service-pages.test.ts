@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { ServiceRecord } from "@svc/contracts";
-import { servicesTable } from "@svc/ui";
+import { serviceDetailsPage, servicesTable } from "@svc/ui";
 import { startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot } from "@svc/testing";
 
 let app: RunningSvc;
@@ -147,15 +147,44 @@ test("the launch form takes the new options: the preview shows them and warns, n
   expect(await grace.text()).toContain('Grace period &quot;soon&quot; is not a whole number');
 });
 
-test("the services table dims ended services, which come after the live ones", () => {
-  const record = (id: string, status: ServiceRecord["status"]): ServiceRecord => ({
+const record = (id: string, status: ServiceRecord["status"]): ServiceRecord => ({
     id, name: status.toLowerCase(), image: "text_generation", task: "text-generation", model: MODEL, revision: "r", profile: "default", status, reason: null,
     host: null, port: null, url: null, engine: "docker", runtime: "img", handle: null, apiKeySet: false, job: {}, engineArgs: [], createdBy: "me",
     policies: { idleStop: null, idleStopSeconds: null, onDemand: false, startTimeout: "15 min", startTimeoutSeconds: 900, renew: false, renewBefore: null, renewBeforeSeconds: null },
     lastRequestAt: null, endsAt: null, successor: null,
     createdAt: "2026-11-22T00:00:00.000Z", updatedAt: "2026-11-22T00:00:00.000Z",
-  });
+});
+
+test("the services table dims ended services, which come after the live ones", () => {
   const table = servicesTable([record("11111111-0000-4000-8000-000000000001", "HEALTHY"), record("11111111-0000-4000-8000-000000000002", "FAILED")], {}, { total: 2, version: "v" }).value;
   expect(table).toContain('<tr data-service-id="11111111-0000-4000-8000-000000000001" >');
   expect(table).toContain('<tr data-service-id="11111111-0000-4000-8000-000000000002" class="ended">');
+});
+
+test("a service's page shows its svc URL and code examples only while it can answer: live, or stopped but on-demand", () => {
+  const id = "11111111-0000-4000-8000-000000000003";
+  const page = (status: ServiceRecord["status"], onDemand = false) => {
+    const base = record(id, status);
+    const service = { ...base, policies: { ...base.policies, onDemand }, phases: { queued: null, starting: null, ready: null }, events: [] };
+    return serviceDetailsPage({ service, origin: "http://gw.test", tokenRequired: true, logs: { text: "" }, session: false, version: "v" });
+  };
+  const url = `<code id="endpoint-url">http://gw.test/proxy/${id}/v1</code>`;
+
+  const healthy = page("HEALTHY");
+  expect(healthy).toContain(url);
+  expect(healthy).toContain('id="example-curl"');
+  expect(healthy).not.toContain('id="endpoint-stopped"');
+
+  const stopped = page("STOPPED");
+  expect(stopped).not.toContain("/proxy/");
+  expect(stopped).not.toContain('id="examples"');
+  expect(stopped).toContain('id="endpoint-stopped">none while the service is STOPPED: it does not answer requests.');
+  expect(stopped).toContain(`<code>svc restart ${id.slice(0, 13)}</code>`);
+  expect(stopped).toContain('id="action-restart"');
+
+  const onDemand = page("STOPPED", true);
+  expect(onDemand).toContain(url);
+  expect(onDemand).toContain('id="example-curl"');
+  expect(onDemand).toContain("the first request starts it again");
+  expect(onDemand).not.toContain('id="endpoint-stopped"');
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { Model, Profile, RunRequest } from "@svc/contracts";
 import { ApiError } from "@svc/contracts";
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
+import { capabilitiesFor } from "./engine-capabilities";
 import { ImageCatalog } from "../src/catalog/images";
 
 const home = mkdtempSync(join(tmpdir(), "svc-engine-args-"));
@@ -21,7 +22,8 @@ function deps(env: Record<string, string> = {}, profile: Profile = local): Plann
     image: (task, server) => catalog.image(task, server),
     cpuTextGeneration: catalog.cpuTextGeneration,
     isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    inputRoots: [],
+    capabilities: capabilitiesFor,
+    protectedPlaces: [],
   };
 }
 const plan = (engineArgs: string[], extra: Partial<RunRequest> = {}, planner = deps()) =>
@@ -66,4 +68,21 @@ test("vLLM's arguments and those of a replacement image pass through unchecked",
 
 test("the project's image pinned to another tag is still checked", async () => {
   expect((await refusal(plan(["--ctx-size", "x"], {}, deps({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: "svc-text-generation:0123abcd" })))).status).toBe(400);
+});
+
+test("an image svc's build labelled (a re-tag under any name) is the project's runtime; an unlabelled or unknown one is not", async () => {
+  const catalog = ImageCatalog.fromEnv({});
+  const labels: Record<string, Record<string, string>> = {
+    "my-lab/llm:copy": { "svc.content": "svc-text-generation:0123456789abcdef" },
+    "my-lab/other:1": { "svc.content": "0123456789abcdef", maintainer: "me" },
+  };
+  const labelsOf = async (image: string) => labels[image];
+  expect(await catalog.isProjectRuntime("svc-text-generation:pinned", labelsOf)).toBe(true);
+  expect(await catalog.isProjectRuntime("my-lab/llm:copy", labelsOf)).toBe(true);
+  expect(await catalog.isProjectRuntime("my-lab/other:1", labelsOf)).toBe(false);
+  expect(await catalog.isProjectRuntime("not/here:1", labelsOf)).toBe(false);
+  expect(await catalog.isProjectRuntime("my-lab/llm:copy")).toBe(false);
+  const planner = { ...deps(), isProjectRuntime: (image: string) => catalog.isProjectRuntime(image, labelsOf) };
+  expect((await refusal(plan(["--bogus-flag"], { image: "my-lab/llm:copy" }, planner))).status).toBe(400);
+  expect((await plan(["--bogus-flag"], { image: "my-lab/other:1" }, planner)).args).toEqual(["--bogus-flag"]);
 });

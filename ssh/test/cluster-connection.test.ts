@@ -5,11 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { SlurmProfile } from "@svc/contracts";
-import { startSshTestHost, writeKeyPair, type SshTestHost } from "@svc/testing";
-import { clusterConnection, LocalConnection, SshConnection, SshError, type ClusterConnection } from "../src";
+import { eventually, startSshTestHost, writeKeyPair, type SshTestHost } from "@svc/testing";
+import { clusterConnection, LocalConnection, SshConnection, SshError, Tunnels, type ClusterConnection } from "../src";
 
 const local = mkdtempSync(join(tmpdir(), "svc-cluster-connection-"));
 let host: SshTestHost;
@@ -80,6 +81,39 @@ describe("ClusterConnection", () => {
     expect(readFileSync(join(folder, "README"), "utf8")).toBe("runtime tree\n");
     expect(connection.hostKey).toBeUndefined();
     await expect(connection.forward("127.0.0.1", 1)).rejects.toThrow("needs no tunnels");
+  });
+
+  test("after sshd restarts the connection comes back by itself, and a tunnel connection made while it is down waits for it", async () => {
+    const connection = clusterConnection(profile, ssh);
+    const tunnels = new Tunnels(connection);
+    // Login sessions of the user on the server: one per open connection.
+    const sessions = async () => Number((await host.container.exec(["pgrep", "-c", "-u", "svc", "sshd"])).output.trim());
+    try {
+      await connection.run("true");
+      // (The earlier tests' connections may take a moment to end.)
+      await eventually(async () => (await sessions()) === 1, 10_000, "only this connection to be open");
+      await (await host.killSshd()).back;
+      // Nothing is asked of the connection: it is re-opened on its own.
+      await eventually(async () => (await sessions()) === 1, 10_000, "the connection to be re-opened");
+
+      // The tunnel leads to sshd itself, whose greeting shows the connection went through.
+      const localPort = await tunnels.ensure("sshd", "127.0.0.1", host.port);
+      // Asked right after sshd is killed (it is down for at least 0.2 s).
+      const { back } = await host.killSshd();
+      const greeting = await new Promise<string>((resolve, reject) => {
+        const socket = connect(localPort, "127.0.0.1");
+        socket.once("data", (data) => {
+          socket.destroy();
+          resolve(data.toString("latin1"));
+        });
+        socket.once("close", () => reject(new Error("the tunnel closed the connection instead of waiting")));
+      });
+      expect(greeting).toStartWith("SSH-2.0-");
+      await back;
+    } finally {
+      tunnels.closeAll();
+      connection.close();
+    }
   });
 
   test("an unreachable host is an SshError of kind unreachable, and the next attempt waits", async () => {

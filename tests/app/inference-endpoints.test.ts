@@ -14,11 +14,12 @@ import {
   EmbeddingList,
   ModelList,
   OpenAiErrorResponse,
+  segmentNumberProblems,
   srtProblems,
   TextCompletion,
   TranscriptionVerboseJson,
 } from "@svc/contracts/openai";
-import { runSvc, sh, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
+import { fakeRuntimeImage, runSvc, sh, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
 
 const KEY = "sk-endpoints-test";
 let tiny: TinyApp;
@@ -65,6 +66,25 @@ describe("engine options at svc run", () => {
     expect(badValue.code).not.toBe(0);
     expect(badValue.stderr).toContain('--ctx-size "big": use a whole number');
     expect({ records: (await tiny.client.services.list({ all: true })).length, containers: containerCount() }).toEqual(before);
+  });
+
+  test("a renamed copy of svc's runtime image (docker tag) is known by its label: its engine options are checked as under its own name", async () => {
+    const copy = "my-lab/llm-runtime:copy";
+    sh(["docker", "tag", tiny.images["text-generation"], copy]);
+    try {
+      const bogus = await runSvc(["run", "text-generation", TEXT_MODEL, "--image", copy, "--dry-run", "--bogus-flag", "1"], tiny.env);
+      expect(bogus.code).not.toBe(0);
+      expect(bogus.stderr).toContain("unknown engine option --bogus-flag");
+      const ignored = await runSvc(["run", "text-generation", TEXT_MODEL, "--image", copy, "--dry-run", "-ngl", "99"], tiny.env);
+      expect(ignored.code).toBe(0);
+      expect(ignored.stderr).toContain("warning: --n-gpu-layers is ignored");
+      // Another image (no svc runtime label) takes any engine arguments: svc cannot know its options.
+      const other = await runSvc(["run", "text-generation", TEXT_MODEL, "--image", fakeRuntimeImage(), "--dry-run", "--bogus-flag", "1"], tiny.env);
+      expect(other.code).toBe(0);
+      expect(other.stdout).toContain("--bogus-flag 1");
+    } finally {
+      sh(["docker", "rmi", copy]);
+    }
   });
 
   test("--dry-run shows the options as given and warns about one that does nothing on CPU", async () => {
@@ -175,6 +195,8 @@ describe("a speech service through /proxy", () => {
     const file = () => toFile(readFileSync(join(inputs, "day1", "hello.wav")), "hello.wav", { type: "audio/wav" });
     const verbose = await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "verbose_json" });
     assertShape(TranscriptionVerboseJson, verbose, "verbose_json through /proxy");
+    expect(verbose.segments!.length).toBeGreaterThan(0);
+    for (const segment of verbose.segments!) expect(segmentNumberProblems(segment)).toEqual([]);
     const srt = await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "srt" });
     expect(srtProblems(String(srt)).problems).toEqual([]);
   });

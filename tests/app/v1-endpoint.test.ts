@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI, { toFile } from "openai";
-import { assertShape, ChatCompletion, ChatCompletionChunk, OpenAiErrorResponse } from "@svc/contracts/openai";
+import { assertShape, ChatCompletion, ChatCompletionChunk, OpenAiErrorResponse, segmentNumberProblems, TranscriptionVerboseJson } from "@svc/contracts/openai";
 import type { UsageReport } from "@svc/contracts";
 import { writeSnapshot } from "@svc/runtime-tiny-models";
 import { metricSum, parseMetricsText, runSvc, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
@@ -147,6 +147,11 @@ describe("/v1 with the openai client and a key from svc key create", () => {
   test("transcribes speech via audio.transcriptions.create", async () => {
     const transcript = await openaiWith(key).audio.transcriptions.create({ model: SPEECH_MODEL, file: await toFile(toneWav(), "tone.wav", { type: "audio/wav" }) });
     expect(typeof transcript.text).toBe("string");
+    // verbose_json in OpenAI's schema, with the engine's numbers where it requires numbers.
+    const verbose = await openaiWith(key).audio.transcriptions.create({ model: SPEECH_MODEL, file: await toFile(toneWav(), "tone.wav", { type: "audio/wav" }), response_format: "verbose_json" });
+    assertShape(TranscriptionVerboseJson, verbose, "verbose_json through /v1");
+    expect(verbose.segments!.length).toBeGreaterThan(0);
+    for (const segment of verbose.segments!) expect(segmentNumberProblems(segment)).toEqual([]);
   });
 
   test("embeddings are routed too", async () => {

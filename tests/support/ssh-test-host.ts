@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
@@ -19,6 +20,9 @@ export const SLURM_TEST_IMAGE_DIR = join(root, "images", "slurm-test");
 
 /** A stand-in `apptainer` for the test cluster (see the script): Apptainer cannot be installed on the test machines. */
 export const APPTAINER_STAND_IN = join(root, "tests", "support", "apptainer-stand-in.sh");
+/** A stand-in vLLM server (Bun), and the `python3` that starts it as `python3 -m vllm.entrypoints.openai.api_server` does: the test cluster has no GPU and no vLLM. */
+export const VLLM_STAND_IN = join(root, "tests", "support", "vllm-stand-in.ts");
+export const VLLM_PYTHON_STAND_IN = join(root, "tests", "support", "vllm-python-stand-in.sh");
 
 /** A time limit for a test that uploads the svc runtime to the test cluster (tens of MB over SSH): more than the suite's default on a busy machine. */
 export const RUNTIME_UPLOAD_TEST_MS = 180_000;
@@ -97,7 +101,27 @@ export interface SshTestHost {
    * home with nothing in it but .ssh/authorized_keys, and the system's PATH (no Bun on it).
    */
   addUser(name: string, publicKey: string): Promise<void>;
+  /**
+   * Kills every sshd process (their connections drop; the container starts sshd again 0.2 s later).
+   * Resolves once they are killed, with `back`: the time (Date.now()) sshd first greeted a new connection again.
+   */
+  killSshd(): Promise<{ back: Promise<number> }>;
   stop(): Promise<void>;
+}
+
+/** Whether an SSH server greets a connection to 127.0.0.1:`port` ("SSH-2.0-…") within half a second. */
+function sshdGreets(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    const done = (greeted: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(greeted);
+    };
+    const timer = setTimeout(() => done(false), 500);
+    socket.once("data", (data) => done(data.toString("latin1").startsWith("SSH-")));
+    socket.once("error", () => done(false));
+  });
 }
 
 /**
@@ -133,6 +157,22 @@ export async function startSshTestHost(options: { authorizedKeys: string[]; port
       ].join(" && ");
       const result = await container.exec(["env", `KEY=${publicKey}`, "sh", "-c", script]);
       if (result.exitCode !== 0) throw new Error(`creating the user ${name} failed: ${result.output}`);
+    },
+    async killSshd() {
+      const killed = await container.exec(["pkill", "-x", "sshd"]);
+      if (killed.exitCode !== 0) throw new Error(`pkill sshd failed: ${killed.output}`);
+      // Down first (the killed sshd may still answer for a moment), then back.
+      const back = async () => {
+        const deadline = Date.now() + 30_000;
+        for (const wanted of [false, true]) {
+          while ((await sshdGreets(port)) !== wanted) {
+            if (Date.now() > deadline) throw new Error(`sshd did not ${wanted ? "come back" : "stop"} within 30 s of pkill`);
+            await Bun.sleep(10);
+          }
+        }
+        return Date.now();
+      };
+      return { back: back() };
     },
     stop: async () => {
       await container.stop({ timeout: 1 });

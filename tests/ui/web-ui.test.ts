@@ -297,7 +297,11 @@ describe("the web UI in a browser", () => {
     expect(direct).not.toContain("http://");
     // (The logs still say where it listened: that is its output.)
     expect(await page.locator("#service-status").textContent()).not.toContain(`127.0.0.1:${lastPort}`);
-    expect(await page.locator("#examples ~ .card").textContent()).toContain(`none (not running; last used ${lastPort})`);
+    // Nor its svc URL and code examples (it is not on-demand): the page says how to start it again.
+    expect(await page.locator("#endpoint-url").count()).toBe(0);
+    expect(await page.locator("#examples").count()).toBe(0);
+    expect(await page.locator("#endpoint-stopped").textContent()).toContain(`svc restart ${serviceId.slice(0, 13)}`);
+    expect(await page.locator(".details-top ~ .card").textContent()).toContain(`none (not running; last used ${lastPort})`);
     await screenshot(page, "11-service-stopped");
   });
 

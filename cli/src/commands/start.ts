@@ -22,7 +22,7 @@ function untilSignal(controller: AbortController): Promise<string> {
 
 export function registerStart(cli: CAC, ctx: CliContext) {
   cli
-    .command("start", "Start the management application (REST API and web UI); Ctrl-C stops it, and inference services keep running unless --stop-services-on-exit")
+    .command("start", "Start the management application (REST API and web UI); Ctrl-C stops it, and inference services and batch jobs keep running unless --stop-services-on-exit")
     .option("--host <host>", "Host to serve on (SVC_HOST, default localhost)")
     .option("--port <port>", "Port to serve on (SVC_PORT, default 8000)")
     .option("--home-dir <dir>", "Where application data is kept (SVC_HOME_DIR, default ~/.svc)")
@@ -30,7 +30,7 @@ export function registerStart(cli: CAC, ctx: CliContext) {
     .option("--auth-token <token>", "Auth token when debug is off (SVC_AUTH_TOKEN; the variable keeps it out of `ps`)")
     .option("--allowed-hosts <names>", "Extra host names to answer to, comma-separated, e.g. a reverse proxy's (SVC_ALLOWED_HOSTS)")
     .option("--yes", "Start even with debug on (no authentication) on a --host other machines can reach")
-    .option("--stop-services-on-exit", "On Ctrl-C or SIGTERM, stop every running inference service too (by default they keep running and the next svc start adopts them)")
+    .option("--stop-services-on-exit", "On Ctrl-C or SIGTERM, stop every running inference service and batch job too (by default they keep running and the next svc start adopts them)")
     .action(async (options: StartOptions) => {
       const settings = loadSettings(ctx.env, {
         host: options.host,

@@ -4,6 +4,6 @@ export { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from "./ch
 export { TextCompletion, TextCompletionChunk } from "./completions";
 export { EmbeddingList } from "./embeddings";
 export { ModelList, ModelObject } from "./models";
-export { TranscriptionJson, TranscriptionSegment, TranscriptionVerboseJson } from "./transcriptions";
+export { segmentNumberProblems, TranscriptionJson, TranscriptionSegment, TranscriptionVerboseJson } from "./transcriptions";
 export { srtProblems, vttProblems, type Cue } from "./subtitles";
 export { assertShape, shapeMismatches } from "./check";

@@ -1,5 +1,5 @@
-import { Type } from "@sinclair/typebox";
-import { nullable } from "./common";
+import { deflateSync } from "node:zlib";
+import { Type, type Static } from "@sinclair/typebox";
 
 /** `TranscriptTextUsageDuration`: usage of a model billed by audio length. */
 const DurationUsage = Type.Object({ type: Type.Literal("duration"), seconds: Type.Number() });
@@ -10,12 +10,7 @@ export const TranscriptionJson = Type.Object({
   usage: Type.Optional(DurationUsage),
 });
 
-/**
- * `TranscriptionSegment`. The document requires `avg_logprob` and `no_speech_prob` as numbers;
- * the whisper.cpp binding svc runs reports neither, and svc sends null rather than an invented
- * number (the README's compatibility table says so). This schema admits exactly that null and
- * nothing else in their place.
- */
+/** `TranscriptionSegment`: every field required, `avg_logprob` and `no_speech_prob` numbers. */
 export const TranscriptionSegment = Type.Object({
   id: Type.Integer(),
   seek: Type.Integer(),
@@ -24,9 +19,9 @@ export const TranscriptionSegment = Type.Object({
   text: Type.String(),
   tokens: Type.Array(Type.Integer()),
   temperature: Type.Number(),
-  avg_logprob: nullable(Type.Number()),
+  avg_logprob: Type.Number(),
   compression_ratio: Type.Number(),
-  no_speech_prob: nullable(Type.Number()),
+  no_speech_prob: Type.Number(),
 });
 
 /** `CreateTranscriptionResponseVerboseJson` (`response_format: verbose_json`). */
@@ -39,3 +34,19 @@ export const TranscriptionVerboseJson = Type.Object({
   words: Type.Optional(Type.Array(Type.Object({ word: Type.String(), start: Type.Number(), end: Type.Number() }))),
   usage: Type.Optional(DurationUsage),
 });
+
+/**
+ * What is implausible in a verbose segment's numbers (nothing when they are what Whisper's names
+ * mean): `avg_logprob` a finite log probability (<= 0), `no_speech_prob` a probability, tokens
+ * present, and `compression_ratio` the text's UTF-8 bytes over its zlib-compressed bytes, recomputed.
+ */
+export function segmentNumberProblems(segment: Static<typeof TranscriptionSegment>): string[] {
+  const problems: string[] = [];
+  if (!Number.isFinite(segment.avg_logprob) || segment.avg_logprob > 0) problems.push(`avg_logprob ${segment.avg_logprob} is no log probability (finite, <= 0)`);
+  if (!(segment.no_speech_prob >= 0 && segment.no_speech_prob <= 1)) problems.push(`no_speech_prob ${segment.no_speech_prob} is no probability`);
+  if (segment.tokens.length === 0) problems.push("no tokens");
+  const bytes = Buffer.from(segment.text, "utf8");
+  const ratio = bytes.length === 0 ? 0 : bytes.length / deflateSync(bytes).length;
+  if (Math.abs(segment.compression_ratio - ratio) > 1e-9) problems.push(`compression_ratio ${segment.compression_ratio} is not the text's (${ratio})`);
+  return problems;
+}

@@ -1,6 +1,19 @@
-/** Hop-by-hop headers (and the caller's Host), never passed on. */
-const HOP_BY_HOP_REQUEST = ["host", "connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"];
-const HOP_BY_HOP_RESPONSE = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection"];
+/** Hop-by-hop headers (RFC 9110 §7.6.1, and the caller's Host), never passed on; so are those that `Connection` names. */
+const HOP_BY_HOP_REQUEST = ["host", "connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "proxy-connection"];
+const HOP_BY_HOP_RESPONSE = ["connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "proxy-connection"];
+/** An HTTP field name (RFC 9110 §5.1), which Headers.delete needs. */
+const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Deletes the hop-by-hop headers and those the `Connection` header names (usually none: it says keep-alive or close). */
+function dropHopByHop(headers: Headers, fixed: readonly string[]): void {
+  const named = headers.get("connection");
+  for (const name of fixed) headers.delete(name);
+  if (named === null || named === "keep-alive" || named === "close") return;
+  for (const token of named.split(",")) {
+    const name = token.trim();
+    if (FIELD_NAME.test(name)) headers.delete(name);
+  }
+}
 
 export interface RelayOptions {
   /** Request headers that stay here (besides hop-by-hop ones). */
@@ -28,7 +41,7 @@ export interface RelayOptions {
  */
 export async function relay(request: Request, target: string, options: RelayOptions = {}): Promise<Response> {
   const headers = request.headers;
-  for (const name of HOP_BY_HOP_REQUEST) headers.delete(name);
+  dropHopByHop(headers, HOP_BY_HOP_REQUEST);
   if (options.drop) for (const name of options.drop) headers.delete(name);
   // Without this, fetch would ask for gzip on behalf of a caller that cannot read it.
   if (options.plainBody || !headers.has("accept-encoding")) headers.set("accept-encoding", "identity");
@@ -47,7 +60,7 @@ export async function relay(request: Request, target: string, options: RelayOpti
   const upstream = await fetch(target, init);
   const set = typeof options.setOnResponse === "function" ? options.setOnResponse(upstream) : options.setOnResponse;
   const responseHeaders = upstream.headers;
-  for (const name of HOP_BY_HOP_RESPONSE) responseHeaders.delete(name);
+  dropHopByHop(responseHeaders, HOP_BY_HOP_RESPONSE);
   if (options.dropFromResponse) for (const name of options.dropFromResponse) responseHeaders.delete(name);
   if (set) for (const name in set) responseHeaders.set(name, set[name]!);
   return upstream;

@@ -5,6 +5,10 @@ export const VLLM_IMAGE = DEFAULTS.vllm;
 const PROJECT_PREFIX = "svc-";
 const DEFAULT_IMAGES: Record<Task, string> = { "text-generation": DEFAULTS["text-generation"], "speech-recognition": DEFAULTS["speech-recognition"] };
 const repositoryOf = (image: string) => image.replace(/[:@].*$/, "");
+/** The label svc's image build gives each runtime image: its content tag, `svc-<task>:<hash>` (images/lib/staged-image.ts). A re-tag keeps it. */
+const CONTENT_LABEL = "svc.content";
+/** An image's labels, or undefined when it cannot be inspected here. */
+export type ImageLabels = (image: string) => Promise<Record<string, string> | undefined>;
 
 /**
  * Which container image serves which task: the project's CPU runtimes (built locally, no registry)
@@ -45,8 +49,18 @@ export class ImageCatalog {
     ];
   }
 
-  /** Whether `image` is one of the project's runtime images (any tag), not a replacement set by SVC_<TASK>_IMAGE or --image. */
-  isProjectRuntime(image: string): boolean {
+  /**
+   * Whether `image` is one of the project's runtime images: by its name (any tag), or, for another
+   * name (a re-tag given to SVC_<TASK>_IMAGE or --image), by the content label svc's build gave it,
+   * read with `labelsOf` (this machine's Docker; an image it does not have counts by name only).
+   */
+  async isProjectRuntime(image: string, labelsOf?: ImageLabels): Promise<boolean> {
+    if (this.isProjectRuntimeName(image)) return true;
+    const content = (await labelsOf?.(image))?.[CONTENT_LABEL];
+    return content !== undefined && this.isProjectRuntimeName(content);
+  }
+
+  private isProjectRuntimeName(image: string): boolean {
     return Object.values(DEFAULT_IMAGES).some((projectImage) => repositoryOf(projectImage) === repositoryOf(image));
   }
 

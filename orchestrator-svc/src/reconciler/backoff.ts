@@ -1,7 +1,13 @@
 import type { Engine } from "../engines/engine";
 
 const FIRST_RETRY_MS = 500;
-const MAX_RETRY_MS = 5_000;
+/**
+ * No longer than the loop's slow tick: asking an engine that is down costs nothing there (Docker's
+ * socket refuses at once; an SSH connection being re-opened fails the call without a round trip, as
+ * it spaces its own attempts, see ssh's reconnect-schedule.ts), and once it is back its services'
+ * statuses are current again within 2 s.
+ */
+const MAX_RETRY_MS = 2_000;
 /** The same failure is logged again only after this long (e.g. Docker stays down). */
 const REPORT_EVERY_MS = 60_000;
 
@@ -14,7 +20,7 @@ interface Failing {
 
 /**
  * Per-engine retry: an engine whose reconcile failed is skipped until its wait is over (0.5 s,
- * doubling up to 5 s; the SSH connection spaces its own reconnects), so an engine that is down is
+ * doubling up to 2 s; the SSH connection spaces its own reconnects), so an engine that is down is
  * neither hammered nor allowed to hold up the others; its first success clears it.
  */
 export class EngineBackoff {

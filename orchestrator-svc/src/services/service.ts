@@ -35,7 +35,7 @@ export class ServicesService {
     if (request.name && store.liveWithName(request.name).length > 0) {
       throw conflict(`A running service is already named ${request.name}: choose another --name, or stop that one first.`);
     }
-    const policies = resolvePolicies(request, plan.profile);
+    const policies = resolvePolicies(request, plan.profile, plan.capabilities);
     const engine = this.deps.engineFor(plan.profile);
     const id = randomUUID();
     const name = request.name ?? unusedName(NAME_PREFIX, store.live());

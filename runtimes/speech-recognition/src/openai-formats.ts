@@ -2,9 +2,9 @@ import { deflateSync } from "node:zlib";
 import type { Segment, Transcript } from "./whisper-engine";
 
 /**
- * A transcript in the `response_format`s of OpenAI's `/v1/audio/transcriptions`. Values whisper.cpp's
- * binding does not report (token ids, `avg_logprob`, `no_speech_prob`) are left empty or null,
- * never invented; see the README's compatibility table.
+ * A transcript in the `response_format`s of OpenAI's `/v1/audio/transcriptions`, with the engine's
+ * own numbers: each segment's tokens, their mean log probability and the no-speech probability come
+ * from whisper.cpp (whisper-native.ts); see the README's compatibility table.
  */
 
 /** How well the text compresses, as OpenAI's Whisper measures it: UTF-8 bytes over zlib-compressed bytes. */
@@ -13,7 +13,7 @@ export function compressionRatio(text: string): number {
   return bytes.length === 0 ? 0 : bytes.length / deflateSync(bytes).length;
 }
 
-/** `TranscriptionSegment`s; `seek` is the segment's start in 10-ms frames (the binding does not report its decoding window). */
+/** `TranscriptionSegment`s; `seek` is the segment's start in 10-ms frames (whisper.cpp does not report its decoding window). */
 export function verboseSegments(segments: Segment[], temperature: number) {
   return segments.map((segment, id) => ({
     id,
@@ -21,11 +21,11 @@ export function verboseSegments(segments: Segment[], temperature: number) {
     start: segment.start,
     end: segment.end,
     text: segment.text,
-    tokens: [] as number[],
+    tokens: segment.tokens,
     temperature,
-    avg_logprob: null,
+    avg_logprob: segment.avgLogprob,
     compression_ratio: compressionRatio(segment.text),
-    no_speech_prob: null,
+    no_speech_prob: segment.noSpeechProb,
   }));
 }
 

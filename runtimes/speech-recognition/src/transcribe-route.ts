@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { decodeAudio } from "./audio-input";
 import { resolveInputPath } from "./input-path";
+import { verboseSegments } from "./openai-formats";
 import { transcribe, type TranscriptionDeps } from "./transcription";
 
 const TranscribeRequest = t.Object({
@@ -14,7 +15,7 @@ const TranscribeRequest = t.Object({
 /**
  * `POST /transcribe {audio_path, response_format}` (spec §4.2): transcribes a file from the input
  * folder, named relative to it or by its absolute path on the service host. `text` gives segments null; `json` segments with start, end, text; `verbose_json` adds
- * segment ids, the language and the duration.
+ * the language, the duration and OpenAI's verbose segments (ids, tokens, avg_logprob, compression_ratio, no_speech_prob).
  */
 export function transcribeRoute(deps: TranscriptionDeps) {
   return new Elysia().post(
@@ -26,12 +27,12 @@ export function transcribeRoute(deps: TranscriptionDeps) {
       const format = body.response_format ?? "json";
       const base = { audio_path: body.audio_path, text: transcript.text, task: "transcribe" as const };
       if (format === "text") return { ...base, segments: null };
-      if (format === "json") return { ...base, segments: transcript.segments };
+      if (format === "json") return { ...base, segments: transcript.segments.map(({ start, end, text }) => ({ start, end, text })) };
       return {
         ...base,
         language: transcript.language,
         duration: transcript.duration,
-        segments: transcript.segments.map((segment, id) => ({ id, ...segment })),
+        segments: verboseSegments(transcript.segments, body.temperature ?? 0),
       };
     },
     { body: TranscribeRequest },

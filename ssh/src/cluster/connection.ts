@@ -39,7 +39,7 @@ export interface ClusterConnection {
    * `tar -xf - -C dir` for a streamed tar of a whole tree, counting the bytes sent.
    */
   send(command: string, data: ReadableStream<Uint8Array> | Uint8Array, options?: RunOptions): Promise<SendResult>;
-  /** A channel to host:port as seen from the cluster's login node (a tunnel; SSH only). */
+  /** A channel to host:port as seen from the cluster's login node (a tunnel; SSH only); while a dropped connection is being re-opened it waits a few seconds for it. */
   forward(host: string, port: number): Promise<Duplex>;
   /** The login node's host key once connected (SSH only). */
   readonly hostKey: HostKeyInfo | undefined;

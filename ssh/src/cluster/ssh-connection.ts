@@ -1,13 +1,20 @@
 import type { Duplex } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ClientChannel } from "ssh2";
 import { connectSsh, type ConnectOptions, type HostKeyInfo, type SshSession } from "../connect";
 import type { SshTarget } from "../config";
 import { SshError } from "../errors";
 import { commandResult, countSshRoundTrip, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, OutputBuffer, type ClusterConnection, type CommandResult, type RunOptions, type SendResult } from "./connection";
+import { retryDelayMs } from "./reconnect-schedule";
 import { Slots } from "./slots";
 
 const KEEPALIVE_MS = 10_000;
-const MAX_BACKOFF_MS = 30_000;
+/**
+ * How long a tunnel's new connection (a request to a job's server) waits for a dropped SSH connection
+ * to come back before it is refused: a restarted sshd is back well within it, a cluster that stays
+ * down fails the request after it.
+ */
+const FORWARD_WAIT_MS = 5_000;
 /**
  * sshd allows 10 session channels per connection (MaxSessions): commands and transfers take at most
  * 4 at once (the rest wait their turn), followed outputs at most 5, so a burst never gets "open failed".
@@ -16,9 +23,10 @@ const MAX_COMMANDS = 4;
 const MAX_STREAMS = 5;
 
 /**
- * One ssh2 connection to a cluster, shared by every call made through it. Opened on first use, kept
- * alive, and after it drops re-opened on the next call, with a growing wait (0.5 s doubling up to
- * 30 s) between failed attempts so an unreachable cluster is not hammered.
+ * One ssh2 connection to a cluster, shared by every call made through it. Opened on first use and
+ * kept alive; after it drops, re-opened by itself at once and then on the retry schedule
+ * (reconnect-schedule.ts) until it is back, so an unreachable cluster is not hammered. Commands
+ * made while it is down fail at once; a tunnel's new connection waits for it (FORWARD_WAIT_MS).
  */
 export class SshConnection implements ClusterConnection {
   readonly local = false;
@@ -26,9 +34,12 @@ export class SshConnection implements ClusterConnection {
   bytesSent = 0;
   private session: Promise<SshSession> | undefined;
   private opened: SshSession | undefined;
+  /** The open session until it drops. */
+  private live: SshSession | undefined;
   private failures = 0;
   private nextAttemptAt = 0;
   private lastError: SshError | undefined;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private readonly commands = new Slots(MAX_COMMANDS);
   private readonly streams = new Slots(MAX_STREAMS);
@@ -54,8 +65,12 @@ export class SshConnection implements ClusterConnection {
         this.failures = 0;
         this.lastError = undefined;
         this.opened = session;
+        this.live = session;
         const drop = () => {
-          if (this.session === attempt) this.session = undefined;
+          if (this.live === session) this.live = undefined;
+          if (this.session !== attempt) return;
+          this.session = undefined;
+          this.reconnect();
         };
         session.client.on("close", drop);
         session.client.on("error", drop);
@@ -66,12 +81,39 @@ export class SshConnection implements ClusterConnection {
         this.session = undefined;
         this.failures++;
         this.lastError = error instanceof SshError ? error : new SshError("protocol", error.message);
-        this.nextAttemptAt = Date.now() + Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.failures - 1));
+        this.nextAttemptAt = Date.now() + retryDelayMs(this.failures);
         throw this.lastError;
       },
     );
     this.session = attempt;
     return attempt;
+  }
+
+  /** After a drop: the next attempt on the schedule, and after each failure the one after, until connected or closed. */
+  private reconnect() {
+    if (this.closed || this.reconnectTimer || this.session) return;
+    this.reconnectTimer = setTimeout(
+      () => {
+        this.reconnectTimer = undefined;
+        this.connect().catch(() => this.reconnect());
+      },
+      Math.max(0, this.nextAttemptAt - Date.now()),
+    );
+    this.reconnectTimer.unref?.();
+  }
+
+  /** The connection, waiting up to `ms` for attempts on the schedule while the cluster is unreachable. */
+  private async connectWithin(ms: number): Promise<SshSession> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      try {
+        return await this.connect();
+      } catch (error) {
+        const retryAt = Math.max(this.nextAttemptAt, Date.now() + 1);
+        if (this.closed || !(error instanceof SshError) || error.kind !== "unreachable" || retryAt > deadline) throw error;
+        await sleep(retryAt - Date.now());
+      }
+    }
   }
 
   /** Drops a connection that failed mid-call, so the next call opens a new one. */
@@ -180,14 +222,23 @@ export class SshConnection implements ClusterConnection {
   }
 
   async forward(host: string, port: number): Promise<Duplex> {
-    const session = await this.connect();
-    return new Promise((resolve, reject) => {
-      session.client.forwardOut("127.0.0.1", 0, host, port, (error, channel) => (error ? reject(error) : resolve(channel)));
-    });
+    const deadline = Date.now() + FORWARD_WAIT_MS;
+    for (;;) {
+      const session = await this.connectWithin(deadline - Date.now());
+      try {
+        return await new Promise<Duplex>((resolve, reject) => {
+          session.client.forwardOut("127.0.0.1", 0, host, port, (error, channel) => (error ? reject(error) : resolve(channel)));
+        });
+      } catch (error) {
+        // The connection dropped under the request (e.g. sshd restarting): wait for it to be re-opened.
+        if (this.live === session || Date.now() >= deadline) throw error;
+      }
+    }
   }
 
   close(): void {
     this.closed = true;
+    clearTimeout(this.reconnectTimer);
     void this.session?.then((session) => session.close()).catch(() => {});
     this.session = undefined;
   }

@@ -11,7 +11,8 @@ interface Tunnel {
 /**
  * Local ports on 127.0.0.1 that reach a job's server through the profile's SSH connection. Each
  * accepted socket opens its own forwardOut channel on the connection as it is at that moment, so
- * after a reconnect the same local port works again without being re-created.
+ * after a reconnect the same local port works again without being re-created; one accepted while
+ * the connection is being re-opened waits for it (see ClusterConnection.forward).
  */
 export class Tunnels {
   private readonly open = new Map<string, Tunnel>();
@@ -41,6 +42,11 @@ export class Tunnels {
       socket.pause();
       this.connection.forward(host, port).then(
         (channel) => {
+          // The caller may have gone while the connection was being re-opened.
+          if (socket.destroyed) {
+            channel.destroy();
+            return;
+          }
           channel.on("error", () => socket.destroy());
           socket.on("close", () => channel.destroy());
           channel.on("close", () => socket.destroy());

@@ -47,6 +47,9 @@ function seconds(from: string | null, to: string | null): string {
   return ` (+${((Date.parse(to) - Date.parse(from)) / 1000).toFixed(1)} s)`;
 }
 
+/** Whether a request through svc can be answered: the service runs, or is on-demand (the first request starts it). */
+const answers = (service: ServiceDetails) => isLive(service.status) || service.policies.onDemand;
+
 /**
  * The part of the page that follows the service: status, reason, address, phases, events and the
  * actions that fit the status. htmx polls it every second; the server answers 204 while `version`
@@ -66,9 +69,12 @@ export function serviceStatusPanel(service: ServiceDetails, version: string, ori
     </ul>
     <h3>Endpoints</h3>
     <dl class="facts endpoints">
-      <dt>Use this URL</dt>
+      ${answers(service)
+        ? html`<dt>Use this URL</dt>
       <dd><code id="endpoint-url">${proxyUrl}</code> <button type="button" class="secondary-button" data-copy="#endpoint-url">Copy</button>
-        <p class="hint">Through svc: the same URL wherever the service runs and after a restart, with svc's authentication. It answers while the service is HEALTHY.</p></dd>
+        <p class="hint">Through svc: the same URL wherever the service runs and after a restart, with svc's authentication. ${live ? "It answers while the service is HEALTHY." : "The service is stopped and on-demand: the first request starts it again, and is answered once it is HEALTHY."}</p></dd>`
+        : html`<dt>svc URL</dt>
+      <dd id="endpoint-stopped">none while the service is ${service.status}: it does not answer requests. Start it again with <strong>Restart…</strong> below or <code>svc restart ${service.id.slice(0, 13)}</code>; its URL and the code examples come back then.</dd>`}
       <dt>Service's own URL</dt>
       <dd id="direct-url">${live
         ? service.url
@@ -150,7 +156,7 @@ export function serviceDetailsPage(options: ServiceDetailsOptions & { version: s
         ${serviceStatusPanel(s, options.version, options.origin)}
         ${logsCard(s, options.logs)}
       </div>
-      ${exampleRequests(s, options.origin, options.tokenRequired)}
+      ${answers(s) ? exampleRequests(s, options.origin, options.tokenRequired) : ""}
       ${fieldsCard(s)}`,
   );
 }

@@ -29,6 +29,15 @@ export class DockerImages implements ImageStore, LocalImages {
     }
   }
 
+  /** The image's labels, or undefined when Docker does not have it (or does not answer). */
+  async labels(image: string): Promise<Record<string, string> | undefined> {
+    try {
+      return (await this.api.json<{ Config: { Labels: Record<string, string> | null } | null }>("GET", `/images/${encodeURIComponent(image)}/json`)).Config?.Labels ?? {};
+    } catch {
+      return undefined;
+    }
+  }
+
   async localId(image: string): Promise<string | undefined> {
     try {
       return (await this.api.json<{ Id: string }>("GET", `/images/${encodeURIComponent(image)}/json`)).Id;
