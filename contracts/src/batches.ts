@@ -34,6 +34,12 @@ export const BUSY_BATCH_STATUSES = ["SUBMITTED", "PENDING", "STOPPING"] as const
 /** States whose reason is news (why it waits, stops or failed); a running or completed job's is the driver's last word. */
 export const NOTED_BATCH_STATUSES = ["SUBMITTED", "PENDING", "STOPPING", "STOPPED", "FAILED"] as const satisfies readonly BatchStatus[];
 export const isLiveBatch = statusIn(LIVE_BATCH_STATUSES);
+/** Where the batch driver is, as its progress file says (runtimes/batch-driver). */
+export const BATCH_PHASES = ["starting", "running", "idle", "finished", "stopped", "failed"] as const;
+export const isBatchPhase = statusIn(BATCH_PHASES);
+/** Each input's status in the driver's state file. */
+export const BATCH_FILE_STATUSES = ["pending", "running", "done", "failed"] as const;
+export const isBatchFileStatus = statusIn(BATCH_FILE_STATUSES);
 export const isBusyBatch = statusIn(BUSY_BATCH_STATUSES);
 export const isNotedBatch = statusIn(NOTED_BATCH_STATUSES);
 
@@ -94,7 +100,7 @@ export type BatchRunRequest = Static<typeof BatchRunRequest>;
 /** How far a job is, as its driver last reported it from the node. */
 export const BatchProgress = Type.Object(
   {
-    phase: literalUnion(["starting", "running", "idle", "finished", "stopped", "failed"] as const),
+    phase: literalUnion(BATCH_PHASES),
     total: Type.Integer({ description: "Inputs seen so far." }),
     done: Type.Integer(),
     failed: Type.Integer(),
@@ -136,7 +142,7 @@ export type BatchRecord = Static<typeof BatchRecord>;
 export const BatchFile = Type.Object(
   {
     path: Type.String({ description: "Relative to the input folder (task openai: the custom_id)." }),
-    status: literalUnion(["pending", "running", "done", "failed"] as const),
+    status: literalUnion(BATCH_FILE_STATUSES),
     reason: Type.Optional(Type.String()),
   },
   { $id: "BatchFile" },
