@@ -22,7 +22,6 @@ import { metricsController, OrchestratorMetrics } from "./metrics";
 import { imagesController } from "./images";
 import { ImagesService } from "./images/service";
 import { sharedSlurmDeps } from "./engines/slurm/shared-deps";
-import { parseHandle } from "./engines/slurm/job-status";
 import { runtimesController } from "./runtimes";
 import { RuntimesService } from "./runtimes/service";
 import { BatchStore } from "./db/batch-store";
@@ -64,8 +63,9 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     protectedPlaces: protectedPlaces(ctx.settings.homeDir, dockerApi.socketPath),
     isProjectRuntime: (image: string) => catalog.isProjectRuntime(image, (name) => docker.images.labels(name)),
   };
+  const batchStore = new BatchStore(join(ctx.dataDir, "orchestrator.db"));
   const batches = new BatchesService({
-    store: new BatchStore(join(ctx.dataDir, "orchestrator.db")),
+    store: batchStore,
     planner,
     engineFor: (profile) => engines.forProfile(profile),
     engineOf: (row) => engines.forRecord(row),
@@ -88,7 +88,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     profile: (name) => client.profiles.get(name),
     runtimeOf: (profile) => engines.clusterRuntime(profile),
     installs: slurmDeps.installs,
-    liveJobs: (profile) => new Map(store.live().flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : []))),
+    liveJobs: (profile) => engines.clusterWorkDirs(profile, [...store.live(), ...batchStore.live()]),
   });
   return [servicesController(services), batchesController(batches), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker, reachability), serviceRoutesController(store), metricsController(metrics)];
 }

@@ -10,6 +10,7 @@ import { submittedRow, unusedName } from "../workloads/records";
 import { BATCH_WORDS, recentlyEndedSince, resolveWorkload } from "../workloads/lookup";
 import { batchLaunch, planBatch, stateDirOf } from "./plan";
 import { parseProgress, readBatchSpec, readStateFile, remaining, toBatchDetails, toBatchRecord } from "./records";
+import { KIND_TRAITS } from "../engines/kind-traits";
 
 export interface BatchesDeps {
   store: BatchStore;
@@ -213,7 +214,7 @@ export class BatchesService implements JobFollower {
         if (stopping) return move("STOPPED", "stopped by its creator");
         if (row.status === "SUBMITTED") return;
         if (!left) return move("COMPLETED", progress?.message ?? null);
-        if (row.engine === "slurm") return this.resubmit(row, `the engine no longer knows its job, with ${unfinished}: submitted again`);
+        if (KIND_TRAITS[row.engine].forgetsEndedJobs) return this.resubmit(row, `the engine no longer knows its job, with ${unfinished}: submitted again`);
         return move("FAILED", "the engine no longer knows this job (removed outside svc?)");
       case "exited":
         if (stopping || observation.outcome === "cancelled") return move("STOPPED", stopping ? "stopped by its creator" : observation.reason);

@@ -2,6 +2,7 @@ import { type EngineKind, type Profile, type SlurmProfile } from "@svc/contracts
 import type { DockerEngine } from "./docker/docker-engine";
 import type { Engine } from "./engine";
 import { EngineError } from "./engine-error";
+import { parseHandle } from "./slurm/job-status";
 import type { ClusterRuntime } from "./slurm/runtime/cluster-runtime";
 import type { SlurmEngine } from "./slurm/slurm-engine";
 
@@ -41,6 +42,11 @@ export class Engines {
       throw new EngineError("invalid", "not_a_slurm_profile", `Profile ${profile.name} is a local profile: its services run in containers here and need no svc runtime. Name a slurm profile (--profile).`);
     }
     return { profile, runtime: await this.slurmFor(profile).runtime() };
+  }
+
+  /** The work folders of a slurm profile's live jobs among `rows`, by service id (what `svc runtime rm` must not pull from under them). */
+  clusterWorkDirs(profile: string, rows: readonly { id: string; engine: EngineKind; profile: string; handle: string | null }[]): Map<string, string> {
+    return new Map(rows.flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : [])));
   }
 
   /** The engine of a recorded service: by the engine kind it was started with and its profile's name. */

@@ -8,6 +8,7 @@ import { EngineBackoff } from "./backoff";
 import { idleFor, isIdleReason } from "./idle";
 import { Renewals } from "./renewal";
 import { readSpec } from "../services/records";
+import { KIND_TRAITS } from "../engines/kind-traits";
 
 /** While something is on its way (starting, stopping) the loop looks this often, so HEALTHY shows within a second. */
 const FAST_TICK_MS = 200;
@@ -116,10 +117,10 @@ export class Reconciler {
       }
       const busy = this.deps.store.live().filter((row) => isBusy(row.status));
       const followersBusy = (this.deps.followers ?? []).some((follower) => follower.busy());
-      // Docker services on their way up, with the port their server will answer on.
-      const watched = busy.filter((row) => row.engine === "docker" && row.status !== "STOPPING" && row.host !== null && row.port !== null);
+      // Services on their way up whose server answers on this machine, with the port it will answer on.
+      const watched = busy.filter((row) => KIND_TRAITS[row.engine].watchesHealth && row.status !== "STOPPING" && row.host !== null && row.port !== null);
       this.healthWatch.watch(watched.map((row) => ({ id: row.id, host: row.host!, port: row.port! })));
-      const localUnwatched = busy.some((row) => row.engine === "docker" && !watched.includes(row));
+      const localUnwatched = busy.some((row) => KIND_TRAITS[row.engine].watchesHealth && !watched.includes(row));
       const wait = busy.length === 0 && !followersBusy ? SLOW_TICK_MS : localUnwatched ? FAST_LOCAL_TICK_MS : FAST_TICK_MS;
       this.timer = setTimeout(() => this.wake(), wait);
     });

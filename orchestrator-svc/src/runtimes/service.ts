@@ -8,7 +8,7 @@ export interface RuntimesDeps {
   /** The runtime on a slurm profile's cluster (through that profile's Slurm engine and connection); an EngineError for any other profile. */
   runtimeOf(profile: Profile): Promise<{ profile: SlurmProfile; runtime: ClusterRuntime }>;
   installs: RuntimeInstalls;
-  /** Live services of a profile whose job has a work folder on the cluster: service id → work folder. */
+  /** Live services and batch jobs of a profile whose job has a work folder on the cluster: id → work folder. */
   liveJobs(profile: string): Map<string, string>;
 }
 

@@ -2,6 +2,7 @@ import { formatDuration, imageOf, isRunningOnEngine, type ServicePolicyState, ty
 import type { ServiceRow } from "../db/service-store";
 import type { LaunchSpec, Mount } from "../engines/engine";
 import { identityOf } from "../workloads/records";
+import { KIND_TRAITS } from "../engines/kind-traits";
 
 /** What the `spec` column holds: the options as given, and how the service was launched (for restart). */
 export interface StoredSpec {
@@ -55,7 +56,7 @@ export function runningSecondsOf(events: ServiceEvent[], now = new Date()): numb
 export function timeOf(row: ServiceRow, events: ServiceEvent[], now = new Date()): Pick<ServiceRecord, "runningSeconds" | "gpuHours"> {
   const runningSeconds = runningSecondsOf(events, now);
   const gpus = readSpec(row).job.gres ?? 0;
-  return { runningSeconds, gpuHours: row.engine === "slurm" ? Math.round(((gpus * runningSeconds) / 3600) * 1000) / 1000 : null };
+  return { runningSeconds, gpuHours: KIND_TRAITS[row.engine].countsGpuHours ? Math.round(((gpus * runningSeconds) / 3600) * 1000) / 1000 : null };
 }
 
 /** A record as the API shows it: never the API key; with its running time when its events are given. */
