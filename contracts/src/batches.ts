@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { ENGINE_KINDS, JobOptions, literalUnion, statusIn, TextGenerationOptions, type Task } from "./services";
+import { ENGINE_KINDS, JobOptions, literalUnion, RUN_TARGET_FIELDS, statusIn, TextGenerationOptions, type Task } from "./services";
 
 /**
  * Batch jobs (`svc batch`): a model run over a whole folder, or over an OpenAI batch file, by the
@@ -70,10 +70,7 @@ export function batchParamsProblem(task: BatchTask, params: Record<string, unkno
 export const BatchRunRequest = Type.Object(
   {
     task: BatchTask,
-    model: Type.String({ minLength: 1, maxLength: 256, description: "Repo id, <owner>/<name>." }),
-    revision: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    profile: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    ...RUN_TARGET_FIELDS,
     inputDir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Folder tasks: the folder of inputs (sub-folders too), on the host that runs the job." })),
     outputDir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Folder tasks: where outputs go, at the inputs' relative paths." })),
     input: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "task openai: the requests file (JSONL in OpenAI's batch input format)." })),

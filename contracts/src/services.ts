@@ -113,14 +113,24 @@ export const ImageRef = Type.String({
   description: "The container image of this service's inference server, instead of the app's (SVC_TEXT_GENERATION_IMAGE, SVC_SPEECH_RECOGNITION_IMAGE).",
 });
 
+/**
+ * What both run requests (`svc run`, `svc batch run`) say after their task: the model, its revision,
+ * the profile and the name. Spread into each request's Type.Object.
+ */
+export const RUN_TARGET_FIELDS = {
+  model: Type.String({ minLength: 1, maxLength: 256, description: "Repo id, <owner>/<name>." }),
+  revision: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  profile: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+};
+
 /** Body of POST /api/services (`svc run`). */
 export const RunRequest = Type.Object(
   {
     task: TaskName,
-    model: Type.String({ minLength: 1, maxLength: 256, description: "Repo id, <owner>/<name>." }),
+    ...RUN_TARGET_FIELDS,
+    // The same field with its default described (it keeps its place after model).
     revision: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Commit id; default: the most recent local revision." })),
-    profile: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
     dryRun: Type.Optional(Type.Boolean()),
     job: Type.Optional(JobOptions),
