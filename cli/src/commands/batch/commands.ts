@@ -1,11 +1,10 @@
 import type { CAC } from "cac";
-import { BATCH_STATUSES, isLiveBatch, type BatchStatus } from "@svc/contracts";
+import { BATCH_STATUSES, type BatchStatus } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext } from "../../prompt";
+import { BATCH_JOB, registerWorkloadDetails, registerWorkloadRm, registerWorkloadStop } from "../workloads";
 import { formatBatchDetails, formatBatchTable } from "./format";
-
-const STOP_WAIT_MS = 30_000;
 
 export function registerBatchLs(cli: CAC, ctx: CliContext) {
   cli
@@ -24,29 +23,11 @@ export function registerBatchLs(cli: CAC, ctx: CliContext) {
 }
 
 export function registerBatchDetails(cli: CAC, ctx: CliContext) {
-  cli
-    .command("details <batch>", "A batch job: its options, each input's status, its failures and events")
-    .option("--json", "Print JSON")
-    .action(async (ref: string, options: { json?: boolean }) => {
-      const details = await ctx.client().batches.get(String(ref));
-      ctx.emit(details, Boolean(options.json), () => formatBatchDetails(details));
-    });
+  registerWorkloadDetails(cli, ctx, BATCH_JOB, { usage: "details <batch>", description: "A batch job: its options, each input's status, its failures and events", format: formatBatchDetails });
 }
 
 export function registerBatchStop(cli: CAC, ctx: CliContext) {
-  cli
-    .command("stop <batch>", "Stop a batch job ('svc batch resume' starts it again)")
-    .option("--no-wait", "Return at once instead of waiting until it has stopped")
-    .action(async (ref: string, options: { wait?: boolean }) => {
-      const batches = ctx.client().batches;
-      let record = await batches.stop(String(ref));
-      const deadline = Date.now() + STOP_WAIT_MS;
-      while (options.wait !== false && isLiveBatch(record.status) && Date.now() < deadline) {
-        await Bun.sleep(200);
-        record = await batches.get(record.id);
-      }
-      ctx.io.out(isLiveBatch(record.status) ? `Stopping batch job ${record.id} (${record.status}).` : `Stopped batch job ${record.id}.`);
-    });
+  registerWorkloadStop(cli, ctx, BATCH_JOB, { usage: "stop <batch>", description: "Stop a batch job ('svc batch resume' starts it again)" });
 }
 
 export function registerBatchResume(cli: CAC, ctx: CliContext) {
@@ -60,27 +41,11 @@ export function registerBatchResume(cli: CAC, ctx: CliContext) {
 }
 
 export function registerBatchRm(cli: CAC, ctx: CliContext & PromptingContext) {
-  cli
-    .command("rm <batch>", "Delete a batch job's record (its outputs stay; asks first)")
-    .option("--yes", "Do not ask for confirmation")
-    .option("--force", "Stop a live job first")
-    .action(async (ref: string, options: { yes?: boolean; force?: boolean }) => {
-      const batches = ctx.client().batches;
-      const details = await batches.get(String(ref));
-      if (isLiveBatch(details.status) && !options.force) throw new UsageError(`batch job ${details.id} is ${details.status}: stop it first ('svc batch stop ${details.id.slice(0, 13)}') or add --force.`);
-      if (!options.yes) {
-        const prompter = ctx.prompter();
-        try {
-          if (!prompter.interactive) throw new UsageError(`removing batch job ${details.id} needs confirmation, but there is no terminal to ask in: pass --yes.`);
-          if (!(await prompter.confirm(`Remove the record of batch job ${details.name} (${details.id}, ${details.status})? Its outputs stay.`, { flag: "--yes" }))) {
-            ctx.io.err(`Kept batch job ${details.id}.`);
-            return;
-          }
-        } finally {
-          prompter.close();
-        }
-      }
-      const removed = await batches.remove(details.id, { force: options.force });
-      ctx.io.out(`Removed batch job ${removed.id}.`);
-    });
+  registerWorkloadRm(cli, ctx, BATCH_JOB, {
+    usage: "rm <batch>",
+    description: "Delete a batch job's record (its outputs stay; asks first)",
+    forceHelp: "Stop a live job first",
+    liveRefusal: (details) => new UsageError(`batch job ${details.id} is ${details.status}: stop it first ('svc batch stop ${details.id.slice(0, 13)}') or add --force.`),
+    afterQuestion: " Its outputs stay.",
+  });
 }

@@ -1,21 +1,12 @@
 import type { CliContext } from "../../io";
-import { submitShowingSteps } from "../run/submitting";
+import { submitParsed } from "../run/submitting";
 import { BATCH_RUN_HELP, parseBatchRunArgs } from "./parse-batch-args";
 
 /** `svc batch run`: steps and warnings to stderr, the new job's id (or the dry run's script) to stdout. */
 export async function runBatch(args: string[], ctx: CliContext) {
-  const parsed = parseBatchRunArgs(args);
-  if (parsed.help) {
-    ctx.io.out(BATCH_RUN_HELP);
-    return;
-  }
-  const { request, json } = parsed;
-  const client = ctx.client();
-  const result = await submitShowingSteps(client, request, client.batches.run(request), ctx);
-  if (json) {
-    ctx.io.out(JSON.stringify(result, null, 2));
-    return;
-  }
+  const submitted = await submitParsed(ctx, parseBatchRunArgs(args), () => BATCH_RUN_HELP, (client, request) => client.batches.run(request));
+  if (!submitted) return;
+  const { request, result } = submitted;
   for (const warning of result.warnings) ctx.io.err(`warning: ${warning}`);
   if (request.dryRun) {
     ctx.io.err("Dry run: this is the job's start-up script; nothing was started.");

@@ -3,7 +3,7 @@ import { DEFAULT_PROFILE } from "@svc/contracts";
 import type { CliContext } from "../../io";
 import { parseRunArgs } from "./parse-run-args";
 import { runHelp } from "./help";
-import { submitShowingSteps } from "./submitting";
+import { submitParsed } from "./submitting";
 import { formatPolicies } from "../services/policies";
 
 /**
@@ -18,18 +18,9 @@ export const runCommand = {
     root.command("run <task> <model>", this.description).allowUnknownOptions();
   },
   async run(args: string[], ctx: CliContext) {
-    const parsed = parseRunArgs(args);
-    if (parsed.help) {
-      ctx.io.out(runHelp(parsed.task));
-      return;
-    }
-    const { request, json } = parsed;
-    const client = ctx.client();
-    const result = await submitShowingSteps(client, request, client.services.run(request), ctx);
-    if (json) {
-      ctx.io.out(JSON.stringify(result, null, 2));
-      return;
-    }
+    const submitted = await submitParsed(ctx, parseRunArgs(args), (parsed) => runHelp(parsed.task), (client, request) => client.services.run(request));
+    if (!submitted) return;
+    const { request, result } = submitted;
     const profile = result.service?.profile ?? request.profile ?? DEFAULT_PROFILE;
     ctx.io.err(`Found ${result.matched} registered revision${result.matched === 1 ? "" : "s"} of ${request.model} for profile ${profile}.`);
     for (const warning of result.warnings) ctx.io.err(`warning: ${warning}`);

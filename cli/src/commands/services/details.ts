@@ -2,6 +2,7 @@ import type { CAC } from "cac";
 import type { ServiceDetails } from "@svc/contracts";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
+import { registerWorkloadDetails, SERVICE } from "../workloads";
 import { formatPolicies } from "./policies";
 
 /** A reason on one line: a multi-line one (an exit with its last output) points to the full text below instead of ending in "last output:". */
@@ -46,11 +47,5 @@ export function formatDetails(d: ServiceDetails): string {
 }
 
 export function registerDetails(cli: CAC, ctx: CliContext) {
-  cli
-    .command("details <service>", "Everything about a service: fields, options, phases, events, endpoint")
-    .option("--json", "Print JSON")
-    .action(async (ref: string, options: { json?: boolean }) => {
-      const details = await ctx.client().services.get(String(ref));
-      ctx.emit(details, Boolean(options.json), () => formatDetails(details));
-    });
+  registerWorkloadDetails(cli, ctx, SERVICE, { usage: "details <service>", description: "Everything about a service: fields, options, phases, events, endpoint", format: formatDetails });
 }

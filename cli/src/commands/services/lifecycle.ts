@@ -1,25 +1,11 @@
 import type { CAC } from "cac";
-import { isLive } from "@svc/contracts";
 import { StateError, UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext } from "../../prompt";
-
-const STOP_WAIT_MS = 30_000;
+import { registerWorkloadRm, registerWorkloadStop, SERVICE } from "../workloads";
 
 export function registerStop(cli: CAC, ctx: CliContext) {
-  cli
-    .command("stop <service>", "Stop a service and free its resources")
-    .option("--no-wait", "Return at once instead of waiting until it has stopped")
-    .action(async (ref: string, options: { wait?: boolean }) => {
-      const services = ctx.client().services;
-      let record = await services.stop(String(ref));
-      const deadline = Date.now() + STOP_WAIT_MS;
-      while (options.wait !== false && isLive(record.status) && Date.now() < deadline) {
-        await Bun.sleep(200);
-        record = await services.get(record.id);
-      }
-      ctx.io.out(isLive(record.status) ? `Stopping service ${record.id} (${record.status}).` : `Stopped service ${record.id}.`);
-    });
+  registerWorkloadStop(cli, ctx, SERVICE, { usage: "stop <service>", description: "Stop a service and free its resources" });
 }
 
 export function registerRestart(cli: CAC, ctx: CliContext) {
@@ -30,33 +16,13 @@ export function registerRestart(cli: CAC, ctx: CliContext) {
 }
 
 export function registerRm(cli: CAC, ctx: CliContext & PromptingContext) {
-  cli
-    .command("rm <service>", "Delete a service's record (asks first)")
-    .option("--yes", "Do not ask for confirmation")
-    .option("--force", "Stop a live service first")
-    .action(async (ref: string, options: { yes?: boolean; force?: boolean }) => {
-      const services = ctx.client().services;
-      const details = await services.get(String(ref));
-      if (isLive(details.status) && !options.force) {
-        throw new StateError(`service ${details.id} is ${details.status}: stop it first ('svc stop ${details.id.slice(0, 13)}'), or remove it running with 'svc rm --force ${details.id.slice(0, 13)}'.`);
-      }
-      if (!options.yes) {
-        const prompter = ctx.prompter();
-        try {
-          if (!prompter.interactive) {
-            throw new UsageError(`removing service ${details.id} needs confirmation, but there is no terminal to ask in: pass --yes.`);
-          }
-          if (!(await prompter.confirm(`Remove the record of service ${details.name} (${details.id}, ${details.status})?`, { flag: "--yes" }))) {
-            ctx.io.err(`Kept service ${details.id}.`);
-            return;
-          }
-        } finally {
-          prompter.close();
-        }
-      }
-      const removed = await services.remove(details.id, { force: options.force });
-      ctx.io.out(`Removed service ${removed.id}.`);
-    });
+  registerWorkloadRm(cli, ctx, SERVICE, {
+    usage: "rm <service>",
+    description: "Delete a service's record (asks first)",
+    forceHelp: "Stop a live service first",
+    liveRefusal: (details) => new StateError(`service ${details.id} is ${details.status}: stop it first ('svc stop ${details.id.slice(0, 13)}'), or remove it running with 'svc rm --force ${details.id.slice(0, 13)}'.`),
+    afterQuestion: "",
+  });
 }
 
 export function registerLogs(cli: CAC, ctx: CliContext) {
