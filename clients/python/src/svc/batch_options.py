@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import Any
 
 from ._decode import camel
+from ._workload_options import JOB_KEYS, TEXT_GENERATION_KEYS, WorkloadKeywords
 
 
-class BatchOptions(TypedDict, total=False):
-    """Keyword arguments of `Svc.run_batch()` / `AsyncSvc.run_batch()`: every option of `svc batch run`."""
+class BatchOptions(WorkloadKeywords, total=False):
+    """Keyword arguments of `Svc.run_batch()` / `AsyncSvc.run_batch()`: every option of `svc batch run`
+    (revision, profile, name and the job options as `WorkloadKeywords` has them)."""
 
     #: Folder tasks (transcribe, chat, embed): the inputs and where outputs go, on the host that runs the job.
     input_dir: str | os.PathLike[str]
@@ -26,21 +28,6 @@ class BatchOptions(TypedDict, total=False):
     concurrency: int
     #: Seconds to wait for new inputs once all are done (default 120).
     idle_timeout: int
-    revision: str
-    profile: str
-    name: str
-    # Job options, as for `run()`.
-    time: str
-    ntasks_per_node: int
-    mem: int
-    gres: int
-    partition: str
-    constraint: str
-    account: str
-    qos: str
-    reservation: str
-    exclude: str
-    nodelist: str
     # text-generation runtime options.
     disable_custom_kernels: bool
     sharded: str
@@ -49,14 +36,12 @@ class BatchOptions(TypedDict, total=False):
 
 
 _TOP = ("input_dir", "output_dir", "input", "output", "params", "input_ext", "concurrency", "idle_timeout", "revision", "profile", "name")
-_JOB = ("time", "ntasks_per_node", "mem", "gres", "partition", "constraint", "account", "qos", "reservation", "exclude", "nodelist")
-_TEXT = ("disable_custom_kernels", "sharded", "max_input_length", "max_total_tokens")
 
 
 def batch_request(task: str, model: str, options: BatchOptions, dry_run: bool = False) -> dict[str, Any]:
     """The body of POST /api/batches for these options."""
     values: dict[str, Any] = dict(options)
-    unknown = set(values) - set(_TOP) - set(_JOB) - set(_TEXT)
+    unknown = set(values) - set(_TOP) - set(JOB_KEYS) - set(TEXT_GENERATION_KEYS)
     if unknown:
         raise TypeError(f"unknown batch options: {', '.join(sorted(unknown))}")
     body: dict[str, Any] = {"task": task, "model": model}
@@ -68,10 +53,10 @@ def batch_request(task: str, model: str, options: BatchOptions, dry_run: bool = 
             elif key == "input_ext":
                 value = list(value)
             body[camel(key)] = value
-    job = {camel(key): values[key] for key in _JOB if key in values}
+    job = {camel(key): values[key] for key in JOB_KEYS if key in values}
     if job:
         body["job"] = job
-    text = {camel(key): values[key] for key in _TEXT if key in values}
+    text = {camel(key): values[key] for key in TEXT_GENERATION_KEYS if key in values}
     if text:
         body["textGeneration"] = text
     if dry_run:

@@ -4,32 +4,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import Any
 
 from ._decode import camel
+from ._workload_options import JOB_KEYS, TEXT_GENERATION_KEYS, WorkloadKeywords
 
 
-class RunOptions(TypedDict, total=False):
-    """Keyword arguments of `Svc.run()` / `AsyncSvc.run()`: every option of `svc run`."""
+class RunOptions(WorkloadKeywords, total=False):
+    """Keyword arguments of `Svc.run()` / `AsyncSvc.run()`: every option of `svc run` (revision, profile,
+    name and the job options as `WorkloadKeywords` has them)."""
 
-    #: Model revision (commit id); default: the most recent local revision.
-    revision: str
-    #: Profile to use; default: `default`.
-    profile: str
-    #: Service name; default: a generated one.
-    name: str
     #: Secret callers must send as `Authorization: Bearer <key>`; kept on the returned Service.
     api_key: str
-    # Job options (Slurm's sbatch; the Docker engine honours mem and gres).
-    #: Duration: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS.
-    time: str
-    ntasks_per_node: int
-    #: Memory per node in GB.
-    mem: int
-    #: GPU devices per node.
-    gres: int
-    partition: str
-    constraint: str
     # Lifecycle policies (durations: 30s, 30m, 2h, 1h30m or HH:MM:SS)
     #: Stop after answering no request for this long ("0": never; default: the profile's idle_stop).
     idle_stop: str
@@ -41,13 +27,6 @@ class RunOptions(TypedDict, total=False):
     renew: bool
     #: How long before the job's end the successor is submitted (default 10m).
     renew_before: str
-    #: Slurm account, QOS, reservation (default: the profile's account and qos).
-    account: str
-    qos: str
-    reservation: str
-    #: Nodes not to run on / to run on (Slurm hostlists such as "node[01-04]").
-    exclude: str
-    nodelist: str
     # Every task
     #: Host folders bound read-only into the service, each at the same path.
     mount: Sequence[str | os.PathLike[str]]
@@ -71,11 +50,11 @@ class RunOptions(TypedDict, total=False):
 #: Where each option goes in the request body: (group or None for the top level, JSON name).
 _PLACES: dict[str, tuple[str | None, str]] = {
     **{key: (None, camel(key)) for key in ("revision", "profile", "name", "api_key", "engine_args")},
-    **{key: ("job", camel(key)) for key in ("time", "ntasks_per_node", "mem", "gres", "partition", "constraint", "account", "qos", "reservation", "exclude", "nodelist")},
+    **{key: ("job", camel(key)) for key in JOB_KEYS},
     "mount": (None, "mounts"),
     "grace_period": (None, "gracePeriod"),
     "image": (None, "image"),
-    **{key: ("textGeneration", camel(key)) for key in ("disable_custom_kernels", "sharded", "max_input_length", "max_total_tokens")},
+    **{key: ("textGeneration", camel(key)) for key in TEXT_GENERATION_KEYS},
     "input_dir": ("speechRecognition", "inputDir"),
     **{key: ("policies", camel(key)) for key in ("idle_stop", "on_demand", "start_timeout", "renew", "renew_before")},
 }

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from .services import JobOptions
+from .services import JobOptions, StatusEvent
 
 BatchTask = Literal["transcribe", "chat", "embed", "openai"]
 BATCH_TASKS: tuple[BatchTask, ...] = ("transcribe", "chat", "embed", "openai")
@@ -68,11 +68,9 @@ class BatchFile:
 
 
 @dataclass(frozen=True, kw_only=True)
-class BatchEvent:
-    at: datetime
+class BatchEvent(StatusEvent):
     from_: BatchStatus | None = field(metadata={"json": "from"})
     to: BatchStatus
-    reason: str | None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -120,11 +120,19 @@ class ServiceRecord:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ServiceEvent:
+class StatusEvent:
+    """A change of status in a workload's `events`; `ServiceEvent` and `BatchEvent` name their statuses."""
+
     at: datetime
+    from_: str | None = field(metadata={"json": "from"})
+    to: str
+    reason: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServiceEvent(StatusEvent):
     from_: ServiceStatus | None = field(metadata={"json": "from"})
     to: ServiceStatus
-    reason: str | None
 
 
 @dataclass(frozen=True, kw_only=True)
