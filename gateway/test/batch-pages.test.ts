@@ -4,10 +4,10 @@
  * (tests/app/batch.test.ts runs real jobs; tests/ui/ looks at the page in Chromium.)
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
-import { commitOf, files, startSvc, tempHome, writeCachedSnapshot, type RunningSvc } from "@svc/testing";
+import { commitOf, files, formPost, localProfileHome, startSvc, tempHome, type RunningSvc } from "@svc/testing";
 
 let app: RunningSvc;
 let base: string;
@@ -15,10 +15,8 @@ const MODEL = "acme/tiny-gguf";
 
 beforeAll(async () => {
   base = tempHome("svc-batch-pages-");
-  const svcHome = join(base, "svc");
-  for (const dir of [svcHome, join(base, "home", "texts"), join(base, "cache")]) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(svcHome, "profiles.cfg"), `[default]\nschema = local\nhome_dir = ${join(base, "home")}\ncache_dir = ${join(base, "cache")}\n`);
-  writeCachedSnapshot(join(base, "cache", "models"), MODEL, commitOf("g"), files.gguf());
+  const svcHome = localProfileHome(base, [{ repo: MODEL, commit: commitOf("g"), files: files.gguf() }]);
+  mkdirSync(join(base, "home", "texts"));
   app = await startSvc({ home: svcHome });
   await new SvcClient({ baseUrl: app.url }).models.refresh();
 });
@@ -27,12 +25,7 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-const form = (fields: Record<string, string>) => ({
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url },
-  body: new URLSearchParams(fields).toString(),
-  redirect: "manual" as const,
-});
+const form = (fields: Record<string, string>) => formPost(app.url, fields);
 
 test("the batch jobs page: nav link, an empty list that says what to do, the launcher with the registry's models, a 204 poll", async () => {
   const page = await fetch(`${app.url}/batches`);

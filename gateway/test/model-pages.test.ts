@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot, startFakeHub, tinyRepo, type FakeHub } from "@svc/testing";
+import { rmSync } from "node:fs";
+import { startSvc, tempHome, type RunningSvc, commitOf, files, formPost, localProfileHome, startFakeHub, tinyRepo, type FakeHub } from "@svc/testing";
 
 let app: RunningSvc;
 let hub: FakeHub;
@@ -10,11 +9,10 @@ let base: string;
 beforeAll(async () => {
   base = tempHome("svc-model-pages-");
   hub = startFakeHub({ repos: [tinyRepo("acme/tiny-llm", "causal-lm")] });
-  const svcHome = join(base, "svc");
-  for (const dir of [svcHome, join(base, "home"), join(base, "cache")]) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(svcHome, "profiles.cfg"), `[default]\nschema = local\nhome_dir = ${join(base, "home")}\ncache_dir = ${join(base, "cache")}\n`);
-  writeCachedSnapshot(join(base, "cache", "models"), "openai/whisper-tiny", commitOf("w"), files.whisper());
-  writeCachedSnapshot(join(base, "cache", "models"), "google/bert", commitOf("b"), files.bert());
+  const svcHome = localProfileHome(base, [
+    { repo: "openai/whisper-tiny", commit: commitOf("w"), files: files.whisper() },
+    { repo: "google/bert", commit: commitOf("b"), files: files.bert() },
+  ]);
   app = await startSvc({ home: svcHome, env: { HF_ENDPOINT: hub.url } });
 });
 afterAll(async () => {
@@ -23,12 +21,7 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-const form = (fields: Record<string, string>) => ({
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url },
-  body: new URLSearchParams(fields).toString(),
-  redirect: "manual" as const,
-});
+const form = (fields: Record<string, string>) => formPost(app.url, fields);
 
 test("the models page: table with filters, refresh, and the add form with live progress", async () => {
   const empty = await fetch(`${app.url}/models`);

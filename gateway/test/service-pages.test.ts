@@ -5,12 +5,12 @@
  * (tests/ui/ drives the same pages in Chromium with real services.)
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { ServiceRecord } from "@svc/contracts";
 import { serviceDetailsPage, servicesTable } from "@svc/ui";
-import { startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot } from "@svc/testing";
+import { startSvc, tempHome, type RunningSvc, commitOf, files, formPost, localProfileHome } from "@svc/testing";
 
 let app: RunningSvc;
 let base: string;
@@ -18,10 +18,7 @@ const MODEL = "acme/tiny-gguf";
 
 beforeAll(async () => {
   base = tempHome("svc-service-pages-");
-  const svcHome = join(base, "svc");
-  for (const dir of [svcHome, join(base, "home"), join(base, "cache")]) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(svcHome, "profiles.cfg"), `[default]\nschema = local\nhome_dir = ${join(base, "home")}\ncache_dir = ${join(base, "cache")}\n`);
-  writeCachedSnapshot(join(base, "cache", "models"), MODEL, commitOf("g"), files.gguf());
+  const svcHome = localProfileHome(base, [{ repo: MODEL, commit: commitOf("g"), files: files.gguf() }]);
   app = await startSvc({ home: svcHome });
   await new SvcClient({ baseUrl: app.url }).models.refresh();
 });
@@ -30,12 +27,7 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url, ...headers },
-  body: new URLSearchParams(fields).toString(),
-  redirect: "manual" as const,
-});
+const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => formPost(app.url, fields, headers);
 const launch = { task: "text-generation", model: MODEL, profile: "default" };
 
 test("the services page: nav, filters, an empty state that says what to do, a poll that answers 204 while nothing changed", async () => {

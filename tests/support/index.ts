@@ -16,3 +16,4 @@ export * from "./cluster-app";
 export * from "./metrics-text";
 export * from "./lifecycle";
 export * from "./service-history";
+export * from "./page-tests";
