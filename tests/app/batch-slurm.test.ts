@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SvcClient } from "@svc/client";
 import type { BatchRecord, BatchStatus } from "@svc/contracts";
-import { eventually, runSvc, sh, startAppWithCluster, tempHome, TEXT_MODEL, type ClusterApp, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
+import { batchReaches, eventually, runSvc, sh, startAppWithCluster, tempHome, TEXT_MODEL, type ClusterApp, type SshTestHost, RUNTIME_UPLOAD_TEST_MS, watchBatchProgress } from "@svc/testing";
 
 const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
 const PROFILE = "cluster";
@@ -31,7 +31,7 @@ const onCluster = async (command: string) => {
   if (result.exitCode !== 0) throw new Error(`${command} failed on the cluster: ${result.output}`);
   return result.output;
 };
-const reaches = (id: string, wanted: BatchStatus, ms = 300_000) => eventually(async () => (await client.batches.get(id)).status === wanted, ms, `batch ${id} to be ${wanted}`);
+const reaches = (id: string, wanted: BatchStatus, ms = 300_000) => batchReaches(client, id, wanted, ms);
 
 /** Files under a folder on the cluster (the state folder left out), with their mtimes to the nanosecond. */
 async function outputs(dir: string): Promise<Map<string, string>> {
@@ -39,14 +39,7 @@ async function outputs(dir: string): Promise<Map<string, string>> {
   return new Map(text.split("\n").filter(Boolean).map((line) => line.split(" ") as [string, string]));
 }
 
-async function watchProgress(id: string, until: (record: BatchRecord) => boolean, seen: Set<number>, ms = 300_000) {
-  await eventually(async () => {
-    const ls = await runSvc(["batch", "ls", "--all", "--json"], env);
-    const record = (JSON.parse(ls.stdout) as BatchRecord[]).find((b) => b.id === id);
-    if (record?.progress) seen.add(record.progress.done);
-    return record !== undefined && until(record);
-  }, ms, `batch ${id} progress`);
-}
+const watchProgress = (id: string, until: (record: BatchRecord) => boolean, seen: Set<number>, ms = 300_000) => watchBatchProgress(env, id, until, seen, ms);
 
 beforeAll(async () => {
   started = await startAppWithCluster(PROFILE);

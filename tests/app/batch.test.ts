@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { join, relative } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { BatchRecord, BatchStatus } from "@svc/contracts";
-import { buildRuntimeImages, ensureDocker, eventually, registerTinyModels, runSvc, sh, SPEECH_MODEL, startSvc, tempHome, TEXT_MODEL, type RunningSvc } from "@svc/testing";
+import { batchReaches, buildRuntimeImages, ensureDocker, eventually, registerTinyModels, runSvc, sh, SPEECH_MODEL, startSvc, tempHome, TEXT_MODEL, type RunningSvc, watchBatchProgress } from "@svc/testing";
 
 /** The issue asks for 40 of each; the tiny models take well under a second per file. */
 const WAVS = 40;
@@ -57,8 +57,7 @@ afterAll(async () => {
   await app?.cleanup();
 });
 
-const reaches = (id: string, wanted: BatchStatus, ms = JOB_MS) =>
-  eventually(async () => (await client.batches.get(id)).status === wanted, ms, `batch ${id} to be ${wanted}`);
+const reaches = (id: string, wanted: BatchStatus, ms = JOB_MS) => batchReaches(client, id, wanted, ms);
 
 /** Every file under `dir` (the state folder left out), by path relative to it, with its mtime. */
 function outputs(dir: string): Map<string, number> {
@@ -75,15 +74,7 @@ function outputs(dir: string): Map<string, number> {
   return found;
 }
 
-/** Polls `svc batch ls --json` until `until` holds, collecting the done counts it showed for job `id`. */
-async function watchProgress(id: string, until: (record: BatchRecord) => boolean, seen: Set<number>, ms = JOB_MS) {
-  await eventually(async () => {
-    const ls = await runSvc(["batch", "ls", "--all", "--json"], env);
-    const record = (JSON.parse(ls.stdout) as BatchRecord[]).find((b) => b.id === id);
-    if (record?.progress) seen.add(record.progress.done);
-    return record !== undefined && until(record);
-  }, ms, `batch ${id} progress`);
-}
+const watchProgress = (id: string, until: (record: BatchRecord) => boolean, seen: Set<number>, ms = JOB_MS) => watchBatchProgress(env, id, until, seen, ms);
 
 describe("batch jobs on Docker", () => {
   test("a task the model cannot serve is refused with the tasks it can; bad params and folders name what to fix", async () => {

@@ -17,3 +17,4 @@ export * from "./metrics-text";
 export * from "./lifecycle";
 export * from "./service-history";
 export * from "./page-tests";
+export * from "./batch-jobs";
