@@ -32,7 +32,7 @@ test("GET /api/batches: the job that ended an hour ago, with its output folder; 
 
 test("the Batch jobs page shows the job that ended lately, dimmed as ended, with where its outputs are", async () => {
   const html = await (await fetch(`${app.url}/batches`)).text();
-  expect(html).toMatch(/<tr data-batch-id="[0-9a-f-]+" class="ended">[\s\S]*?finished-lately[\s\S]*?<td class="outputs"><code>\/data\/out-lately<\/code><\/td>/);
+  expect(html).toMatch(/<tr data-batch-id="[0-9a-f-]+" class="ended">[\s\S]*?<td class="outputs"><code>\/data\/out-lately<\/code><\/td>[\s\S]*?finished-lately[\s\S]*?<\/tr>/);
   expect(html).not.toContain("finished-long-ago");
   const all = await (await fetch(`${app.url}/batches?all=1`)).text();
   expect(all).toContain("<code>/data/out-long-ago</code>");

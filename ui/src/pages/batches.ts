@@ -71,17 +71,17 @@ export function batchesTable(batches: BatchRecord[], options: { version: string;
       : batches.length === 0
         ? html`<p>No batch jobs${options.all ? "" : " live or ended in the last 24 h"}. Start one with the form below, or <code>svc batch run</code>.${options.all ? "" : html` <a href="${BATCHES_PATH}?all=1">Show every job, ever</a>.`}</p>`
         : html`<div class="table-wrap"><table class="services batches">
-            <thead><tr><th scope="col">Batch ID</th><th scope="col">Task</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">Progress</th>
-              <th scope="col">Files/min</th><th scope="col">ETA</th><th scope="col">Allocations</th><th scope="col">Name</th><th scope="col">Profile</th><th scope="col">Outputs</th></tr></thead>
+            <thead><tr><th scope="col">Batch ID</th><th scope="col">Task</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Outputs</th>
+              <th scope="col">Files/min</th><th scope="col">ETA</th><th scope="col">Allocations</th><th scope="col">Name</th><th scope="col">Profile</th></tr></thead>
             <tbody>
               ${batches.map(
                 (b) => html`<tr data-batch-id="${b.id}" ${isLiveBatch(b.status) ? "" : html`class="ended"`}>
                   <td><a href="${batchUrl(b.id)}" title="${b.id}"><code>${b.id.slice(0, 13)}</code></a></td>
                   <td>${b.task}</td><td>${b.model}</td>
                   <td>${statusBadge(b.status)}${b.reason && isNotedBatch(b.status) ? html`<span class="reason">${b.reason.split("\n")[0]}</span>` : ""}</td>
-                  <td>${progressBar(b)}</td>
+                  <td>${progressBar(b)}</td><td class="outputs">${outputsOf(b)}</td>
                   <td>${b.progress ? b.progress.filesPerMinute : "—"}</td><td>${eta(b)}</td><td>${b.allocations}</td>
-                  <td>${b.name}</td><td>${b.profile}</td><td class="outputs">${outputsOf(b)}</td>
+                  <td>${b.name}</td><td>${b.profile}</td>
                 </tr>`,
               )}
             </tbody></table></div>`}
