@@ -89,6 +89,6 @@ describe("package boundaries", () => {
     const cli = await bundled("cli/src/main.ts");
     expect(cli).toContain("profilesOnDisk");
     expect(cli).not.toMatch(framework);
-    expect(await bundled("client/src/index.ts")).not.toMatch(framework);
+    expect(await bundled("clients/typescript/src/index.ts")).not.toMatch(framework);
   });
 });
