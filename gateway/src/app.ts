@@ -11,6 +11,8 @@ import { OnDemandStarts } from "./on-demand/ensure-serving";
 import { statusController } from "./status";
 import { docsController } from "./docs";
 import { pagesController } from "./pages";
+import { docPagesController } from "./doc-pages";
+import { DocPages } from "./doc-pages/service";
 import { requestGuard } from "./guard";
 import { holdOpen, IDLE_TIMEOUT_SECONDS } from "./guard/hold-open";
 import { PROXY_BODY_LIMIT } from "./guard/service";
@@ -90,6 +92,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     .use(usageController(usage, client))
     .use(metricsController(metrics))
     .use(docsController({ ownPart: () => openApiPart(app, (path) => path.startsWith("/api/")), client, debug: settings.debug }))
+    .use(docPagesController(new DocPages(), !settings.debug))
     .use(pagesController(settings, client, proxy, keys, usage));
   return app;
 }

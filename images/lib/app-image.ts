@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { workspaceTree } from "./image-tree";
 import { buildStagedImage } from "./staged-image";
@@ -24,6 +24,9 @@ export function buildAppImage(root: string, baseTag: string, options: { showProg
     tree: [
       ...workspaceTree(root, APP_WORKSPACES, [/^[^/]+\/test\//, /^[^/]+\/drizzle\.config\.ts$/], ["@svc/images"]),
       { target: "package.json", source: join(root, "package.json") },
+      // The documentation the gateway serves at /docs.
+      { target: "README.md", source: join(root, "README.md") },
+      ...readdirSync(join(root, "docs")).filter((file) => file.endsWith(".md")).map((file) => ({ target: `docs/${file}`, source: join(root, "docs", file) })),
     ],
     network: "none",
     showProgress: options.showProgress,

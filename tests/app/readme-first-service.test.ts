@@ -4,10 +4,10 @@
  * through a link in a folder on the PATH: they must work as the README says, up to a HEALTHY service.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
-import { buildRuntimeImages, ensureDocker, eventually, REPO_ROOT, startSvc, tempHome, type RunningSvc } from "@svc/testing";
+import { buildRuntimeImages, ensureDocker, eventually, REPO_ROOT, runDocBlock, startSvc, svcOnPath, tempHome, type RunningSvc } from "@svc/testing";
 
 let app: RunningSvc;
 let client: SvcClient;
@@ -30,8 +30,7 @@ beforeAll(async () => {
   mkdirSync(home, { recursive: true });
   app = await startSvc({ home, env: runtimes.env });
   client = new SvcClient({ baseUrl: app.url });
-  bin = tempHome("svc-readme-bin-");
-  symlinkSync(join(REPO_ROOT, "svc"), join(bin, "svc"));
+  bin = svcOnPath();
 }, 600_000);
 
 afterAll(async () => {
@@ -42,13 +41,7 @@ afterAll(async () => {
 test("the README's first service: init, tiny models, refresh, run, ls, in SVC_HOME_DIR, with svc on the PATH", async () => {
   const script = firstServiceBlock();
   expect(script).not.toContain("~/.svc");
-  const proc = Bun.spawn(["bash", "-e", "-c", script], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), PATH: `${bin}:${process.env.PATH}` },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const { stdout, stderr, code } = await runDocBlock(script, app, bin);
   expect({ code, stderr: code === 0 ? "" : stderr }).toEqual({ code: 0, stderr: "" });
   const id = /^[0-9a-f-]{36}$/m.exec(stdout)?.[0];
   expect(id).toBeDefined();

@@ -1,5 +1,5 @@
 /**
- * The package boundaries of the repository (README, "Architecture"): every workspace package has an
+ * The package boundaries of the repository (docs/architecture.md): every workspace package has an
  * entry point and an `exports` map, and no tracked .ts file reaches into another package except
  * through what that package exports. Reads the import statements of every tracked .ts file.
  */
@@ -89,6 +89,6 @@ describe("package boundaries", () => {
     const cli = await bundled("cli/src/main.ts");
     expect(cli).toContain("profilesOnDisk");
     expect(cli).not.toMatch(framework);
-    expect(await bundled("client/src/index.ts")).not.toMatch(framework);
+    expect(await bundled("clients/typescript/src/index.ts")).not.toMatch(framework);
   });
 });

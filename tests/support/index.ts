@@ -18,3 +18,4 @@ export * from "./lifecycle";
 export * from "./service-history";
 export * from "./page-tests";
 export * from "./batch-jobs";
+export * from "./doc-blocks";

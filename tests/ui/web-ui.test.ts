@@ -66,6 +66,7 @@ describe("the web UI in a browser", () => {
     await expect(page.locator("#services-table").textContent()).resolves.toContain("No services yet");
     expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe("Services");
     expect(await page.locator('nav a[href="/api/docs"]').count()).toBe(1);
+    expect(await page.locator('nav a[href="/docs"]').count()).toBe(1);
     await screenshot(page, "02-services-empty");
   });
 
@@ -372,6 +373,14 @@ describe("the web UI in a browser", () => {
     expect(await docker.locator(".badge").textContent()).toBe("reachable");
     expect(await docker.textContent()).toContain("Docker Engine");
     await screenshot(page, "17-overview");
+
+    // The documentation, from the header: rendered pages whose links stay under /docs.
+    await Promise.all([page.waitForURL(`${app.url}/docs`), page.click('nav a[href="/docs"]')]);
+    expect(await page.locator("article h1").textContent()).toBe("svc documentation");
+    await Promise.all([page.waitForURL(`${app.url}/docs/profiles`), page.click('article a[href="/docs/profiles"]')]);
+    expect(await page.locator("article h1").textContent()).toBe("Profiles");
+    expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe("Docs");
+    await screenshot(page, "18-docs");
 
     await page.goto(`${app.url}/api/docs`);
     await Promise.all([page.waitForURL(`${app.url}/services`), page.click("#back-to-ui")]);

@@ -28,3 +28,4 @@ export { playgroundPage, PLAYGROUND_PATH, type PlaygroundValues, type Playground
 export { batchesPage, batchesTable, batchDetailsPage, progressBar, BATCHES_PATH, type BatchFormValues } from "./pages/batches";
 export { keysPage, KEYS_PATH, type KeyFormValues } from "./pages/keys";
 export { usagePage, USAGE_PATH } from "./pages/usage";
+export { docPage, docNotFoundPage, DOCS_PATH } from "./pages/docs";

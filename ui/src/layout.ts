@@ -21,6 +21,7 @@ const NAV = [
   { href: "/models", label: "Models" },
   { href: "/keys", label: "Keys" },
   { href: "/usage", label: "Usage" },
+  { href: "/docs", label: "Docs" },
   { href: "/api/docs", label: "API docs" },
 ];
 

@@ -1,5 +1,5 @@
 import { secretsEqual } from "@svc/platform";
-import { ASSET_PREFIX } from "@svc/ui";
+import { ASSET_PREFIX, DOCS_PATH } from "@svc/ui";
 import { isSafeMethod, originVerdict } from "../guard/service";
 import { isV1Path } from "../openai/paths";
 import { readCookie, SESSION_COOKIE, sessionValid } from "./session";
@@ -9,8 +9,10 @@ export type Access =
   | { kind: "unauthenticated"; reason: string }
   | { kind: "cross-origin" };
 
-const PUBLIC_PATHS = new Set(["/login", "/api/health", "/favicon.ico"]);
-const PUBLIC_PREFIXES = [`${ASSET_PREFIX}/`, "/api/docs/assets/"];
+// The documentation pages are the repository's own text, with nothing of this installation in them:
+// public like the static assets, so a person can read how to get the token before logging in.
+const PUBLIC_PATHS = new Set(["/login", "/api/health", "/favicon.ico", DOCS_PATH]);
+const PUBLIC_PREFIXES = [`${ASSET_PREFIX}/`, "/api/docs/assets/", `${DOCS_PATH}/`];
 
 export function isPublicPath(path: string): boolean {
   return PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));

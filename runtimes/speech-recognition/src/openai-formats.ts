@@ -4,7 +4,7 @@ import type { Segment, Transcript } from "./whisper-engine";
 /**
  * A transcript in the `response_format`s of OpenAI's `/v1/audio/transcriptions`, with the engine's
  * own numbers: each segment's tokens, their mean log probability and the no-speech probability come
- * from whisper.cpp (whisper-native.ts); see the README's compatibility table.
+ * from whisper.cpp (whisper-native.ts); see the compatibility table in docs/endpoints.md.
  */
 
 /** How well the text compresses, as OpenAI's Whisper measures it: UTF-8 bytes over zlib-compressed bytes. */

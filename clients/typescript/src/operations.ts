@@ -43,7 +43,7 @@ import type {
  * Every operation of the REST API, keyed by method and path as the OpenAPI document writes them:
  * its path parameters, query, body and success answer (a text answer is `string`, no content
  * `void`). The client's methods send only these (`SvcClient.call`), and a test type-checks this
- * list against types generated from the served document (client/test/document-types.test.ts):
+ * list against types generated from the served document (clients/typescript/test/document-types.test.ts):
  * an operation the document has and the client lacks, or a type that differs, fails it.
  */
 export interface Operations {

@@ -40,9 +40,11 @@ function mismatches(name: string, source: string, operations: string): string[] 
   return (type.isUnion() ? type.types : type.flags & ts.TypeFlags.Never ? [] : [type]).map((member) => checker.typeToString(member).replaceAll('"', ""));
 }
 
+// By absolute path: the generated files live in test-artifacts/, outside every package.
+const mismatchesModule = join(import.meta.dir, "document-types");
 const header = `import type { paths } from "./openapi";
 import type { Operations } from "@svc/client";
-import type { Mismatches } from "../../client/test/document-types";
+import type { Mismatches } from "${mismatchesModule}";
 `;
 
 test("the client's operations match the types generated from the served document", async () => {
