@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { freePort as freePortOn } from "@svc/platform/net";
+export { retryWhilePortTaken } from "@svc/platform/net";
 import { readyUrl } from "./ready-url";
 import { ContractViolation } from "./api-document";
 import { appToken, unwatchApp, watchApp } from "./contract-check";
