@@ -15,7 +15,7 @@ const root = new URL("../..", import.meta.url).pathname;
 const DEFAULT_WORKERS = 4;
 const PYTHON_JOB = "clients/python (pytest)";
 
-const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The given files in one `bun test`, its output passed through; counts from its summary. */
 async function bunTestAsGiven(args: string[]): Promise<Counts> {
