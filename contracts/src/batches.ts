@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { ENGINE_KINDS, JobOptions, literalUnion, TextGenerationOptions, type Task } from "./services";
+import { ENGINE_KINDS, JobOptions, literalUnion, statusIn, TextGenerationOptions, type Task } from "./services";
 
 /**
  * Batch jobs (`svc batch`): a model run over a whole folder, or over an OpenAI batch file, by the
@@ -27,7 +27,21 @@ export type BatchStatus = (typeof BATCH_STATUSES)[number];
 export const BatchStatus = literalUnion(BATCH_STATUSES);
 /** States the reconciler still follows. */
 export const LIVE_BATCH_STATUSES = ["SUBMITTED", "PENDING", "RUNNING", "STOPPING"] as const satisfies readonly BatchStatus[];
-export const isLiveBatch = (status: BatchStatus) => (LIVE_BATCH_STATUSES as readonly BatchStatus[]).includes(status);
+/** States a job does not leave by itself; `resume` starts it again. */
+export const FINISHED_BATCH_STATUSES = ["STOPPED", "COMPLETED", "FAILED"] as const satisfies readonly BatchStatus[];
+/** Live states on the way somewhere (submitted, queued, stopping): the reconciler looks more often while any job is in one. */
+export const BUSY_BATCH_STATUSES = ["SUBMITTED", "PENDING", "STOPPING"] as const satisfies readonly BatchStatus[];
+/** States whose reason is news (why it waits, stops or failed); a running or completed job's is the driver's last word. */
+export const NOTED_BATCH_STATUSES = ["SUBMITTED", "PENDING", "STOPPING", "STOPPED", "FAILED"] as const satisfies readonly BatchStatus[];
+export const isLiveBatch = statusIn(LIVE_BATCH_STATUSES);
+/** Where the batch driver is, as its progress file says (runtimes/batch-driver). */
+export const BATCH_PHASES = ["starting", "running", "idle", "finished", "stopped", "failed"] as const;
+export const isBatchPhase = statusIn(BATCH_PHASES);
+/** Each input's status in the driver's state file. */
+export const BATCH_FILE_STATUSES = ["pending", "running", "done", "failed"] as const;
+export const isBatchFileStatus = statusIn(BATCH_FILE_STATUSES);
+export const isBusyBatch = statusIn(BUSY_BATCH_STATUSES);
+export const isNotedBatch = statusIn(NOTED_BATCH_STATUSES);
 
 /** The `--params` each batch task takes (checked by the orchestrator before a job starts, and by the driver on the node). */
 export const BATCH_PARAMS: Record<BatchTask, readonly string[]> = {
@@ -86,7 +100,7 @@ export type BatchRunRequest = Static<typeof BatchRunRequest>;
 /** How far a job is, as its driver last reported it from the node. */
 export const BatchProgress = Type.Object(
   {
-    phase: literalUnion(["starting", "running", "idle", "finished", "stopped", "failed"] as const),
+    phase: literalUnion(BATCH_PHASES),
     total: Type.Integer({ description: "Inputs seen so far." }),
     done: Type.Integer(),
     failed: Type.Integer(),
@@ -128,7 +142,7 @@ export type BatchRecord = Static<typeof BatchRecord>;
 export const BatchFile = Type.Object(
   {
     path: Type.String({ description: "Relative to the input folder (task openai: the custom_id)." }),
-    status: literalUnion(["pending", "running", "done", "failed"] as const),
+    status: literalUnion(BATCH_FILE_STATUSES),
     reason: Type.Optional(Type.String()),
   },
   { $id: "BatchFile" },

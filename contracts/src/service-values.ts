@@ -50,8 +50,28 @@ export const TERMINAL_STATUSES = ["STOPPED", "FAILED", "TIMEOUT"] as const satis
 export const LIVE_STATUSES = SERVICE_STATUSES.filter((status) => !(TERMINAL_STATUSES as readonly string[]).includes(status));
 /** Live states on the way somewhere (starting, stopping): the reconciler looks more often while any service is in one. */
 export const BUSY_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "STOPPING"] as const satisfies readonly ServiceStatus[];
-export const isLive = (status: ServiceStatus) => LIVE_STATUSES.includes(status);
-export const isBusy = (status: ServiceStatus) => (BUSY_STATUSES as readonly ServiceStatus[]).includes(status);
+/** Live states in which a service will answer soon (on its way up, or its health check failing): /v1 asks the client to retry. */
+export const COMING_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "UNHEALTHY"] as const satisfies readonly ServiceStatus[];
+/** Ended states that a request to an on-demand service starts again. */
+export const DORMANT_STATUSES = ["STOPPED", "TIMEOUT"] as const satisfies readonly ServiceStatus[];
+/** States in which the engine runs the service (and, on Slurm, holds its allocation): its running time counts. */
+export const RUNNING_ON_ENGINE_STATUSES = ["STARTING", "HEALTHY", "UNHEALTHY", "STOPPING"] as const satisfies readonly ServiceStatus[];
+/** States whose reason says what went wrong. */
+export const TROUBLE_STATUSES = ["UNHEALTHY", "FAILED", "TIMEOUT"] as const satisfies readonly ServiceStatus[];
+/** The live states a model's services can be in, nearest to answering first (/v1/models shows the best one). */
+export const READINESS_ORDER = ["HEALTHY", "UNHEALTHY", "STARTING", "PENDING", "SUBMITTED"] as const satisfies readonly ServiceStatus[];
+
+/** A test of whether a status is one of `group`. */
+export const statusIn =
+  <S extends string>(group: readonly S[]) =>
+  (status: string): boolean =>
+    (group as readonly string[]).includes(status);
+export const isLive = statusIn(LIVE_STATUSES);
+export const isBusy = statusIn(BUSY_STATUSES);
+export const isComing = statusIn(COMING_STATUSES);
+export const isDormant = statusIn(DORMANT_STATUSES);
+export const isRunningOnEngine = statusIn(RUNNING_ON_ENGINE_STATUSES);
+export const isTrouble = statusIn(TROUBLE_STATUSES);
 
 /** A container image reference (`name[:tag][@digest]`, with a registry host and port): no spaces, quotes or shell syntax. */
 export const IMAGE_REFERENCE = /^[A-Za-z0-9][A-Za-z0-9._\/:@+-]{0,511}$/;

@@ -39,7 +39,7 @@ test("the batch jobs page: nav link, an empty list that says what to do, the lau
   expect(page.status).toBe(200);
   const html = await page.text();
   expect(html).toContain('<a href="/batches" aria-current="page">Batch jobs</a>');
-  expect(html).toContain("No live batch jobs.");
+  expect(html).toContain("No batch jobs live or ended in the last 24 h.");
   expect(html).toContain(`<option value="${MODEL}"></option>`);
   expect(html).toContain('<option value="transcribe" selected>transcribe</option>');
   const version = html.match(/hx-get="\/batches\/table\?v=([a-z0-9]+)"/)![1];

@@ -13,7 +13,7 @@ import { engineFactsController } from "./engines/facts";
 import { EngineReachability } from "./engines/reachability";
 import { Engines } from "./engines/registry";
 import { SlurmEngine } from "./engines/slurm/slurm-engine";
-import { inputRootsFromEnv } from "./launch/input-dir";
+import { protectedPlaces } from "./launch/data-paths";
 import { Reconciler } from "./reconciler/reconciler";
 import { ServicesService } from "./services/service";
 import { servicesController } from "./services";
@@ -60,7 +60,8 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     models: (profile: string, repo?: string) => client.models.list({ profile, repo }),
     image: (task: Parameters<typeof catalog.image>[0], server: Parameters<typeof catalog.image>[1]) => catalog.image(task, server),
     cpuTextGeneration: catalog.cpuTextGeneration,
-    inputRoots: inputRootsFromEnv(env),
+    capabilities: (profile: Parameters<typeof engines.forProfile>[0]) => engines.forProfile(profile).capabilities,
+    protectedPlaces: protectedPlaces(ctx.settings.homeDir, dockerApi.socketPath),
     isProjectRuntime: (image: string) => catalog.isProjectRuntime(image, (name) => docker.images.labels(name)),
   };
   const batches = new BatchesService({
@@ -85,7 +86,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   for (const engine of engines.all()) if (engine.capabilities.watches) engine.watch?.(() => reconciler.wake());
   const runtimes = new RuntimesService({
     profile: (name) => client.profiles.get(name),
-    runtimeOf: (profile) => engines.slurmFor(profile).runtime(),
+    runtimeOf: (profile) => engines.clusterRuntime(profile),
     installs: slurmDeps.installs,
     liveJobs: (profile) => new Map(store.live().flatMap((row) => (row.engine === "slurm" && row.profile === profile && row.handle ? [[row.id, parseHandle(row.handle).workDir] as const] : []))),
   });

@@ -13,7 +13,9 @@ import { BatchStore } from "../src/db/batch-store";
 import { BatchesService } from "../src/batches/service";
 import { batchLaunch, type StoredBatchSpec } from "../src/batches/plan";
 import type { LaunchSpec } from "../src/engines/engine";
-import { JobScriptError, renderJobScript } from "../src/engines/slurm/job-script";
+import { EngineError } from "../src/engines/engine-error";
+import { batchContainerConfig } from "../src/engines/docker/batch-container";
+import { driverOf, renderJobScript } from "../src/engines/slurm/job-script";
 import { parseStatusOutput, statusScript } from "../src/engines/slurm/job-status";
 
 const root = mkdtempSync(join(tmpdir(), "svc-batch-jobs-"));
@@ -49,7 +51,7 @@ describe("a batch job's Slurm script", () => {
     const exec = script.split("\n").find((line) => line.startsWith("exec "))!;
     expect(exec).toStartWith(`exec "$HOME"/svc/runtime/v1/bin/bun "$HOME"/svc/runtime/v1/app/runtimes/batch-driver/src/main.ts --task chat --input-dir "$HOME"/svc/in`);
     expect(exec).toContain(`--params '{"prompt":"Say $(rm -rf /) \`x\` '\\''q'\\'' {text}"}'`);
-    expect(exec).toContain("--retry-failed --progress-file progress.json -- ");
+    expect(exec).toContain("--retry-failed --progress-file progress.json --api-key-variable SVC_API_KEY -- ");
     expect(exec).toEndWith(`"$HOME"/svc/runtime/v1/app/runtimes/text-generation/src/main.ts --model /shared/cache/models/m --ctx-size 512`);
     expect(script).toContain(`mkdir -p "$HOME"/svc/out "$HOME"/svc/out/.svc-batch`);
     expect(script).not.toContain("port_busy");
@@ -59,10 +61,25 @@ describe("a batch job's Slurm script", () => {
     expect(words[words.indexOf("--input-dir") + 1]).toBe("/home/u/svc/in");
   });
 
-  test("is refused on an Apptainer profile, saying what to use", () => {
-    expect(() => renderJobScript(spec(), { runtime: "apptainer", sif: "/x.sif", prepare: [] })).toThrow(JobScriptError);
-    expect(() => renderJobScript(spec(), { runtime: "apptainer", sif: "/x.sif", prepare: [] })).toThrow("runtime is bare");
+  test("beside an Apptainer image or vLLM: the driver from the bundle starts the server as a service's job would, its key in that server's variable", () => {
+    const driver = driverOf(bare.bundle, "text-generation");
+    const apptainer = renderJobScript(spec(), { runtime: "apptainer", sif: "/images/x.sif", prepare: [], driver });
+    const exec = apptainer.split("\n").find((line) => line.startsWith("exec "))!;
+    expect(exec).toStartWith(`exec "$HOME"/svc/runtime/v1/bin/bun "$HOME"/svc/runtime/v1/app/runtimes/batch-driver/src/main.ts --task chat`);
+    expect(exec).toContain("--api-key-variable SVC_API_KEY -- apptainer run --bind /shared/cache/models/m:/shared/cache/models/m:ro /images/x.sif --model /shared/cache/models/m --ctx-size 512");
+    const vllm = renderJobScript({ ...spec(), image: "vllm/vllm-openai:latest", job: { time: "5", gres: 1 } }, { runtime: "bare", driver });
+    expect(vllm).toContain("#SBATCH --gres=gpu:1");
+    expect(vllm).toContain('export PATH="$HOME/.local/bin:$PATH"');
+    expect(vllm.split("\n").find((line) => line.startsWith("exec "))).toContain("--api-key-variable VLLM_API_KEY -- python3 -m vllm.entrypoints.openai.api_server --model /shared/cache/models/m --ctx-size 512");
   });
+});
+
+test("on Docker a batch job beside vLLM is refused by the engine, saying what to do (vLLM's image has no driver)", () => {
+  const vllm = { ...spec(), image: "vllm/vllm-openai:latest", batch: batchLaunch("chat", stored({ inputDir: "/data/in", outputDir: "/data/out" }), false) };
+  const options = { network: "host" as const, homeLabel: "h", user: "1000:1000" };
+  expect(() => batchContainerConfig(vllm, options)).toThrow(EngineError);
+  expect(() => batchContainerConfig(vllm, options)).toThrow("vLLM's image has no batch driver. Drop --gres, or run the job on a slurm profile");
+  expect(batchContainerConfig({ ...vllm, image: "svc-text-generation:latest" }, options).body.Cmd).toContain("/data/in");
 });
 
 test("the status script reads each job's progress file in the same pass", () => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { Model, Profile, RunRequest } from "@svc/contracts";
 import { ApiError } from "@svc/contracts";
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
+import { capabilitiesFor } from "./engine-capabilities";
 import { ImageCatalog } from "../src/catalog/images";
 
 const home = mkdtempSync(join(tmpdir(), "svc-engine-args-"));
@@ -21,7 +22,8 @@ function deps(env: Record<string, string> = {}, profile: Profile = local): Plann
     image: (task, server) => catalog.image(task, server),
     cpuTextGeneration: catalog.cpuTextGeneration,
     isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    inputRoots: [],
+    capabilities: capabilitiesFor,
+    protectedPlaces: [],
   };
 }
 const plan = (engineArgs: string[], extra: Partial<RunRequest> = {}, planner = deps()) =>

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError, type Model, type Profile, type RunRequest } from "@svc/contracts";
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
+import { capabilitiesFor } from "./engine-capabilities";
 import { ImageCatalog } from "../src/catalog/images";
 
 const home = mkdtempSync(join(tmpdir(), "svc-run-options-"));
@@ -28,7 +29,8 @@ function deps(profile: Profile = local): PlannerDeps {
     image: (task, server) => catalog.image(task, server),
     cpuTextGeneration: catalog.cpuTextGeneration,
     isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    inputRoots: [],
+    capabilities: capabilitiesFor,
+    protectedPlaces: [],
   };
 }
 const plan = (extra: Partial<RunRequest>, profile: Profile = local) => planLaunch({ task: "text-generation", model: "acme/tiny", ...extra }, deps(profile), "default");
@@ -88,18 +90,19 @@ describe("--mount", () => {
     expect((await plan({ mounts: ["/shared/corpus"] }, cluster)).mounts).toEqual([{ source: "/shared/corpus", target: "/shared/corpus" }]);
   });
 
-  test("relative, hostile, missing and system folders are refused", async () => {
+  test("relative, hostile, missing, system and container folders are refused", async () => {
     const cases: [string, string][] = [
       ["data", "give an absolute folder path"],
       ["/data/a:b", "give an absolute folder path"],
       ["/data/a,readonly=false", "give an absolute folder path"],
       ["/data/../etc", "give an absolute folder path"],
       ["/data/x\ny", "give an absolute folder path"],
-      ["/", "holds what the service's container needs itself"],
-      ["/etc", "holds what the service's container needs itself"],
-      ["/proc/self", "holds what the service's container needs itself"],
+      ["/", "it is the whole filesystem, which no job may see"],
+      ["/etc", "it is in /etc, which holds the system's own files"],
+      ["/proc/self", "is in /proc, which holds the system's own files"],
       ["/tmp", "holds what the service's container needs itself"],
-      [join(home, "nope"), "no such folder on this machine"],
+      ["/usr/share", "holds what the service's container needs itself"],
+      [join(home, "nope"), "there is no such folder on this machine"],
     ];
     for (const [path, message] of cases) {
       const error = await refusal(plan({ mounts: [path] }));

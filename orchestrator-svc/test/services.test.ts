@@ -11,9 +11,10 @@ import { DockerEngine } from "../src/engines/docker/docker-engine";
 import { Reconciler } from "../src/reconciler/reconciler";
 import { ImageCatalog } from "../src/catalog/images";
 import { ServicesService } from "../src/services/service";
+import { protectedPlaces } from "../src/launch/data-paths";
 
 const home = mkdtempSync(join(tmpdir(), "svc-orch-"));
-/** A folder outside the profile's home that is allowed for input folders, as SVC_INPUT_DIRS would allow it. */
+/** A folder of data outside the profile's home: allowed as any readable folder is. */
 const inputRoot = mkdtempSync(join(tmpdir(), "svc-orch-inputs-"));
 const profile: Profile = { name: "default", schema: "local", home_dir: home, cache_dir: home };
 const REV_OLD = "a".repeat(40);
@@ -44,7 +45,9 @@ function build(dbFile: string) {
       models: async (p, repo) => models.filter((m) => m.profile === p && (repo === undefined || m.repo === repo)),
       image: (task, server) => catalog.image(task, server),
       cpuTextGeneration: "svc",
-      inputRoots: [inputRoot],
+      capabilities: () => docker.capabilities,
+      // svc's own home is the profile's home here, as when home_dir is SVC_HOME_DIR: its data is refused, its inputs are not.
+      protectedPlaces: protectedPlaces(home, "/var/run/docker.sock"),
       isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     },
     engineFor: () => docker,
@@ -186,16 +189,27 @@ describe("svc run on Docker", () => {
     }
   });
 
-  test("a speech service's input folder must be under its profile's home or an allowed folder, links resolved", async () => {
-    const speech = (inputDir: string) => run({ task: "speech-recognition", model: "acme/ears", dryRun: true, speechRecognition: { inputDir } });
-    for (const outside of ["/", "/etc", join(home, ".."), `${home}-other`, join(home, "in", "..", "..", "x")]) {
-      await expectApiError(speech(outside), 400, "give a folder under the profile's home");
-    }
+  test("a speech service's input folder: any folder svc can read, links resolved; system folders and svc's own data refused with why", async () => {
+    const speech = (inputDir?: string) => run({ task: "speech-recognition", model: "acme/ears", dryRun: true, speechRecognition: inputDir === undefined ? undefined : { inputDir } });
+    const refusals: [string, string][] = [
+      ["/", "it is the whole filesystem, which no job may see"],
+      ["/etc", "it is in /etc, which holds the system's own files"],
+      ["/proc/1", "it is in /proc"],
+      ["/run/x", "it is in /run"],
+      ["in/put", "give an absolute path"],
+      [`${home}/in/../../x`, "give the path without '..'"],
+      [join(home, "data"), "is in svc's own databases and keys"],
+      [join(home, "data", "orchestrator"), "is in svc's own databases and keys"],
+      [home, "holds svc's own databases and keys"],
+      [join(home, "auth_token"), "is in svc's own token"],
+    ];
+    for (const [path, why] of refusals) await expectApiError(speech(path), 400, why);
     symlinkSync("/", join(home, "link-to-root"));
-    await expectApiError(speech(join(home, "link-to-root", "etc")), 400, "give a folder under the profile's home");
+    await expectApiError(speech(join(home, "link-to-root", "etc")), 400, `--input-dir ${join(home, "link-to-root", "etc")}: it is /etc, which is in /etc`);
     expect(existsSync("/etc/svc-never-made")).toBe(false);
     expect((await speech(join(home, "audio", "in"))).script).toContain(`source=${join(home, "audio", "in")},target=/inputs,readonly`);
     expect(existsSync(join(home, "audio", "in"))).toBe(true);
+    expect((await speech()).script).toContain(`source=${join(home, "inputs")},target=/inputs,readonly`);
     expect((await speech(join(inputRoot, "shared"))).script).toContain(`source=${join(inputRoot, "shared")},target=/inputs`);
   });
 

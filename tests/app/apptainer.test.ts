@@ -1,9 +1,12 @@
 /**
- * The Apptainer runtime on the Slurm test cluster. Apptainer cannot be installed on the test
- * machines, so the cluster gets a stand-in `apptainer` on its PATH (tests/support/
+ * The Apptainer runtime, and vLLM, on the Slurm test cluster. Apptainer cannot be installed on the
+ * test machines, so the cluster gets a stand-in `apptainer` on its PATH (tests/support/
  * apptainer-stand-in.sh): it records its arguments, "pulls" and "builds" small files, and runs the
  * bare svc runtime in place of the image. The tests show the pull, build and run commands svc
- * issues, and that `--dry-run` prints exactly those.
+ * issues, and that `--dry-run` prints exactly those. The cluster has no GPU nor vLLM either: a
+ * `python3` stand-in in ~/.local/bin starts a vLLM stand-in (tests/support/vllm-stand-in.ts), so
+ * batch jobs are seen running beside vLLM as beside an Apptainer image, over a folder in the
+ * cluster user's home outside the profile's.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -11,7 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError, SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { APPTAINER_STAND_IN, ensureDocker, eventually, runSvc, startSlurmCluster, startSvc, tempHome, writeKeyPair, type RunningSvc, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
+import type { BatchStatus } from "@svc/contracts";
+import { APPTAINER_STAND_IN, ensureDocker, eventually, runSvc, sh, SPEECH_MODEL, startSlurmCluster, startSvc, tempHome, VLLM_PYTHON_STAND_IN, VLLM_STAND_IN, writeKeyPair, type RunningSvc, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
 const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
 const PROFILE = "appt";
@@ -27,15 +31,22 @@ const apps: RunningSvc[] = [];
 
 const calls = async () => (await cluster.execAsUser("cat ~/apptainer-calls.log 2>/dev/null || true")).output.trim().split("\n").filter(Boolean);
 
+/** A folder in the cluster user's home, outside the profile's (~/svc), with text files for batch jobs. */
+const BATCH_IN = "/home/svc/batch-in";
+const TEXTS = 6;
+
 /** An application whose text-generation image is `image`, with an apptainer profile on the cluster. */
-async function appWithImage(image: string) {
-  const app = await startSvc({ env: { HOME: localHome, SVC_RUNTIME_IMAGE_TEXT_GENERATION: image } });
+const appWithImage = (image: string) => appWith({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: image }, "apptainer");
+
+/** An application started with `appEnv`, with a slurm profile PROFILE of that runtime on the cluster. */
+async function appWith(appEnv: Record<string, string>, runtime: "apptainer" | "bare") {
+  const app = await startSvc({ env: { HOME: localHome, ...appEnv } });
   apps.push(app);
   const env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), HOME: localHome };
   const client = new SvcClient({ baseUrl: app.url });
   mkdirSync(join(app.home, "cache"), { recursive: true });
   await client.profiles.create({ name: "default", schema: "local", home_dir: join(app.home, "h"), cache_dir: join(app.home, "cache") });
-  const slurm = { name: PROFILE, schema: "slurm", host: "127.0.0.1", port: cluster.port, user: "svc", home: "~/svc", cache: "/shared/cache", identity_file: key.privateKeyFile, runtime: "apptainer" };
+  const slurm = { name: PROFILE, schema: "slurm", host: "127.0.0.1", port: cluster.port, user: "svc", home: "~/svc", cache: "/shared/cache", identity_file: key.privateKeyFile, runtime };
   // A new host's key is recorded only with its fingerprint confirmed (as the CLI's prompt or --yes does).
   const first = await client.profiles.create(slurm).catch((error: unknown) => error);
   if (first instanceof ApiError) {
@@ -44,7 +55,8 @@ async function appWithImage(image: string) {
   }
   await client.models.refresh(PROFILE);
   const reaches = (id: string, wanted: ServiceStatus) => eventually(async () => (await client.services.get(id)).status === wanted, 60_000, `${id} to be ${wanted}`);
-  return { app, env, client, reaches, run: (args: string[]) => runSvc(args, env) };
+  const batchReaches = (id: string, wanted: BatchStatus) => eventually(async () => (await client.batches.get(id)).status === wanted, 120_000, `batch ${id} to be ${wanted}`);
+  return { app, env, client, reaches, batchReaches, run: (args: string[]) => runSvc(args, env) };
 }
 
 /** The dry run's command lines (prepare steps from its comments, and the exec line) as patterns for what the stand-in recorded. */
@@ -58,7 +70,21 @@ beforeAll(async () => {
   localHome = tempHome("svc-apptainer-user-");
   key = writeKeyPair(join(localHome, ".ssh"));
   cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey] });
-  await cluster.container.copyFilesToContainer([{ source: APPTAINER_STAND_IN, target: "/usr/local/bin/apptainer", mode: 0o755 }]);
+  await cluster.container.copyFilesToContainer([
+    { source: APPTAINER_STAND_IN, target: "/usr/local/bin/apptainer", mode: 0o755 },
+    { source: VLLM_PYTHON_STAND_IN, target: "/home/svc/.local/bin/python3", mode: 0o755 },
+    { source: VLLM_STAND_IN, target: "/home/svc/vllm-stand-in.ts", mode: 0o644 },
+  ]);
+  const texts = tempHome("svc-apptainer-texts-");
+  for (let i = 0; i < TEXTS; i++) writeFileSync(join(texts, `doc-${i}.txt`), `Document ${i}: ${"words ".repeat(i + 1)}`);
+  const recordings = tempHome("svc-apptainer-recordings-");
+  sh(["espeak-ng", "-w", join(recordings, "hello.wav"), "hello world"]);
+  await cluster.container.copyDirectoriesToContainer([
+    { source: texts, target: BATCH_IN },
+    { source: recordings, target: "/home/svc/recordings" },
+  ]);
+  const owned = await cluster.container.exec(["chown", "-R", "svc:svc", "/home/svc"]);
+  expect(owned.exitCode).toBe(0);
   const rootfs = mkdtempSync(join(tmpdir(), "svc-apptainer-image-"));
   writeFileSync(join(rootfs, "README"), "a tiny image for the apptainer stand-in test\n");
   const imported = Bun.spawnSync(["sh", "-c", `tar -C ${rootfs} -c . | docker import - ${LOCAL_IMAGE}`], { stderr: "pipe" });
@@ -129,5 +155,54 @@ describe("runtime = apptainer, with a stand-in apptainer on the test cluster", (
     const shared = await run(["run", "-p", PROFILE, "text-generation", TEXT_MODEL, "--dry-run"]);
     expect(shared.stdout).not.toContain("#   ");
     expect(shared.stdout).toContain(" /shared/cache/images/text-generation_1.sif --model ");
+  }, RUNTIME_UPLOAD_TEST_MS);
+
+  test("a batch job runs its driver from the svc runtime beside the image, over a folder in the cluster user's home", async () => {
+    const { client, run, batchReaches } = await appWithImage(REMOTE_IMAGE);
+    const params = JSON.stringify({ prompt: "Say one word about:\n{text}", max_tokens: 4, temperature: 0 });
+    const started = await run(["batch", "run", "-p", PROFILE, "chat", TEXT_MODEL, "--input-dir", BATCH_IN, "--output-dir", "/home/svc/batch-out/apptainer", "--params", params, "--idle-timeout", "1"]);
+    expect(started.code).toBe(0);
+    const id = started.stdout.trim();
+    await batchReaches(id, "COMPLETED");
+    expect((await client.batches.get(id)).progress).toMatchObject({ total: TEXTS, done: TEXTS, failed: 0 });
+    const answers = await cluster.execAsUser("ls /home/svc/batch-out/apptainer");
+    expect(answers.output.trim().split("\n")).toEqual([...Array(TEXTS).keys()].map((i) => `doc-${i}.txt`));
+    // The image served the model: the stand-in apptainer recorded a run of it.
+    expect((await calls()).at(-1)).toStartWith("run --bind /shared/cache/models/models--svc-tiny--tiny-llama-gguf:");
+  }, RUNTIME_UPLOAD_TEST_MS);
+});
+
+describe("vLLM on a bare slurm profile (a stand-in vLLM: the test cluster has no GPU)", () => {
+  test("a batch job runs beside vLLM: its key in VLLM_API_KEY, every file answered; a speech service reads a folder in the user's home, /etc is refused", async () => {
+    const { client, run, reaches, batchReaches, app } = await appWith({ SVC_TEXT_GENERATION_ENGINE: "vllm" }, "bare");
+    const args = ["-p", PROFILE, "chat", TEXT_MODEL, "--input-dir", BATCH_IN, "--output-dir", "/home/svc/batch-out/vllm", "--idle-timeout", "1"];
+    const dry = await run(["batch", "run", ...args, "--dry-run"]);
+    expect(dry.code).toBe(0);
+    const exec = dry.stdout.split("\n").find((line) => line.startsWith("exec "))!;
+    expect(exec).toContain("runtimes/batch-driver/src/main.ts --task chat --input-dir /home/svc/batch-in --output-dir /home/svc/batch-out/vllm");
+    expect(exec).toContain("--api-key-variable VLLM_API_KEY -- python3 -m vllm.entrypoints.openai.api_server --model /shared/cache/models/");
+    const started = await run(["batch", "run", ...args]);
+    expect(started.code).toBe(0);
+    const id = started.stdout.trim();
+    await batchReaches(id, "COMPLETED");
+    expect((await client.batches.get(id)).progress).toMatchObject({ total: TEXTS, done: TEXTS, failed: 0 });
+    // The stand-in answers only a request with its key and the model's name as vLLM serves it: each answer says what it read.
+    for (let i = 0; i < TEXTS; i++) {
+      const answer = await cluster.execAsUser(`cat /home/svc/batch-out/vllm/doc-${i}.txt`);
+      expect(answer.output).toBe(`vllm stand-in read ${`Document ${i}: ${"words ".repeat(i + 1)}`.length} characters`);
+    }
+
+    const refused = await run(["run", "-p", PROFILE, "speech-recognition", SPEECH_MODEL, "--input-dir", "/etc"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("--input-dir /etc: it is in /etc, which holds the system's own files and no job may see");
+    const speech = await run(["run", "-p", PROFILE, "speech-recognition", SPEECH_MODEL, "--input-dir", "/home/svc/recordings"]);
+    expect(speech.code).toBe(0);
+    const service = speech.stdout.trim();
+    await reaches(service, "HEALTHY");
+    const answer = await fetch(`${app.url}/proxy/${service}/transcribe`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ audio_path: "hello.wav", response_format: "text" }) });
+    expect(answer.status).toBe(200);
+    expect((await answer.json()).task).toBe("transcribe");
+    await client.services.stop(service);
+    await reaches(service, "STOPPED");
   }, RUNTIME_UPLOAD_TEST_MS);
 });

@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { join, relative } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { BatchRecord, BatchStatus } from "@svc/contracts";
-import { buildRuntimeImages, ensureDocker, eventually, registerTinyModels, runSvc, sh, SPEECH_MODEL, startSvc, TEXT_MODEL, type RunningSvc } from "@svc/testing";
+import { buildRuntimeImages, ensureDocker, eventually, registerTinyModels, runSvc, sh, SPEECH_MODEL, startSvc, tempHome, TEXT_MODEL, type RunningSvc } from "@svc/testing";
 
 /** The issue asks for 40 of each; the tiny models take well under a second per file. */
 const WAVS = 40;
@@ -100,9 +100,16 @@ describe("batch jobs on Docker", () => {
     const same = await client.batches.run({ task: "chat", model: TEXT_MODEL, inputDir: join(work, "texts"), outputDir: join(work, "texts") }).catch((error) => error);
     expect(same.status).toBe(400);
     expect(same.message).toContain("--output-dir");
-    const outside = await client.batches.run({ task: "chat", model: TEXT_MODEL, inputDir: "/etc", outputDir: join(work, "nope") }).catch((error) => error);
-    expect(outside.status).toBe(400);
-    expect(outside.message).toContain("--input-dir /etc");
+    // No job sees the system's folders, whatever svc may read: refused before anything starts, saying why.
+    for (const [inputDir, why] of [["/etc", "--input-dir /etc: it is in /etc, which holds the system's own files and no job may see"], ["/", "--input-dir /: it is the whole filesystem, which no job may see"]]) {
+      const refused = await runSvc(["batch", "run", "chat", TEXT_MODEL, "--input-dir", inputDir, "--output-dir", join(work, "nope")], env);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(why);
+    }
+    const own = await client.batches.run({ task: "chat", model: TEXT_MODEL, inputDir: join(work, "texts"), outputDir: join(app.home, "data", "out") }).catch((error) => error);
+    expect(own.status).toBe(400);
+    expect(own.message).toContain(`--output-dir ${join(app.home, "data", "out")}: it is in svc's own databases and keys`);
+    expect(existsSync(join(work, "nope"))).toBe(false);
     const dry = await runSvc(["batch", "run", "chat", TEXT_MODEL, "--input-dir", join(work, "texts"), "--output-dir", join(work, "dry"), "--dry-run"], env);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain("runtimes/batch-driver/src/main.ts");
@@ -211,9 +218,12 @@ describe("batch jobs on Docker", () => {
     expect(details.failures).toEqual([]);
   }, 600_000);
 
-  test("embed writes one vector per file", async () => {
-    const out = join(work, "vectors");
-    const { batch } = await client.batches.run({ task: "embed", model: TEXT_MODEL, inputDir: join(work, "texts"), outputDir: out, inputExt: ["txt"], idleTimeout: 0 });
+  test("embed writes one vector per file, over a folder of data outside svc's home (nothing to allow first)", async () => {
+    const data = join(tempHome("svc-batch-data-"), "data");
+    mkdirSync(join(data, "in"), { recursive: true });
+    for (const name of readdirSync(join(work, "texts"))) copyFileSync(join(work, "texts", name), join(data, "in", name));
+    const out = join(data, "out");
+    const { batch } = await client.batches.run({ task: "embed", model: TEXT_MODEL, inputDir: join(data, "in"), outputDir: out, inputExt: ["txt"], idleTimeout: 0 });
     await reaches(batch!.id, "COMPLETED");
     const files = [...outputs(out).keys()];
     expect(files).toHaveLength(TEXTS);

@@ -6,7 +6,7 @@ import OpenAI from "openai";
 import { assertShape, OpenAiErrorResponse } from "@svc/contracts/openai";
 import type { SvcClient } from "@svc/client";
 import { writeSnapshot } from "@svc/runtime-tiny-models";
-import { dockerSocket, runSvc, sh, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
+import { dockerSocket, runSvc, sh, SPEECH_MODEL, startAppWithTinyModels, tempHome, TEXT_MODEL, type TinyApp } from "@svc/testing";
 
 let tiny: TinyApp;
 let app: TinyApp["app"];
@@ -95,8 +95,14 @@ describe("services on Docker, end to end", () => {
     expect((await runSvc(["details", id], env)).code).toBe(1);
   });
 
-  test("a speech service (its missing image built first) transcribes a WAV from its input folder", async () => {
-    const inputs = join(tiny.modelsHome, "audio-in");
+  test("a speech service (its missing image built first) transcribes a WAV from its input folder, anywhere svc can read but the system's folders", async () => {
+    for (const [dir, why] of [["/etc", "--input-dir /etc: it is in /etc, which holds the system's own files"], ["/", "--input-dir /: it is the whole filesystem"]]) {
+      const refused = await runSvc(["run", "speech-recognition", SPEECH_MODEL, "--input-dir", dir], env);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(why);
+    }
+    // A folder of data outside svc's home and the profile's: nothing to allow first.
+    const inputs = join(tempHome("svc-speech-data-"), "data", "in");
     mkdirSync(inputs, { recursive: true });
     sh(["espeak-ng", "-w", join(inputs, "hello.wav"), "hello world"]);
     // Without its image, run builds it first and says so.

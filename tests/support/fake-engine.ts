@@ -6,7 +6,7 @@ import { instanceKey, type Engine, type EngineCapabilities, type LaunchSpec, typ
  * last one repeats). Calls are recorded; failures and slow answers can be scripted too.
  */
 export class FakeEngine implements Engine {
-  readonly capabilities: EngineCapabilities = { followsLogs: false, tunnels: false, watches: false };
+  readonly capabilities: EngineCapabilities = { followsLogs: false, tunnels: false, watches: false, dataPaths: "this-machine", slurmJobOptions: false, runsImages: true };
   readonly submitted: LaunchSpec[] = [];
   readonly stopped: string[] = [];
   readonly released: string[] = [];

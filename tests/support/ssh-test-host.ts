@@ -20,6 +20,9 @@ export const SLURM_TEST_IMAGE_DIR = join(root, "images", "slurm-test");
 
 /** A stand-in `apptainer` for the test cluster (see the script): Apptainer cannot be installed on the test machines. */
 export const APPTAINER_STAND_IN = join(root, "tests", "support", "apptainer-stand-in.sh");
+/** A stand-in vLLM server (Bun), and the `python3` that starts it as `python3 -m vllm.entrypoints.openai.api_server` does: the test cluster has no GPU and no vLLM. */
+export const VLLM_STAND_IN = join(root, "tests", "support", "vllm-stand-in.ts");
+export const VLLM_PYTHON_STAND_IN = join(root, "tests", "support", "vllm-python-stand-in.sh");
 
 /** A time limit for a test that uploads the svc runtime to the test cluster (tens of MB over SSH): more than the suite's default on a busy machine. */
 export const RUNTIME_UPLOAD_TEST_MS = 180_000;

@@ -109,7 +109,7 @@ def app() -> Iterator[App]:
     try:
         token = (home / "auth_token").read_text().strip()
         models_home = home / "profile-home"
-        # Input folders must be under the profile's home.
+        # A speech service's input folder: any folder svc can read (here in the profile's home).
         inputs = models_home / "audio-in"
         inputs.mkdir(parents=True)
         run(["espeak-ng", "-v", "en", "-w", inputs / SPOKEN_WAV, "hello world"])

@@ -1,4 +1,4 @@
-import { requestsWait, type ServiceRecord } from "@svc/contracts";
+import { isBusy, isDormant, requestsWait, type ServiceRecord } from "@svc/contracts";
 import type { ServicesApi } from "@svc/client";
 
 /** How often the state of a starting service is read while requests wait for it. */
@@ -27,8 +27,8 @@ export interface EnsureOptions {
 
 const firstLine = (text: string | null) => text?.split("\n")[0] ?? "";
 const waits = (record: ServiceRecord) => requestsWait(record.policies);
-const startable = (record: ServiceRecord) => record.status === "STOPPED" || record.status === "TIMEOUT";
-const starting = (record: ServiceRecord) => ["SUBMITTED", "PENDING", "STARTING", "STOPPING"].includes(record.status);
+const startable = (record: ServiceRecord) => isDormant(record.status);
+const starting = (record: ServiceRecord) => isBusy(record.status);
 
 /**
  * Start on demand (--on-demand): `ensureServing(ref)` gives the record of a HEALTHY service. A

@@ -1,4 +1,4 @@
-import type { ServiceRoute } from "@svc/contracts";
+import { READINESS_ORDER, type ServiceRoute } from "@svc/contracts";
 
 /** One entry of /v1/models: OpenAI's model object plus what svc knows of the services behind it. */
 export interface ServedModel {
@@ -17,8 +17,6 @@ export interface ServedModel {
   services: Array<{ id: string; name: string; revision: string; status: string; profile: string }>;
 }
 
-const STATUS_ORDER = ["HEALTHY", "UNHEALTHY", "STARTING", "PENDING", "SUBMITTED"];
-
 /** /v1/models: one entry per repo id with a live service (not one being stopped), sorted by id. */
 export function modelsList(routes: ServiceRoute[]): ServedModel[] {
   const byRepo = new Map<string, ServiceRoute[]>();
@@ -30,7 +28,7 @@ export function modelsList(routes: ServiceRoute[]): ServedModel[] {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([repo, services]) => {
       const newest = [...services].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
-      const status = STATUS_ORDER.find((candidate) => services.some((service) => service.status === candidate)) ?? newest.status;
+      const status = READINESS_ORDER.find((candidate) => services.some((service) => service.status === candidate)) ?? newest.status;
       return {
         id: repo,
         object: "model",

@@ -1,9 +1,4 @@
-import type { ServiceRoute } from "@svc/contracts";
-
-/** Live states in which a service will answer soon: /v1 says 503 with Retry-After instead of 404. */
-const COMING = new Set(["SUBMITTED", "PENDING", "STARTING", "UNHEALTHY"]);
-/** States of an ended service that an on-demand request starts again. */
-const DORMANT = new Set(["STOPPED", "TIMEOUT"]);
+import { isComing, isDormant, type ServiceRoute } from "@svc/contracts";
 
 export type Resolution =
   | { kind: "ready"; repo: string; services: ServiceRoute[] }
@@ -35,11 +30,11 @@ export function resolveModel(model: string, routes: ServiceRoute[]): Resolution 
   const healthy = matches.filter(ready);
   if (healthy.length > 0) return { kind: "ready", repo: healthy[0].model, services: healthy };
   const newest = (candidates: ServiceRoute[]) => [...candidates].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
-  const coming = matches.filter((route) => COMING.has(route.status));
+  const coming = matches.filter((route) => isComing(route.status));
   const awaited = coming.filter((route) => route.waits);
   if (awaited.length > 0) return { kind: "wake", repo: awaited[0].model, service: newest(awaited) };
   if (coming.length > 0) return { kind: "starting", repo: coming[0].model, services: coming };
-  const dormant = matches.filter((route) => route.onDemand && (DORMANT.has(route.status) || route.status === "STOPPING"));
+  const dormant = matches.filter((route) => route.onDemand && (isDormant(route.status) || route.status === "STOPPING"));
   if (dormant.length > 0) return { kind: "wake", repo: dormant[0].model, service: newest(dormant) };
   return { kind: "unknown" };
 }

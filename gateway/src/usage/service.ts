@@ -1,5 +1,5 @@
 import type { SvcClient } from "@svc/client";
-import type { ServiceTime, UsageQuery, UsageReport } from "@svc/contracts";
+import { isLive, type ServiceTime, type UsageQuery, type UsageReport } from "@svc/contracts";
 import { durationMs } from "../keys/expiry";
 import type { UsageStore } from "./store";
 
@@ -16,7 +16,7 @@ export async function usageReport(store: UsageStore, client: SvcClient, query: U
     throw error;
   });
   const services: ServiceTime[] = records
-    .filter((service) => service.status !== "SUBMITTED" && (service.updatedAt >= since.toISOString() || !["STOPPED", "FAILED", "TIMEOUT"].includes(service.status)))
+    .filter((service) => service.status !== "SUBMITTED" && (service.updatedAt >= since.toISOString() || isLive(service.status)))
     .map((service) => ({
       id: service.id,
       name: service.name,

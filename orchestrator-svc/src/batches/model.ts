@@ -1,15 +1,12 @@
 import { t } from "elysia";
 import { BatchStatus } from "@svc/contracts";
+import { BATCH_WORDS } from "../workloads/lookup";
+import { refParams, removeQuery } from "../workloads/model";
 
 export const BatchListQuery = t.Object({
   status: t.Optional(BatchStatus),
-  all: t.Optional(t.Boolean({ description: "Include stopped, completed and failed jobs." })),
+  all: t.Optional(t.Boolean({ description: "The whole history; without it (and without status), live jobs and those that ended in the last 24 hours." })),
 });
 
-export const BatchRefParams = t.Object({
-  ref: t.String({ minLength: 1, maxLength: 64, description: "Batch job id, a unique prefix of it, or its name." }),
-});
-
-export const BatchRemoveQuery = t.Object({
-  force: t.Optional(t.Boolean({ description: "Stop a live job first." })),
-});
+export const BatchRefParams = refParams(BATCH_WORDS);
+export const BatchRemoveQuery = removeQuery(BATCH_WORDS);

@@ -1,8 +1,8 @@
-import { existsSync, statSync } from "node:fs";
 import { posix } from "node:path";
 import { badRequest, batchParamsProblem, BATCH_TASK_MODEL, batchTasksFor, DEFAULT_PROFILE, type BatchRunRequest, type JobOptions, type Profile, type RunRequest } from "@svc/contracts";
-import type { BatchLaunch } from "../engines/engine";
-import { checkInputDir } from "../launch/input-dir";
+import type { BatchLaunch, EngineCapabilities } from "../engines/engine";
+import { checkDataPath, type DataPathUse, type ProtectedPlace } from "../launch/data-paths";
+import { checkContainerPlace } from "../launch/mounts";
 import { planLaunch, type LaunchPlan, type PlannerDeps } from "../launch/planner";
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -64,30 +64,36 @@ export function batchLaunch(task: BatchRunRequest["task"], stored: StoredBatchSp
 
 const within = (path: string, folder: string) => path === folder || path.startsWith(`${folder.replace(/\/+$/, "")}/`);
 
-/** The folders (or files) of a request, each held to the profile's allowed places; on this machine the inputs must exist. */
-function checkPaths(request: BatchRunRequest, profile: Profile, roots: string[]) {
-  const local = profile.schema === "local";
+/**
+ * The folders (or files) of a request, each held to the data-path rule (inputs read, outputs
+ * written; on this machine the inputs must be there). On this machine each is bound into the
+ * job's container at its own path, so it must not hide what the container needs itself.
+ */
+function checkPaths(request: BatchRunRequest, capabilities: EngineCapabilities, protectedHere: readonly ProtectedPlace[]) {
+  const check = (given: string, use: Omit<DataPathUse, "mustExist">) => {
+    const path = checkDataPath(given, { ...use, mustExist: use.access === "read" }, capabilities, protectedHere);
+    if (capabilities.dataPaths === "this-machine") checkContainerPlace(path, given, use.option, use.field);
+    return path;
+  };
   if (request.task === "openai") {
     if (!request.input || !request.output) throw badRequest("task openai needs --input <requests.jsonl> and --output <results.jsonl>.", { field: "input" });
     if (request.inputDir || request.outputDir) throw badRequest("task openai takes --input and --output (files), not --input-dir and --output-dir.", { field: "inputDir" });
-    const input = checkInputDir(profile, request.input, roots, "--input", "input");
-    const output = checkInputDir(profile, request.output, roots, "--output", "output");
-    if (local && !(existsSync(input) && statSync(input).isFile())) throw badRequest(`--input ${request.input}: there is no such file.`, { field: "input" });
+    const input = check(request.input, { option: "--input", field: "input", access: "read", kind: "file" });
+    const output = check(request.output, { option: "--output", field: "output", access: "write", kind: "file" });
     if (input === output) throw badRequest("--output must be another file than --input.", { field: "output" });
     return { input, output };
   }
   if (!request.inputDir || !request.outputDir) throw badRequest(`task ${request.task} needs --input-dir and --output-dir.`, { field: "inputDir" });
   if (request.input || request.output) throw badRequest(`--input and --output are for task openai (an OpenAI batch file); ${request.task} takes --input-dir and --output-dir.`, { field: "input" });
-  const inputDir = checkInputDir(profile, request.inputDir, roots, "--input-dir", "inputDir");
-  const outputDir = checkInputDir(profile, request.outputDir, roots, "--output-dir", "outputDir");
-  if (local && !(existsSync(inputDir) && statSync(inputDir).isDirectory())) throw badRequest(`--input-dir ${request.inputDir}: there is no such folder.`, { field: "inputDir" });
+  const inputDir = check(request.inputDir, { option: "--input-dir", field: "inputDir", access: "read", kind: "folder" });
+  const outputDir = check(request.outputDir, { option: "--output-dir", field: "outputDir", access: "write", kind: "folder" });
   if (within(inputDir, outputDir)) throw badRequest("--output-dir must not be the input folder or hold it: outputs would be taken for inputs.", { field: "outputDir" });
   return { inputDir, outputDir };
 }
 
 /**
  * Checks a batch request and plans its runtime as `svc run` would (the same profile, model choice,
- * image and job option rules). A task the model cannot serve is refused naming those it can.
+ * server, image and job option rules: with --gres, vLLM on GPUs, sized like a service). A task the model cannot serve is refused naming those it can.
  */
 export async function planBatch(request: BatchRunRequest, deps: PlannerDeps): Promise<BatchPlan> {
   const modelTask = BATCH_TASK_MODEL[request.task];
@@ -99,13 +105,12 @@ export async function planBatch(request: BatchRunRequest, deps: PlannerDeps): Pr
   }
   const problem = batchParamsProblem(request.task, request.params ?? {});
   if (problem) throw badRequest(problem, { field: "params" });
-  const paths = checkPaths(request, profile, deps.inputRoots);
+  const paths = checkPaths(request, deps.capabilities(profile), deps.protectedPlaces);
   const plan = await planLaunch(
     { task: modelTask, model: request.model, revision: request.revision, profile: profile.name, name: request.name, job: request.job, textGeneration: request.textGeneration },
     deps,
     DEFAULT_PROFILE,
   );
-  if (plan.server !== "svc") throw badRequest("batch jobs run the svc CPU runtimes; vLLM (--gres) does not run batch jobs yet: drop --gres.", { field: "job" });
   return {
     plan,
     stored: {

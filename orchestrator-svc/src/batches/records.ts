@@ -1,6 +1,7 @@
-import type { BatchDetails, BatchFile, BatchProgress, BatchRecord } from "@svc/contracts";
+import { isBatchFileStatus, isBatchPhase, type BatchDetails, type BatchFile, type BatchProgress, type BatchRecord } from "@svc/contracts";
 import type { BatchRow } from "../db/batch-store";
 import type { StoredBatchSpec } from "./plan";
+import { identityOf } from "../workloads/records";
 
 export const readBatchSpec = (row: BatchRow) => JSON.parse(row.spec) as StoredBatchSpec;
 
@@ -16,15 +17,13 @@ interface DriverProgress {
   message?: string;
 }
 
-const PHASES = new Set(["starting", "running", "idle", "finished", "stopped", "failed"]);
-
 /** A progress file's text, or undefined when it is not one (half-read, or from something else). */
 export function parseProgress(text: string | null | undefined): DriverProgress | undefined {
   if (!text) return undefined;
   try {
     const value = JSON.parse(text) as DriverProgress;
     const counts = [value.total, value.done, value.failed, value.running, value.filesPerMinute];
-    if (!PHASES.has(value.phase) || counts.some((n) => typeof n !== "number" || !Number.isFinite(n) || n < 0)) return undefined;
+    if (!isBatchPhase(value.phase) || counts.some((n) => typeof n !== "number" || !Number.isFinite(n) || n < 0)) return undefined;
     return value;
   } catch {
     return undefined;
@@ -54,14 +53,7 @@ export function toProgress(text: string | null): BatchProgress | null {
 export function toBatchRecord(row: BatchRow): BatchRecord {
   const spec = readBatchSpec(row);
   return {
-    id: row.id,
-    name: row.name,
-    task: row.task,
-    model: row.model,
-    revision: row.revision,
-    profile: row.profile,
-    engine: row.engine,
-    status: row.status,
+    ...identityOf(row),
     reason: row.reason,
     allocations: row.allocations,
     progress: toProgress(row.progress),
@@ -95,8 +87,6 @@ export function toBatchDetails(row: BatchRow, events: BatchDetails["events"], st
   };
 }
 
-const STATUSES = new Set(["pending", "running", "done", "failed"]);
-
 /** The driver's state file as per-input statuses and failures, or a note saying why there are none. */
 export function readStateFile(text: string | undefined): { files: BatchFile[]; failures: BatchFile[]; note: string | null } {
   if (text === undefined) return { files: [], failures: [], note: "the job has not written its state file yet" };
@@ -108,7 +98,7 @@ export function readStateFile(text: string | undefined): { files: BatchFile[]; f
   }
   const reasons = state.failures ?? {};
   const failures: BatchFile[] = Object.entries(reasons).map(([path, failure]) => ({ path, status: "failed", reason: String(failure?.reason ?? "") }));
-  const all = Object.entries(state.files ?? {}).filter(([, status]) => STATUSES.has(status));
+  const all = Object.entries(state.files ?? {}).filter(([, status]) => isBatchFileStatus(status));
   const files = all.slice(0, FILES_SHOWN).map(([path, status]) => ({ path, status: status as BatchFile["status"], ...(status === "failed" && reasons[path] ? { reason: String(reasons[path].reason ?? "") } : {}) }));
   return { files, failures, note: all.length > FILES_SHOWN ? `the first ${FILES_SHOWN} of ${all.length} inputs` : null };
 }

@@ -1,12 +1,13 @@
-import { randomInt, randomUUID } from "node:crypto";
-import { currentUserName } from "@svc/platform/process";
-import { ApiError, BATCH_TASK_MODEL, conflict, isLiveBatch, notFound, type BatchDetails, type BatchRecord, type BatchRunRequest, type BatchRunResponse, type BatchStatus, type Profile } from "@svc/contracts";
+import { randomUUID } from "node:crypto";
+import { BATCH_TASK_MODEL, conflict, isBusyBatch, isLiveBatch, type BatchDetails, type BatchRecord, type BatchRunRequest, type BatchRunResponse, type BatchStatus, type Profile } from "@svc/contracts";
 import type { BatchRow, BatchStore } from "../db/batch-store";
 import type { Engine, LaunchSpec, Observation } from "../engines/engine";
 import type { PlannerDeps } from "../launch/planner";
 import type { JobFollower } from "../reconciler/reconciler";
 import { engineFailure } from "../services/engine-failure";
-import { removeRecord } from "../services/removal";
+import { removeWorkload, stopWorkload, submitWorkload } from "../workloads/lifecycle";
+import { submittedRow, unusedName } from "../workloads/records";
+import { BATCH_WORDS, recentlyEndedSince, resolveWorkload } from "../workloads/lookup";
 import { batchLaunch, planBatch, stateDirOf } from "./plan";
 import { parseProgress, readBatchSpec, readStateFile, remaining, toBatchDetails, toBatchRecord } from "./records";
 
@@ -23,7 +24,6 @@ export interface BatchesDeps {
 const NAME_PREFIX = "batch-";
 /** A submit cut off before its handle was recorded, and not found in the engine after this long, failed. */
 const ADOPT_GRACE_MS = 30_000;
-const BUSY: BatchStatus[] = ["SUBMITTED", "PENDING", "STOPPING"];
 
 /**
  * svc batch run / ls / details / stop / resume / rm, and what the reconciler's status pass says
@@ -42,33 +42,15 @@ export class BatchesService implements JobFollower {
     if (request.name && store.live().some((row) => row.name === request.name)) throw conflict(`A live batch job is already named ${request.name}: choose another --name.`);
     const engine = this.deps.engineFor(plan.profile);
     const id = randomUUID();
-    const name = request.name ?? this.defaultName();
+    const name = request.name ?? unusedName(NAME_PREFIX, store.live());
     const spec = this.launchSpec({ id, name, task: request.task }, stored, false);
     const script = await engine.render(spec).catch((error) => {
       throw engineFailure(error, `${engine.kind} cannot run this batch job`);
     });
     const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script };
     if (request.dryRun) return { ...base, batch: null };
-    const now = new Date().toISOString();
     store.insert(
-      {
-        id,
-        name,
-        task: request.task,
-        model: request.model,
-        revision: plan.model.revision,
-        profile: plan.profile.name,
-        engine: engine.kind,
-        status: "SUBMITTED",
-        reason: null,
-        handle: null,
-        allocations: 1,
-        progress: null,
-        spec: JSON.stringify(stored),
-        createdBy: currentUserName(),
-        createdAt: now,
-        updatedAt: now,
-      },
+      { ...submittedRow({ id, name, task: request.task, model: request.model, revision: plan.model.revision, profile: plan.profile.name, engine: engine.kind, spec: stored }), allocations: 1, progress: null },
       `submitted to ${engine.kind}`,
     );
     const notes = await this.submit(engine, spec);
@@ -89,51 +71,32 @@ export class BatchesService implements JobFollower {
   }
 
   /** Hands the job to the engine and records its handle; a refusal is recorded as FAILED and reported. */
-  private async submit(engine: Engine, spec: LaunchSpec): Promise<string[]> {
-    const { store } = this.deps;
-    this.inFlight.add(spec.serviceId);
-    try {
-      const submitted = await engine.submit(spec);
-      store.patch(spec.serviceId, { handle: submitted.handle });
-      const now = store.get(spec.serviceId)?.status;
-      if (now === undefined || now === "STOPPING" || !isLiveBatch(now)) await engine.stop(submitted.handle);
-      return submitted.notes;
-    } catch (error) {
-      const failure = engineFailure(error, `${engine.kind} did not start the batch job`);
-      store.transition(spec.serviceId, "FAILED", failure.message);
-      throw failure;
-    } finally {
-      this.inFlight.delete(spec.serviceId);
-      this.deps.wake();
-    }
+  private submit(engine: Engine, spec: LaunchSpec): Promise<string[]> {
+    return submitWorkload(engine, spec, {
+      words: BATCH_WORDS,
+      store: this.deps.store,
+      live: isLiveBatch,
+      recorded: (submitted) => ({ handle: submitted.handle }),
+      during: async (id, submit) => {
+        this.inFlight.add(id);
+        try {
+          return await submit();
+        } finally {
+          this.inFlight.delete(id);
+        }
+      },
+      wake: () => this.deps.wake(),
+    });
   }
 
-  private defaultName(): string {
-    const live = new Set(this.deps.store.live().map((row) => row.name));
-    for (;;) {
-      const name = `${NAME_PREFIX}${randomInt(10_000, 100_000)}`;
-      if (!live.has(name)) return name;
-    }
-  }
-
-  list(filter: { status?: BatchStatus; all?: boolean }): BatchRecord[] {
-    return this.deps.store.list({ status: filter.status, all: filter.all || Boolean(filter.status) }).map(toBatchRecord);
+  /** `svc batch ls`: live jobs and those that ended in the last RECENTLY_ENDED_MS (so what just finished, and where its outputs went, shows), or with `all` (or a status) every one; newest first. */
+  list(filter: { status?: BatchStatus; all?: boolean }, now = new Date()): BatchRecord[] {
+    return this.deps.store.list({ status: filter.status, all: filter.all || Boolean(filter.status), endedSince: recentlyEndedSince(now) }).map(toBatchRecord);
   }
 
   /** A job by full id, unique id prefix, or name. */
   resolve(ref: string): BatchRow {
-    const { store } = this.deps;
-    const exact = store.get(ref);
-    if (exact) return exact;
-    const byPrefix = /^[0-9a-f-]+$/i.test(ref) ? store.byPrefix(ref.toLowerCase()) : [];
-    if (byPrefix.length === 1) return byPrefix[0];
-    if (byPrefix.length > 1) {
-      const list = byPrefix.map((row) => `${row.id} (${row.name}, ${row.status})`).join("; ");
-      throw new ApiError(409, "ambiguous_id", `${ref} matches several batch jobs: ${list}. Give more characters of the id.`);
-    }
-    const byName = store.list({ all: true }).filter((row) => row.name === ref);
-    if (byName.length >= 1) return byName[0];
-    throw notFound(`No batch job has the id or name ${ref}. 'svc batch ls --all' lists them.`);
+    return resolveWorkload(this.deps.store, ref, BATCH_WORDS);
   }
 
   async details(ref: string): Promise<BatchDetails> {
@@ -154,19 +117,8 @@ export class BatchesService implements JobFollower {
 
   async stop(ref: string): Promise<BatchRecord> {
     const row = this.resolve(ref);
-    if (!isLiveBatch(row.status)) throw conflict(`Batch job ${row.id} is already ${row.status}; nothing to stop.`);
     const { store } = this.deps;
-    if (!row.handle) store.transition(row.id, "STOPPED", "stopped by its creator before the engine accepted it");
-    else {
-      store.transition(row.id, "STOPPING", "stop requested by its creator");
-      try {
-        await this.deps.engineOf(row).stop(row.handle);
-      } catch (error) {
-        throw engineFailure(error, "The engine did not stop the batch job");
-      } finally {
-        this.deps.wake();
-      }
-    }
+    await stopWorkload(row, { live: isLiveBatch(row.status), words: BATCH_WORDS, store, engine: () => this.deps.engineOf(row), wake: () => this.deps.wake() });
     return toBatchRecord(store.get(row.id)!);
   }
 
@@ -188,16 +140,7 @@ export class BatchesService implements JobFollower {
 
   async remove(ref: string, force: boolean): Promise<BatchRecord> {
     const row = this.resolve(ref);
-    const removed = await removeRecord(row, {
-      force,
-      live: isLiveBatch(row.status),
-      what: "Batch job",
-      stopCommand: "svc batch stop",
-      stop: (id) => this.stop(id),
-      reread: (id) => this.deps.store.get(id)!,
-      engine: this.deps.engineOf(row),
-      forget: (id) => this.deps.store.remove(id),
-    });
+    const removed = await removeWorkload(row, { force, live: isLiveBatch(row.status), words: BATCH_WORDS, stop: (id) => this.stop(id), store: this.deps.store, engine: this.deps.engineOf(row) });
     return toBatchRecord(removed);
   }
 
@@ -227,7 +170,7 @@ export class BatchesService implements JobFollower {
   }
 
   busy() {
-    return this.deps.store.live().some((row) => BUSY.includes(row.status));
+    return this.deps.store.live().some((row) => isBusyBatch(row.status));
   }
 
   async observed(engine: Engine, observations: Map<string, Observation>): Promise<void> {

@@ -1,28 +1,60 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchStatus, BatchTask, EngineKind, ServiceStatus, Task } from "@svc/contracts";
+
+/**
+ * A workload is a thing that runs on an engine: a service or a batch job. Both tables hold these
+ * columns (their own ones beside), and each has an event table of the same shape.
+ */
+function workloadColumns<Status extends string, Kind extends string>() {
+  return {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    task: text("task").$type<Kind>().notNull(),
+    model: text("model").notNull(),
+    revision: text("revision").notNull(),
+    profile: text("profile").notNull(),
+    engine: text("engine").$type<EngineKind>().notNull(),
+    status: text("status").$type<Status>().notNull(),
+    reason: text("reason"),
+    /** The engine's name for what it runs (a container id, a Slurm job id with its host), once it accepted it. */
+    handle: text("handle"),
+    /** JSON: the request as planned and the launch, so that it can be started again. */
+    spec: text("spec").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  };
+}
+
+/** Every state change of every workload of a table, in order (`ownerId` is the workload's id, in `ownerColumn`). */
+function workloadEvents<Status extends string>(name: string, ownerColumn: string, owner: () => AnySQLiteColumn, indexName: string) {
+  return sqliteTable(
+    name,
+    {
+      id: integer("id").primaryKey({ autoIncrement: true }),
+      ownerId: text(ownerColumn)
+        .notNull()
+        .references(owner, { onDelete: "cascade" }),
+      at: text("at").notNull(),
+      fromStatus: text("from_status").$type<Status>(),
+      toStatus: text("to_status").$type<Status>().notNull(),
+      reason: text("reason"),
+    },
+    (table) => [index(indexName).on(table.ownerId, table.id)],
+  );
+}
 
 /** One row per service ever run (spec §1.8: kept until `svc rm`). */
 export const services = sqliteTable(
   "services",
   {
-    id: text("id").primaryKey(),
-    name: text("name").notNull(),
-    task: text("task").$type<Task>().notNull(),
-    model: text("model").notNull(),
-    revision: text("revision").notNull(),
-    profile: text("profile").notNull(),
-    status: text("status").$type<ServiceStatus>().notNull(),
-    reason: text("reason"),
+    ...workloadColumns<ServiceStatus, Task>(),
     host: text("host"),
     port: integer("port"),
-    engine: text("engine").$type<EngineKind>().notNull(),
     /** The container image of the service's inference server (the API's `runtime`). */
     runtime: text("runtime").notNull(),
-    handle: text("handle"),
     /** Kept so `restart` can start the same spec; never returned by the API. */
     apiKey: text("api_key"),
-    /** JSON: job, text_generation, speech_recognition and engine_args as given. */
-    spec: text("spec").notNull(),
     /** Policies (desired state): seconds, or null when off. */
     idleStopSeconds: integer("idle_stop_seconds"),
     onDemand: integer("on_demand", { mode: "boolean" }).notNull().default(false),
@@ -36,9 +68,6 @@ export const services = sqliteTable(
     generation: integer("generation").notNull().default(0),
     /** JSON: a renewal under way ({phase, handle, generation, since}); see reconciler/renewal.ts. */
     successor: text("successor"),
-    createdBy: text("created_by").notNull(),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
   },
   (table) => [
     index("services_status").on(table.status),
@@ -50,62 +79,20 @@ export const services = sqliteTable(
   ],
 );
 
-/** Every state change of every service, in order. */
-export const serviceEvents = sqliteTable(
-  "service_events",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    serviceId: text("service_id")
-      .notNull()
-      .references(() => services.id, { onDelete: "cascade" }),
-    at: text("at").notNull(),
-    fromStatus: text("from_status").$type<ServiceStatus>(),
-    toStatus: text("to_status").$type<ServiceStatus>().notNull(),
-    reason: text("reason"),
-  },
-  (table) => [index("service_events_service").on(table.serviceId, table.id)],
-);
+export const serviceEvents = workloadEvents<ServiceStatus>("service_events", "service_id", () => services.id, "service_events_service");
 
-/** One row per batch job (`svc batch`), kept until `svc batch rm`. */
+/** One row per batch job (`svc batch`), kept until `svc batch rm`. The spec holds the folders, params and job options too. */
 export const batches = sqliteTable(
   "batches",
   {
-    id: text("id").primaryKey(),
-    name: text("name").notNull(),
-    /** transcribe, chat, embed or openai. */
-    task: text("task").$type<BatchTask>().notNull(),
-    model: text("model").notNull(),
-    revision: text("revision").notNull(),
-    profile: text("profile").notNull(),
-    engine: text("engine").$type<EngineKind>().notNull(),
-    status: text("status").$type<BatchStatus>().notNull(),
-    reason: text("reason"),
-    handle: text("handle"),
+    /** The task is transcribe, chat, embed or openai. */
+    ...workloadColumns<BatchStatus, BatchTask>(),
     /** Jobs the engine ran for it so far (the current one included). */
     allocations: integer("allocations").notNull().default(0),
     /** The driver's last progress file (JSON), as read on a status pass. */
     progress: text("progress"),
-    /** JSON: the request as planned (folders, params, job options) and the launch (image, args, model folder). */
-    spec: text("spec").notNull(),
-    createdBy: text("created_by").notNull(),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
   },
   (table) => [index("batches_status").on(table.status), index("batches_created_at").on(table.createdAt)],
 );
 
-/** Every state change of every batch job, in order. */
-export const batchEvents = sqliteTable(
-  "batch_events",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    batchId: text("batch_id")
-      .notNull()
-      .references(() => batches.id, { onDelete: "cascade" }),
-    at: text("at").notNull(),
-    fromStatus: text("from_status").$type<BatchStatus>(),
-    toStatus: text("to_status").$type<BatchStatus>().notNull(),
-    reason: text("reason"),
-  },
-  (table) => [index("batch_events_batch").on(table.batchId, table.id)],
-);
+export const batchEvents = workloadEvents<BatchStatus>("batch_events", "batch_id", () => batches.id, "batch_events_batch");

@@ -10,7 +10,9 @@ export type EngineErrorKind =
   /** The request cannot be expressed for this engine (a value Slurm cannot take, an image it does not have). */
   | "invalid"
   /** The engine answered with an error of its own. */
-  | "failed";
+  | "failed"
+  /** What the engine was set up with changed under it (a profile that is no longer of its kind). */
+  | "conflict";
 
 export class EngineError extends Error {
   constructor(

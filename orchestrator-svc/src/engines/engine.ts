@@ -74,6 +74,16 @@ export interface EngineCapabilities {
   tunnels: boolean;
   /** `watch` reports changes as they happen, so the reconciler need not wait for its next tick. */
   watches: boolean;
+  /**
+   * Where the folders a job reads and writes are: `this-machine` (judged here with links resolved,
+   * existence and svc's rights checked, then bound into the container), or `cluster` (judged as
+   * written; the job has its user's rights there).
+   */
+  dataPaths: "this-machine" | "cluster";
+  /** Slurm's job options (--time, --partition, --account, …) and a profile's defaults for them apply. */
+  slurmJobOptions: boolean;
+  /** The server runs from a container image (`--image` applies); false: the bare svc runtime itself. */
+  runsImages: boolean;
 }
 
 /**

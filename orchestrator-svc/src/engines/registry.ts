@@ -1,6 +1,8 @@
-import { ApiError, type EngineKind, type Profile, type SlurmProfile } from "@svc/contracts";
+import { type EngineKind, type Profile, type SlurmProfile } from "@svc/contracts";
 import type { DockerEngine } from "./docker/docker-engine";
 import type { Engine } from "./engine";
+import { EngineError } from "./engine-error";
+import type { ClusterRuntime } from "./slurm/runtime/cluster-runtime";
 import type { SlurmEngine } from "./slurm/slurm-engine";
 
 export interface EnginesDeps {
@@ -33,6 +35,14 @@ export class Engines {
     return this.slurmEngine(profile.name).use(profile);
   }
 
+  /** The svc runtime on a profile's cluster (`svc runtime …`): only a slurm profile has one. */
+  async clusterRuntime(profile: Profile): Promise<{ profile: SlurmProfile; runtime: ClusterRuntime }> {
+    if (profile.schema !== "slurm") {
+      throw new EngineError("invalid", "not_a_slurm_profile", `Profile ${profile.name} is a local profile: its services run in containers here and need no svc runtime. Name a slurm profile (--profile).`);
+    }
+    return { profile, runtime: await this.slurmFor(profile).runtime() };
+  }
+
   /** The engine of a recorded service: by the engine kind it was started with and its profile's name. */
   forRecord(record: { engine: EngineKind; profile: string }): Engine {
     const byKind: Record<EngineKind, () => Engine> = { docker: () => this.deps.docker, slurm: () => this.slurmEngine(record.profile) };
@@ -49,7 +59,7 @@ export class Engines {
     if (!engine) {
       engine = this.deps.slurm(name, async () => {
         const profile = await this.deps.profile(name);
-        if (profile.schema !== "slurm") throw new ApiError(409, "profile_schema_changed", `Profile ${name} is no longer a slurm profile.`);
+        if (profile.schema !== "slurm") throw new EngineError("conflict", "profile_schema_changed", `Profile ${name} is no longer a slurm profile.`);
         return profile;
       });
       this.slurm.set(name, engine);

@@ -1,10 +1,9 @@
 import { join } from "node:path";
 import { profileFolders, type InferenceServer, type JobOptions, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
-import type { Mount } from "../engines/engine";
-import { DEFAULT_SLURM_RUNTIME } from "../engines/slurm/runtime-command";
+import type { EngineCapabilities, Mount } from "../engines/engine";
+import { checkDataPath, type ProtectedPlace } from "./data-paths";
 import { checkCpuEngineArgs } from "./engine-args";
 import { idleOptionWarnings, jobWithProfileDefaults } from "./idle-options";
-import { checkInputDir } from "./input-dir";
 import { checkMounts } from "./mounts";
 import { chooseModel } from "./model-choice";
 import { serverArgs } from "./server-args";
@@ -19,8 +18,10 @@ export interface PlannerDeps {
   image(task: Task, server: InferenceServer): string;
   /** Which text-generation server to use without GPUs (`svc`, or `vllm` when configured). */
   cpuTextGeneration: InferenceServer;
-  /** Folders input folders may be under besides each profile's home (SVC_INPUT_DIRS). */
-  inputRoots: string[];
+  /** What the engine that runs `profile`'s services can do, and how it judges paths (see EngineCapabilities). */
+  capabilities(profile: Profile): EngineCapabilities;
+  /** Places on this machine no job may see: svc's own files, the Docker socket's folder (see data-paths.ts). */
+  protectedPlaces: readonly ProtectedPlace[];
   /** Whether an image is one of the project's own runtimes (whose engine options svc knows), by name or by its label. */
   isProjectRuntime(image: string): Promise<boolean>;
 }
@@ -38,6 +39,8 @@ export interface LaunchPlan {
   /** The run's job options with the profile's defaults filled in. */
   job: JobOptions;
   mounts: Mount[];
+  /** What the engine that will run it can do (see EngineCapabilities). */
+  capabilities: EngineCapabilities;
 }
 
 /** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
@@ -51,13 +54,13 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   const gpus = request.job?.gres ?? 0;
   const server: InferenceServer = request.task === "text-generation" ? (gpus > 0 ? "vllm" : deps.cpuTextGeneration) : "svc";
   const image = request.image ?? deps.image(request.task, server);
-  // A bare Slurm job always runs the project's runtime tree, whatever the image is called.
-  const bareSlurm = profile.schema === "slurm" && (profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "bare";
+  const capabilities = deps.capabilities(profile);
+  // Without images (a bare Slurm job) the project's runtime tree runs, whatever the image is called.
   const engineWarnings =
-    request.task === "text-generation" && server === "svc" && (bareSlurm || (await deps.isProjectRuntime(image))) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
+    request.task === "text-generation" && server === "svc" && (!capabilities.runsImages || (await deps.isProjectRuntime(image))) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
   const { args, warnings } = serverArgs(server, request, request.model);
-  const job = jobWithProfileDefaults(request.job ?? {}, profile);
-  const idle = idleOptionWarnings(request, job, profile, server, bareSlurm);
+  const job = jobWithProfileDefaults(request.job ?? {}, profile, capabilities);
+  const idle = idleOptionWarnings(request, job, profile, server, capabilities);
   return {
     profile,
     model: choice.model,
@@ -67,10 +70,16 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     image,
     args,
     job,
-    mounts: checkMounts(profile, request.mounts ?? []),
+    capabilities,
+    mounts: checkMounts(request.mounts ?? [], capabilities, deps.protectedPlaces),
     inputDir:
       request.task === "speech-recognition"
-        ? checkInputDir(profile, request.speechRecognition?.inputDir ?? join(profileFolders(profile).home, "inputs"), deps.inputRoots)
+        ? checkDataPath(
+            request.speechRecognition?.inputDir ?? join(profileFolders(profile).home, "inputs"),
+            { option: "--input-dir", field: "inputDir", access: "read", kind: "folder", mustExist: false },
+            capabilities,
+            deps.protectedPlaces,
+          )
         : undefined,
   };
 }

@@ -1,4 +1,5 @@
 import { badRequest, DEFAULT_RENEW_BEFORE, DEFAULT_START_TIMEOUT, parseDuration, type Profile, type RunRequest } from "@svc/contracts";
+import type { EngineCapabilities } from "../engines/engine";
 
 /** The policy columns of a service record (seconds; null when off). */
 export interface PolicyColumns {
@@ -19,7 +20,7 @@ function seconds(option: string, text: string): number {
  * (`--idle-stop 0` turns it off), or a 400 naming what to fix. Renewal is for Slurm jobs with a
  * --time: a Docker container has no wall time, so --renew there is refused rather than ignored.
  */
-export function resolvePolicies(request: RunRequest, profile: Profile): PolicyColumns {
+export function resolvePolicies(request: RunRequest, profile: Profile, capabilities: Pick<EngineCapabilities, "slurmJobOptions">): PolicyColumns {
   const policies = request.policies ?? {};
   const idleText = policies.idleStop ?? profile.idle_stop;
   const idle = idleText === undefined ? null : seconds(policies.idleStop === undefined ? `the profile's idle_stop` : "--idle-stop", idleText);
@@ -28,7 +29,7 @@ export function resolvePolicies(request: RunRequest, profile: Profile): PolicyCo
   if (policies.renewBefore !== undefined && !policies.renew) throw badRequest("--renew-before needs --renew.");
   let renewBefore: number | null = null;
   if (policies.renew) {
-    if (profile.schema !== "slurm") {
+    if (!capabilities.slurmJobOptions) {
       throw badRequest(`--renew is for Slurm jobs, which end at their --time; profile ${profile.name} runs Docker containers, which have no time limit: leave --renew out.`);
     }
     const time = request.job?.time;

@@ -5,8 +5,8 @@ import { engineFailure } from "../services/engine-failure";
 
 export interface RuntimesDeps {
   profile(name: string): Promise<Profile>;
-  /** The runtime on a slurm profile's cluster (through that profile's Slurm engine and connection). */
-  runtimeOf(profile: SlurmProfile): Promise<ClusterRuntime>;
+  /** The runtime on a slurm profile's cluster (through that profile's Slurm engine and connection); an EngineError for any other profile. */
+  runtimeOf(profile: Profile): Promise<{ profile: SlurmProfile; runtime: ClusterRuntime }>;
   installs: RuntimeInstalls;
   /** Live services of a profile whose job has a work folder on the cluster: service id → work folder. */
   liveJobs(profile: string): Map<string, string>;
@@ -18,10 +18,9 @@ export class RuntimesService {
 
   private async slurm(name: string | undefined): Promise<{ profile: SlurmProfile; runtime: ClusterRuntime }> {
     const profile = await this.deps.profile(name ?? DEFAULT_PROFILE);
-    if (profile.schema !== "slurm") {
-      throw new ApiError(400, "not_a_slurm_profile", `Profile ${profile.name} is a local profile: its services run in containers here and need no svc runtime. Name a slurm profile (--profile).`);
-    }
-    return { profile, runtime: await this.deps.runtimeOf(profile) };
+    return this.deps.runtimeOf(profile).catch((error) => {
+      throw engineFailure(error, `Could not reach the svc runtime of profile ${profile.name}`);
+    });
   }
 
   async list(name: string | undefined): Promise<RuntimeList> {

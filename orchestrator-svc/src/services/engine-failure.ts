@@ -2,7 +2,7 @@ import { ApiError } from "@svc/contracts";
 import { EngineError, type EngineErrorKind } from "../engines/engine-error";
 
 /** The HTTP status of each kind of engine failure: the one place engine errors become API answers. */
-const STATUS: Record<EngineErrorKind, number> = { unreachable: 503, refused: 400, invalid: 400, failed: 502 };
+const STATUS: Record<EngineErrorKind, number> = { unreachable: 503, refused: 400, invalid: 400, failed: 502, conflict: 409 };
 
 /** What the API answers when an engine call fails; `what` says what was being done (for errors the engine did not word). */
 export function engineFailure(error: unknown, what: string): ApiError {

@@ -1,5 +1,7 @@
 import { t } from "elysia";
 import { ServiceStatus } from "@svc/contracts";
+import { SERVICE_WORDS } from "../workloads/lookup";
+import { refParams, removeQuery } from "../workloads/model";
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1000;
@@ -12,13 +14,8 @@ export const ListQuery = t.Object({
   cursor: t.Optional(t.String({ minLength: 1, maxLength: 512, description: "Where the previous page ended: its X-Next-Cursor header." })),
 });
 
-export const RefParams = t.Object({
-  ref: t.String({ minLength: 1, maxLength: 64, description: "Service id, a unique prefix of it, or the service name." }),
-});
-
-export const RemoveQuery = t.Object({
-  force: t.Optional(t.Boolean({ description: "Stop a live service first." })),
-});
+export const RefParams = refParams(SERVICE_WORDS);
+export const RemoveQuery = removeQuery(SERVICE_WORDS);
 
 export const LogsQuery = t.Object({
   follow: t.Optional(t.Boolean()),

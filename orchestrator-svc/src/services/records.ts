@@ -1,6 +1,7 @@
-import { formatDuration, imageOf, type ServicePolicyState, type ServiceSuccessor, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { formatDuration, imageOf, isRunningOnEngine, type ServicePolicyState, type ServiceSuccessor, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow } from "../db/service-store";
 import type { LaunchSpec, Mount } from "../engines/engine";
+import { identityOf } from "../workloads/records";
 
 /** What the `spec` column holds: the options as given, and how the service was launched (for restart). */
 export interface StoredSpec {
@@ -34,16 +35,13 @@ export function launchOf(row: ServiceRow): Omit<LaunchSpec, "serviceId" | "name"
   };
 }
 
-/** States in which the engine runs the service (and, on Slurm, holds its allocation). */
-const RUNNING = new Set<ServiceStatus>(["STARTING", "HEALTHY", "UNHEALTHY", "STOPPING"]);
-
 /** Seconds the engine has run the service, over all its runs, from its events (up to `now` while it runs). */
 export function runningSecondsOf(events: ServiceEvent[], now = new Date()): number {
   let total = 0;
   let since: number | undefined;
   for (const event of events) {
     const at = Date.parse(event.at);
-    if (RUNNING.has(event.to)) since ??= at;
+    if (isRunningOnEngine(event.to)) since ??= at;
     else if (since !== undefined) {
       total += at - since;
       since = undefined;
@@ -65,19 +63,12 @@ export function toServiceRecord(row: ServiceRow, events?: ServiceEvent[]): Servi
   const spec = readSpec(row);
   const task = row.task;
   return {
-    id: row.id,
-    name: row.name,
+    ...identityOf(row),
     image: imageOf(task),
-    task,
-    model: row.model,
-    revision: row.revision,
-    profile: row.profile,
-    status: row.status,
     reason: row.reason,
     host: row.host,
     port: row.port,
     url: row.host && row.port ? `http://${row.host.includes(":") ? `[${row.host}]` : row.host}:${row.port}` : null,
-    engine: row.engine,
     runtime: row.runtime,
     handle: row.handle,
     apiKeySet: row.apiKey !== null,

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { requestsWait, SERVICE_ROUTES_PATH, type ServiceRoute } from "@svc/contracts";
 import type { ServiceStore } from "../db/service-store";
 import { toServiceRecord } from "./records";
+import { identityOf } from "../workloads/records";
 
 /**
  * The live services, and the stopped ones a request starts again (--on-demand), with their addresses and API keys, for the gateway's /v1 routing (internal
@@ -14,14 +15,7 @@ export function serviceRoutesController(store: ServiceStore) {
       [...store.live(), ...store.dormantOnDemand()].map((row) => {
         const record = toServiceRecord(row);
         return {
-          id: row.id,
-          name: row.name,
-          task: row.task,
-          model: row.model,
-          revision: row.revision,
-          profile: row.profile,
-          engine: row.engine,
-          status: row.status,
+          ...identityOf(row),
           url: record.url,
           apiKey: row.apiKey,
           createdAt: row.createdAt,

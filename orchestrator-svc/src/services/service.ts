@@ -1,12 +1,13 @@
-import { randomInt, randomUUID } from "node:crypto";
-import { currentUserName } from "@svc/platform/process";
-import { ApiError, conflict, type ActivityReport, DEFAULT_PROFILE, isLive, notFound, type Profile, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { randomUUID } from "node:crypto";
+import { conflict, type ActivityReport, DEFAULT_PROFILE, isLive, type Profile, type RunRequest, type RunResponse, type ServiceDetails, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
 import type { Engine, LaunchSpec } from "../engines/engine";
 import type { Reconciler } from "../reconciler/reconciler";
 import { planLaunch, type PlannerDeps } from "../launch/planner";
 import { engineFailure } from "./engine-failure";
-import { removeRecord } from "./removal";
+import { removeWorkload, stopWorkload, submitWorkload } from "../workloads/lifecycle";
+import { submittedRow, unusedName } from "../workloads/records";
+import { recentlyEndedSince, resolveWorkload, SERVICE_WORDS } from "../workloads/lookup";
 import { resolvePolicies } from "../launch/policies";
 import { launchOf, policiesOf, readSuccessor, toServiceDetails, toServiceRecord, type StoredSpec } from "./records";
 import { decodeCursor, encodeCursor } from "./list-cursor";
@@ -23,9 +24,6 @@ export interface ServicesDeps {
 }
 
 const NAME_PREFIX = "svc-";
-/** `svc ls` without --all shows the services that ended this recently, after the live ones. */
-export const RECENTLY_ENDED_MS = 24 * 3600 * 1000;
-
 
 /** svc run / ls / details / stop / restart / rm / logs, over the records and the engines. */
 export class ServicesService {
@@ -37,10 +35,10 @@ export class ServicesService {
     if (request.name && store.liveWithName(request.name).length > 0) {
       throw conflict(`A running service is already named ${request.name}: choose another --name, or stop that one first.`);
     }
-    const policies = resolvePolicies(request, plan.profile);
+    const policies = resolvePolicies(request, plan.profile, plan.capabilities);
     const engine = this.deps.engineFor(plan.profile);
     const id = randomUUID();
-    const name = request.name ?? this.defaultName();
+    const name = request.name ?? unusedName(NAME_PREFIX, store.live());
     const spec: LaunchSpec = {
       serviceId: id,
       name,
@@ -60,7 +58,6 @@ export class ServicesService {
     const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script, policies: policiesOf(policies) };
     if (request.dryRun) return { ...base, service: null };
 
-    const now = new Date().toISOString();
     const stored: StoredSpec = {
       job: spec.job,
       textGeneration: request.textGeneration,
@@ -73,25 +70,12 @@ export class ServicesService {
     };
     store.insert(
       {
-        id,
-        name,
-        task: request.task,
-        model: request.model,
-        revision: plan.model.revision,
-        profile: plan.profile.name,
-        status: "SUBMITTED",
-        reason: null,
+        ...submittedRow({ id, name, task: request.task, model: request.model, revision: plan.model.revision, profile: plan.profile.name, engine: engine.kind, spec: stored }),
         host: null,
         port: null,
-        engine: engine.kind,
         runtime: plan.image,
-        handle: null,
         apiKey: request.apiKey ?? null,
-        spec: JSON.stringify(stored),
         ...policies,
-        createdBy: currentUserName(),
-        createdAt: now,
-        updatedAt: now,
       },
       `submitted to ${engine.kind}`,
     );
@@ -99,34 +83,17 @@ export class ServicesService {
     return { ...base, warnings: [...base.warnings, ...notes], service: toServiceRecord(store.get(id)!) };
   }
 
-  /**
-   * Hands the spec to the engine (which prepares what the service needs, e.g. its image, and starts
-   * it) and records the handle; a refusal is recorded as FAILED and reported. Returns the engine's notes.
-   */
-  private async submit(engine: Engine, spec: LaunchSpec): Promise<string[]> {
+  /** Hands the spec to the engine (which prepares what the service needs, e.g. its image, and starts it). */
+  private submit(engine: Engine, spec: LaunchSpec): Promise<string[]> {
     const { store, reconciler } = this.deps;
-    try {
-      const submitted = await reconciler.submitting(spec.serviceId, () => engine.submit(spec));
-      store.patch(spec.serviceId, { handle: submitted.handle, host: submitted.host, port: submitted.port, ...(submitted.runtime ? { runtime: submitted.runtime } : {}) });
-      // Stopped (or removed) while the engine was still accepting it: do not leave it running.
-      const now = store.get(spec.serviceId)?.status;
-      if (now === undefined || now === "STOPPING" || !isLive(now)) await engine.stop(submitted.handle);
-      return submitted.notes;
-    } catch (error) {
-      const failure = engineFailure(error, `${engine.kind} did not start the service`);
-      store.transition(spec.serviceId, "FAILED", failure.message);
-      throw failure;
-    } finally {
-      reconciler.wake();
-    }
-  }
-
-  private defaultName(): string {
-    const live = new Set(this.deps.store.live().map((row) => row.name));
-    for (;;) {
-      const name = `${NAME_PREFIX}${randomInt(10_000, 100_000)}`;
-      if (!live.has(name)) return name;
-    }
+    return submitWorkload(engine, spec, {
+      words: SERVICE_WORDS,
+      store,
+      live: isLive,
+      recorded: (submitted) => ({ handle: submitted.handle, host: submitted.host, port: submitted.port, ...(submitted.runtime ? { runtime: submitted.runtime } : {}) }),
+      during: (id, submit) => reconciler.submitting(id, submit),
+      wake: () => reconciler.wake(),
+    });
   }
 
   /**
@@ -137,7 +104,7 @@ export class ServicesService {
   list(filter: { status?: ServiceStatus; id?: string; all?: boolean; limit?: number; cursor?: string }, now = new Date()): { services: ServiceRecord[]; nextCursor?: string } {
     const after = filter.cursor ? decodeCursor(filter.cursor) : undefined;
     const { rows, next } = this.deps.store.page(
-      { status: filter.status, idPrefix: filter.id, all: filter.all || Boolean(filter.status), endedSince: new Date(now.getTime() - RECENTLY_ENDED_MS) },
+      { status: filter.status, idPrefix: filter.id, all: filter.all || Boolean(filter.status), endedSince: recentlyEndedSince(now) },
       filter.limit ?? DEFAULT_LIST_LIMIT,
       after,
     );
@@ -147,18 +114,7 @@ export class ServicesService {
 
   /** A service by full id, unique id prefix, or name; ambiguity lists the candidates. */
   resolve(ref: string): ServiceRow {
-    const { store } = this.deps;
-    const exact = store.get(ref);
-    if (exact) return exact;
-    const byPrefix = /^[0-9a-f-]+$/i.test(ref) ? store.byPrefix(ref.toLowerCase()) : [];
-    if (byPrefix.length === 1) return byPrefix[0];
-    if (byPrefix.length > 1) {
-      const list = byPrefix.map((row) => `${row.id} (${row.name}, ${row.status})`).join("; ");
-      throw new ApiError(409, "ambiguous_id", `${ref} matches several services: ${list}. Give more characters of the id.`);
-    }
-    const byName = store.list({ all: true }).filter((row) => row.name === ref);
-    if (byName.length >= 1) return byName[0];
-    throw notFound(`No service has the id or name ${ref}. 'svc ls --all' lists them.`);
+    return resolveWorkload(this.deps.store, ref, SERVICE_WORDS);
   }
 
   details(ref: string): ServiceDetails {
@@ -168,28 +124,14 @@ export class ServicesService {
 
   async stop(ref: string): Promise<ServiceRecord> {
     const row = this.resolve(ref);
-    if (!isLive(row.status)) {
-      throw conflict(`Service ${row.id} is already ${row.status}; nothing to stop.`);
-    }
     const { store } = this.deps;
     // A renewal under way ends with the service: its other job (the successor, or the one draining) is cancelled too.
-    const successor = readSuccessor(row);
+    const successor = isLive(row.status) ? readSuccessor(row) : null;
     if (successor) {
       store.note(row.id, `renewal abandoned: the service is being stopped${successor.handle ? ` (job ${successor.handle.split(":")[0]} cancelled)` : ""}`, { successor: null });
       if (successor.handle) await this.deps.engineOf(row).stop(successor.handle).catch(() => {});
     }
-    if (!row.handle) {
-      store.transition(row.id, "STOPPED", "stopped by its creator before the engine accepted it");
-    } else {
-      store.transition(row.id, "STOPPING", "stop requested by its creator");
-      try {
-        await this.deps.engineOf(row).stop(row.handle);
-      } catch (error) {
-        throw engineFailure(error, "The engine did not stop the service");
-      } finally {
-        this.deps.reconciler.wake();
-      }
-    }
+    await stopWorkload(row, { live: isLive(row.status), words: SERVICE_WORDS, store, engine: () => this.deps.engineOf(row), wake: () => this.deps.reconciler.wake() });
     return toServiceRecord(store.get(row.id)!);
   }
 
@@ -218,16 +160,7 @@ export class ServicesService {
 
   async remove(ref: string, force: boolean): Promise<ServiceRecord> {
     const row = this.resolve(ref);
-    const removed = await removeRecord(row, {
-      force,
-      live: isLive(row.status),
-      what: "Service",
-      stopCommand: "svc stop",
-      stop: (id) => this.stop(id),
-      reread: (id) => this.deps.store.get(id)!,
-      engine: this.deps.engineOf(row),
-      forget: (id) => this.deps.store.remove(id),
-    });
+    const removed = await removeWorkload(row, { force, live: isLive(row.status), words: SERVICE_WORDS, stop: (id) => this.stop(id), store: this.deps.store, engine: this.deps.engineOf(row) });
     return toServiceRecord(removed);
   }
 

@@ -28,8 +28,10 @@ export interface DriverOptions {
   /** A runtime already serving (bench, tests) instead of starting `runtime`. */
   runtimeUrl?: string;
   runtimeKey?: string;
-  /** The runtime's command; the driver adds `--host 127.0.0.1 --port P` and the key in SVC_API_KEY. */
+  /** The runtime's command; the driver adds `--host 127.0.0.1 --port P` and the key in `apiKeyVariable`. */
   runtime: string[];
+  /** The environment variable the runtime reads its key from: SVC_API_KEY (svc's runtimes), VLLM_API_KEY (vLLM). */
+  apiKeyVariable: string;
 }
 
 export class UsageError extends Error {
@@ -63,6 +65,7 @@ export function parseDriverArgs(argv: string[]): DriverOptions {
       "input-ext": { type: "string" },
       "retry-failed": { type: "boolean" },
       "runtime-url": { type: "string" },
+      "api-key-variable": { type: "string" },
     },
     strict: true,
     allowPositionals: false,
@@ -89,6 +92,8 @@ export function parseDriverArgs(argv: string[]): DriverOptions {
   }
   const stateDir = values["state-dir"] ?? defaultStateDir(task, values["output-dir"], values.output);
   if (!values["runtime-url"] && runtime.length === 0) throw new UsageError("give the runtime's command after --, or --runtime-url");
+  const apiKeyVariable = values["api-key-variable"] ?? "SVC_API_KEY";
+  if (!/^[A-Z_][A-Z0-9_]*$/.test(apiKeyVariable)) throw new UsageError(`--api-key-variable ${JSON.stringify(apiKeyVariable)}: give an environment variable's name`);
   return {
     task,
     inputDir: values["input-dir"],
@@ -105,5 +110,6 @@ export function parseDriverArgs(argv: string[]): DriverOptions {
     runtimeUrl: values["runtime-url"],
     runtimeKey: process.env.SVC_BATCH_RUNTIME_KEY,
     runtime,
+    apiKeyVariable,
   };
 }

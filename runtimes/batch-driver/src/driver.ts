@@ -27,7 +27,7 @@ export async function runDriver(options: DriverOptions, signal: AbortSignal, log
   rmSync(state.temporaryDir, { recursive: true, force: true }); // leftovers of a run that was killed
   mkdirSync(state.temporaryDir, { recursive: true });
   state.flush();
-  const child = options.runtimeUrl ? RuntimeChild.external(options.runtimeUrl, options.runtimeKey) : RuntimeChild.start(options.runtime);
+  const child = options.runtimeUrl ? RuntimeChild.external(options.runtimeUrl, options.runtimeKey) : RuntimeChild.start(options.runtime, options.apiKeyVariable);
   try {
     await Promise.race([child.ready(), new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true }))]).catch((error) => {
       if (signal.aborted) return;

@@ -54,7 +54,7 @@ export async function runFolderItem(task: FolderTask, client: RuntimeClient, inp
       const template = text(params, "prompt") ?? "{text}";
       const system = text(params, "system");
       const messages = [...(system ? [{ role: "system", content: system }] : []), { role: "user", content: template.includes("{text}") ? template.replaceAll("{text}", content) : `${template}\n\n${content}` }];
-      const body: Record<string, unknown> = { model: "batch", messages };
+      const body: Record<string, unknown> = { model: client.model ?? "batch", messages };
       for (const key of ["max_tokens", "temperature", "seed"]) if (params[key] !== undefined) body[key] = params[key];
       const result = await client.json<{ choices: { message: { content: string | null } }[] }>("/v1/chat/completions", body);
       const answer = result.choices?.[0]?.message?.content;
@@ -65,7 +65,7 @@ export async function runFolderItem(task: FolderTask, client: RuntimeClient, inp
     case "embed": {
       const content = readFileSync(input, "utf8");
       if (!content.trim()) throw new InputFailure("the file is empty: nothing to embed");
-      const result = await client.json<{ model: string; data: { embedding: number[] }[] }>("/v1/embeddings", { model: "batch", input: content });
+      const result = await client.json<{ model: string; data: { embedding: number[] }[] }>("/v1/embeddings", { model: client.model ?? "batch", input: content });
       writeAtomically(`${stem}.json`, `${JSON.stringify({ input: item, model: result.model, embedding: result.data[0].embedding })}\n`, tmpDir);
       return;
     }

@@ -100,7 +100,9 @@ export async function runBatchRequest(client: RuntimeClient, request: BatchReque
     line = { id: `batch_req_${randomBytes(12).toString("hex")}`, custom_id: request.customId, response: null, error: { code: "invalid_request", message: request.invalid } };
     failure = request.invalid;
   } else {
-    const answer = await client.raw(request.url!, request.body);
+    // The job serves one model, whatever a line names: the one svc batch run was given.
+    const body = client.model && typeof request.body === "object" && request.body !== null ? { ...request.body, model: client.model } : request.body;
+    const answer = await client.raw(request.url!, body);
     line = { id: `batch_req_${randomBytes(12).toString("hex")}`, custom_id: request.customId, response: { status_code: answer.status, request_id: requestId(), body: answer.body }, error: null };
     if (answer.status >= 400) {
       const message = (answer.body as { error?: { message?: string } })?.error?.message;

@@ -13,8 +13,9 @@ function freePort(): number {
 }
 
 /**
- * The runtime the job serves from, started by the driver on loopback with a key of its own (in
- * SVC_API_KEY, never on a command line): only the driver can reach it. Its output goes to the job's.
+ * The runtime the job serves from, started by the driver on loopback with a key of its own (in the
+ * variable the server reads, never on a command line): only the driver can reach it. Its output
+ * goes to the job's.
  */
 export class RuntimeChild {
   private constructor(
@@ -22,11 +23,11 @@ export class RuntimeChild {
     private readonly proc: Subprocess | undefined,
   ) {}
 
-  static start(command: string[]): RuntimeChild {
+  static start(command: string[], keyVariable = "SVC_API_KEY"): RuntimeChild {
     const port = freePort();
     const key = randomBytes(24).toString("hex");
     const proc = Bun.spawn([...command, "--host", "127.0.0.1", "--port", String(port)], {
-      env: { ...process.env, SVC_API_KEY: key },
+      env: { ...process.env, [keyVariable]: key },
       stdout: "inherit",
       stderr: "inherit",
       stdin: "ignore",
@@ -43,12 +44,12 @@ export class RuntimeChild {
     return this.proc?.exitCode ?? undefined;
   }
 
-  /** Waits for /health to answer 200; throws when the runtime exits first or takes too long. */
+  /** Waits for /health to answer 200, then learns the model it serves; throws when the runtime exits first or takes too long. */
   async ready(): Promise<void> {
     const deadline = Date.now() + READY_WAIT_MS;
     while (Date.now() < deadline) {
       if (this.proc && this.proc.exitCode !== null) throw new Error(`the runtime exited with code ${this.proc.exitCode} before it was ready`);
-      if (await this.client.healthy()) return;
+      if (await this.client.healthy()) return this.client.learnModel();
       await Bun.sleep(200);
     }
     throw new Error(`the runtime was not ready after ${READY_WAIT_MS / 60_000} minutes`);

@@ -35,10 +35,27 @@ function errorMessage(status: number, text: string): string {
 
 /** Calls the runtime the job started (or was given): JSON or multipart bodies, its key as a bearer token. */
 export class RuntimeClient {
+  /**
+   * The model the runtime serves, as `GET /v1/models` names it: requests name it, since vLLM
+   * answers 404 to any other name (svc's runtimes serve theirs whatever the name).
+   */
+  model: string | undefined;
+
   constructor(
     readonly url: string,
     private readonly key: string | undefined,
   ) {}
+
+  /** Asks the runtime which model it serves (left unknown when it does not say). */
+  async learnModel(): Promise<void> {
+    try {
+      const response = await fetch(`${this.url}/v1/models`, { headers: this.headers(false), signal: AbortSignal.timeout(10_000) });
+      const id = response.ok ? ((await response.json()) as { data?: { id?: unknown }[] }).data?.[0]?.id : undefined;
+      this.model = typeof id === "string" ? id : undefined;
+    } catch {
+      this.model = undefined;
+    }
+  }
 
   private headers(json: boolean): Record<string, string> {
     return { ...(this.key ? { authorization: `Bearer ${this.key}` } : {}), ...(json ? { "content-type": "application/json" } : {}) };

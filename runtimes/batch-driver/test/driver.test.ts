@@ -175,3 +175,44 @@ test("a request the runtime never answered (it is going away) is not recorded as
     dying.stop(true);
   }
 }, 60_000);
+
+test("beside vLLM (a stand-in): the key in VLLM_API_KEY, the served model's name in each request, chat, embed and an OpenAI batch file", async () => {
+  const standIn = join(import.meta.dir, "..", "..", "..", "tests", "support", "vllm-stand-in.ts");
+  const vllm = async (overrides: Partial<DriverOptions> & { stateDir: string }) => {
+    const run = { ...options({}), runtimeUrl: undefined, runtimeKey: undefined, runtime: [process.execPath, standIn, "--model", "/models/acme/tiny"], apiKeyVariable: "VLLM_API_KEY", progressFile: join(overrides.stateDir, "progress.json"), ...overrides };
+    expect(await runDriver(run, new AbortController().signal, quiet)).toBe("finished");
+    return JSON.parse(readFileSync(join(overrides.stateDir, "state.json"), "utf8")).failures;
+  };
+  const texts = folder("vllm-texts", { "a.txt": "four", "b.md": "sixteen characters" });
+  const answers = join(work, "vllm-answers");
+  expect(await vllm({ inputDir: texts, outputDir: answers, stateDir: join(answers, ".svc-batch") })).toEqual({});
+  expect(readFileSync(join(answers, "a.txt"), "utf8")).toBe("vllm stand-in read 4 characters");
+  expect(readFileSync(join(answers, "b.txt"), "utf8")).toBe("vllm stand-in read 18 characters");
+  const vectors = join(work, "vllm-vectors");
+  expect(await vllm({ task: "embed", inputDir: texts, outputDir: vectors, stateDir: join(vectors, ".svc-batch") })).toEqual({});
+  expect(JSON.parse(readFileSync(join(vectors, "a.json"), "utf8"))).toEqual({ input: "a.txt", model: "/models/acme/tiny", embedding: [4, 1] });
+
+  const requests = join(work, "vllm-requests.jsonl");
+  const line = (id: string, url: string, body: object) => JSON.stringify({ custom_id: id, method: "POST", url, body });
+  writeFileSync(
+    requests,
+    [
+      line("c1", "/v1/chat/completions", { model: "gpt-4o-mini", messages: [{ role: "user", content: "hello" }] }),
+      line("c2", "/v1/completions", { model: "acme/tiny", prompt: "once upon" }),
+      line("c3", "/v1/embeddings", { input: "abc" }),
+    ].join("\n") + "\n",
+  );
+  const results = join(work, "vllm-results.jsonl");
+  expect(await vllm({ task: "openai", input: requests, output: results, stateDir: join(work, ".vllm-results.svc-batch") })).toEqual({});
+  const byId = Object.fromEntries(readFileSync(results, "utf8").trim().split("\n").map((text) => JSON.parse(text)).map((out) => [out.custom_id, out.response]));
+  expect(byId.c1).toMatchObject({ status_code: 200, body: { choices: [{ message: { content: "vllm stand-in read 5 characters" } }] } });
+  expect(byId.c2).toMatchObject({ status_code: 200, body: { choices: [{ text: "vllm stand-in completed 9 characters" }] } });
+  expect(byId.c3).toMatchObject({ status_code: 200, body: { data: [{ embedding: [3, 1] }] } });
+});
+
+test("--api-key-variable names the variable the runtime reads its key from (SVC_API_KEY unless given)", () => {
+  const base = ["--task", "chat", "--input-dir", "/x", "--output-dir", "/y", "--"];
+  expect(parseDriverArgs([...base, "bun", "main.ts"]).apiKeyVariable).toBe("SVC_API_KEY");
+  expect(parseDriverArgs(["--api-key-variable", "VLLM_API_KEY", ...base, "python3"]).apiKeyVariable).toBe("VLLM_API_KEY");
+  expect(() => parseDriverArgs(["--api-key-variable", "X;id", ...base, "python3"])).toThrow("give an environment variable's name");
+});

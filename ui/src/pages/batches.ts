@@ -1,4 +1,4 @@
-import { BATCH_TASKS, isLiveBatch, type BatchDetails, type BatchRecord, type BatchStatus } from "@svc/contracts";
+import { BATCH_TASKS, isLiveBatch, isNotedBatch, type BatchDetails, type BatchRecord, type BatchStatus } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
 import { SERVICE_STYLE } from "./services";
@@ -54,6 +54,12 @@ const eta = (record: BatchRecord) => {
   return s < 60 ? `${s} s` : s < 3600 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`;
 };
 
+/** Where an ended job's outputs are (its output folder, or its results file); a live job's are still being written. */
+const outputsOf = (record: BatchRecord) => {
+  const where = record.output ?? record.outputDir;
+  return where && !isLiveBatch(record.status) ? html`<code>${where}</code>` : "—";
+};
+
 const statusBadge = (status: BatchStatus) => html`<span class="badge ${status}">${status}</span>`;
 
 /** The jobs' table, polled every 2 seconds (`version` as on the services page: 204 while unchanged). */
@@ -63,19 +69,19 @@ export function batchesTable(batches: BatchRecord[], options: { version: string;
     ${options.error
       ? html`<p class="error" role="alert">${options.error}</p>`
       : batches.length === 0
-        ? html`<p>No ${options.all ? "" : "live "}batch jobs. Start one with the form below, or <code>svc batch run</code>.${options.all ? "" : html` <a href="${BATCHES_PATH}?all=1">Show finished ones too</a>.`}</p>`
+        ? html`<p>No batch jobs${options.all ? "" : " live or ended in the last 24 h"}. Start one with the form below, or <code>svc batch run</code>.${options.all ? "" : html` <a href="${BATCHES_PATH}?all=1">Show every job, ever</a>.`}</p>`
         : html`<div class="table-wrap"><table class="services batches">
             <thead><tr><th scope="col">Batch ID</th><th scope="col">Task</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">Progress</th>
-              <th scope="col">Files/min</th><th scope="col">ETA</th><th scope="col">Allocations</th><th scope="col">Name</th><th scope="col">Profile</th></tr></thead>
+              <th scope="col">Files/min</th><th scope="col">ETA</th><th scope="col">Allocations</th><th scope="col">Name</th><th scope="col">Profile</th><th scope="col">Outputs</th></tr></thead>
             <tbody>
               ${batches.map(
-                (b) => html`<tr data-batch-id="${b.id}">
+                (b) => html`<tr data-batch-id="${b.id}" ${isLiveBatch(b.status) ? "" : html`class="ended"`}>
                   <td><a href="${batchUrl(b.id)}" title="${b.id}"><code>${b.id.slice(0, 13)}</code></a></td>
                   <td>${b.task}</td><td>${b.model}</td>
-                  <td>${statusBadge(b.status)}${b.reason && !["RUNNING", "COMPLETED"].includes(b.status) ? html`<span class="reason">${b.reason.split("\n")[0]}</span>` : ""}</td>
+                  <td>${statusBadge(b.status)}${b.reason && isNotedBatch(b.status) ? html`<span class="reason">${b.reason.split("\n")[0]}</span>` : ""}</td>
                   <td>${progressBar(b)}</td>
                   <td>${b.progress ? b.progress.filesPerMinute : "—"}</td><td>${eta(b)}</td><td>${b.allocations}</td>
-                  <td>${b.name}</td><td>${b.profile}</td>
+                  <td>${b.name}</td><td>${b.profile}</td><td class="outputs">${outputsOf(b)}</td>
                 </tr>`,
               )}
             </tbody></table></div>`}
@@ -116,7 +122,7 @@ export function batchLauncher(values: BatchFormValues, models: string[], profile
 export function batchesPage(options: { batches: BatchRecord[]; all: boolean; version: string; session: boolean; error?: string; values: BatchFormValues; models: string[]; profiles: string[]; formError?: { message: string; field?: string }; notices?: string[] }): string {
   return layout(
     { title: "Batch jobs", current: BATCHES_PATH, session: options.session },
-    html`${SERVICE_STYLE}${BATCH_STYLE}<div class="actions"><h1>Batch jobs</h1><a href="${options.all ? BATCHES_PATH : `${BATCHES_PATH}?all=1`}">${options.all ? "Live jobs only" : "Show finished jobs too"}</a></div>
+    html`${SERVICE_STYLE}${BATCH_STYLE}<div class="actions"><h1>Batch jobs</h1><a href="${options.all ? BATCHES_PATH : `${BATCHES_PATH}?all=1`}">${options.all ? "Live and recently ended jobs only" : "Every job, ever"}</a></div>
       ${(options.notices ?? []).map((n) => html`<p class="notice" role="status">${n}</p>`)}
       <section class="card">${batchesTable(options.batches, { version: options.version, all: options.all, error: options.error })}</section>
       ${batchLauncher(options.values, options.models, options.profiles, options.formError)}`,

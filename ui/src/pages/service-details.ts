@@ -1,4 +1,4 @@
-import { isLive, type ServiceDetails } from "@svc/contracts";
+import { isLive, isTrouble, type ServiceDetails } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
 import { exampleRequests } from "./service-examples";
@@ -61,7 +61,7 @@ export function serviceStatusPanel(service: ServiceDetails, version: string, ori
   const proxyUrl = `${origin}/proxy/${service.id}${service.task === "text-generation" ? "/v1" : ""}`;
   return html`<section class="card" id="service-status" hx-get="${serviceUrl(service.id)}/status?v=${version}" hx-trigger="every 1s" hx-swap="outerHTML" aria-live="polite" data-live="${live ? "true" : "false"}">
     <h2>Status ${statusBadge(service.status)}</h2>
-    ${service.reason ? html`<p class="${["FAILED", "TIMEOUT", "UNHEALTHY"].includes(service.status) ? "error" : "hint"}">${service.reason}</p>` : ""}
+    ${service.reason ? html`<p class="${isTrouble(service.status) ? "error" : "hint"}">${service.reason}</p>` : ""}
     <ul class="phases" aria-label="Start-up phases">
       <li><strong>Submitted</strong>${when(phases.queued)}</li>
       <li><strong>Running</strong>${when(phases.starting)}${seconds(phases.queued, phases.starting)}</li>

@@ -9,8 +9,8 @@ const STOP_WAIT_MS = 30_000;
 
 export function registerBatchLs(cli: CAC, ctx: CliContext) {
   cli
-    .command("ls", "List batch jobs with their progress (live ones; --all adds the others)")
-    .option("--all", "Include stopped, completed and failed jobs")
+    .command("ls", "List batch jobs with their progress: live ones and those that ended in the last 24 h (--all: every one)")
+    .option("--all", "The whole history")
     .option("--status <status>", `Only jobs with this status (${BATCH_STATUSES.join(", ")})`)
     .option("--json", "Print JSON")
     .action(async (options: { all?: boolean; status?: string; json?: boolean }) => {
@@ -18,7 +18,7 @@ export function registerBatchLs(cli: CAC, ctx: CliContext) {
       if (status !== undefined && !(BATCH_STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status ${options.status}: use one of ${BATCH_STATUSES.join(", ")}.`);
       const batches = await ctx.client().batches.list({ all: options.all, status: status as BatchStatus | undefined });
       ctx.emit(batches, Boolean(options.json), () =>
-        batches.length === 0 ? (options.all || status ? "No batch jobs match." : "No live batch jobs. 'svc batch ls --all' also lists finished ones; 'svc batch run --help' says how to start one.") : formatBatchTable(batches),
+        batches.length === 0 ? (options.all || status ? "No batch jobs match." : "No batch jobs live or ended in the last 24 h. 'svc batch ls --all' lists older ones; 'svc batch run --help' says how to start one.") : formatBatchTable(batches),
       );
     });
 }

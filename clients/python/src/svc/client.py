@@ -128,7 +128,7 @@ class Svc(ClientBase[SyncHttp]):
         return self._http.call(api.run_batch(task, model, options, dry_run=True))
 
     def batches(self, status: BatchStatus | None = None, *, all: bool = False) -> list[BatchRecord]:
-        """Live batch jobs with their progress (`svc batch ls`); every one ever run with `all=True`."""
+        """Batch jobs with their progress (`svc batch ls`): live ones and those that ended in the last 24 hours; every one ever run with `all=True`."""
         return self._http.call(api.list_batches(status, all))
 
     def batch(self, ref: str) -> BatchDetails:

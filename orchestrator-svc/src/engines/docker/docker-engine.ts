@@ -58,7 +58,7 @@ function ensureInputDir(path: string) {
  */
 export class DockerEngine implements Engine, ImageStore {
   readonly kind = "docker" as const;
-  readonly capabilities: EngineCapabilities = { followsLogs: true, tunnels: false, watches: true };
+  readonly capabilities: EngineCapabilities = { followsLogs: true, tunnels: false, watches: true, dataPaths: "this-machine", slurmJobOptions: false, runsImages: true };
   /** This machine's images (the Apptainer runtime sends local ones to clusters). */
   readonly images: DockerImages;
   private readonly keys: ApiKeyFiles;

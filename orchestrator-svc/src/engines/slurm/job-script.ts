@@ -96,7 +96,7 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   const runtime = runtimeCommand(spec.modelDir, gpus, target, spec.inputDir, mounts);
   if (runtime.comments.some((line) => CONTROL.test(line))) throw new JobScriptError("an image name or path with control characters cannot go into a Slurm job script.");
   lines.push(...runtime.comments, "set -u", "umask 077", ...runtime.checks);
-  if (spec.batch) return `${[...lines, ...batchLines(spec, target)].join("\n")}\n`;
+  if (spec.batch) return `${[...lines, ...batchLines(spec, target, runtime.words)].join("\n")}\n`;
   // The key reaches the server in its environment (not in `ps`), from the 0600 file submit wrote.
   if (spec.apiKey !== undefined) {
     const variable = API_KEY_VARIABLE[serverOf(spec.image)];
@@ -113,37 +113,39 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   return `${lines.join("\n")}\n`;
 }
 
-export const BATCH_NEEDS_BUNDLE =
-  "batch jobs on Slurm run the svc runtime bundle: use a profile whose runtime is bare (svc profile update NAME --runtime bare), without --gres (vLLM does not run batch jobs yet).";
-
 /** Where the batch driver is in the svc runtime bundle, beside the runtimes it starts. */
-const driverMain = (runtimeMain: string, task: string) => runtimeMain.replace(new RegExp(`runtimes/${task}/src/main\\.ts$`), "runtimes/batch-driver/src/main.ts");
+export const driverOf = (bundle: { bun: string; main: string }, task: string) => ({
+  bun: bundle.bun,
+  main: bundle.main.replace(new RegExp(`runtimes/${task}/src/main\\.ts$`), "runtimes/batch-driver/src/main.ts"),
+});
 
 /**
  * A batch job's body: its written folders made, then svc's batch driver (from the runtime bundle)
- * started in place of the server; the driver starts the server itself on the node's loopback with a
- * key of its own, and writes its progress into the work folder, where the status pass reads it.
- * Only the bare svc runtime carries the driver.
+ * started in place of the server; the driver starts the server (the bare runtime, vLLM, or the
+ * Apptainer image: the same command a service runs) on the node's loopback with a key of its own,
+ * handed over in the variable that server reads, and writes its progress into the work folder,
+ * where the status pass reads it.
  */
-function batchLines(spec: LaunchSpec, target: RuntimeTarget): string[] {
+function batchLines(spec: LaunchSpec, target: RuntimeTarget, server: string[]): string[] {
   const batch = spec.batch!;
-  if (target.runtime !== "bare") throw new JobScriptError(BATCH_NEEDS_BUNDLE);
   // Without a bundle (only when the script's values are checked before the runtime is known) the words are placeholders.
-  const { bun, main } = target.bundle ?? { bun: "bun", main: `runtimes/${spec.task}/src/main.ts` };
+  const bundle = target.runtime === "bare" ? target.bundle : undefined;
+  const driver = target.driver ?? driverOf(bundle ?? { bun: "bun", main: `runtimes/${spec.task}/src/main.ts` }, spec.task);
   const folders = [...batch.writes, batch.stateDir].map(remotePathWord);
   return [
     `mkdir -p ${folders.join(" ")}`,
     `echo "svc: batch job $SLURM_JOB_ID on \${SLURMD_NODENAME:-$(hostname)}"`,
     [
       "exec",
-      remotePathWord(bun),
-      remotePathWord(driverMain(main, spec.task)),
+      remotePathWord(driver.bun),
+      remotePathWord(driver.main),
       ...batch.args.map(batchWord),
       "--progress-file",
       JOB_FILES.progress,
+      "--api-key-variable",
+      API_KEY_VARIABLE[serverOf(spec.image)],
       "--",
-      remotePathWord(bun),
-      remotePathWord(main),
+      ...server,
       "--model",
       shellQuote(spec.modelDir),
       ...spec.args.map(shellQuote),

@@ -20,9 +20,13 @@ export const isVllm = (image: string) => serverOf(image) === "vllm";
  * - `apptainer`: `apptainer run` of the SIF image at `sif`, made ready by the `prepare` commands
  *   (run on the login node before submitting, when the image is missing).
  */
-export type RuntimeTarget =
+export type RuntimeTarget = (
   | { runtime: "bare"; bundle?: { version: string; dir: string; bun: string; main: string } }
-  | { runtime: "apptainer"; sif: string; prepare: string[] };
+  | { runtime: "apptainer"; sif: string; prepare: string[] }
+) & {
+  /** A batch job's driver, from the svc runtime bundle (Bun and its main file), which starts the server itself. */
+  driver?: { bun: string; main: string };
+};
 
 /** The parts of a job script that start the server: comments, checks before it starts, and the command words (quoted). */
 export interface RuntimeCommand {

@@ -5,7 +5,7 @@ import { EngineError } from "../engine-error";
 import type { ApptainerImages } from "./apptainer-images";
 import { clusterFailure } from "./cluster-failure";
 import { inside } from "./cluster-paths";
-import { BATCH_NEEDS_BUNDLE, commentFor, JOB_FILES, renderJobScript } from "./job-script";
+import { commentFor, driverOf, JOB_FILES, renderJobScript } from "./job-script";
 import { formatHandle, observe, parseHandle, parseStatusOutput, statusScript } from "./job-status";
 import { DEFAULT_SLURM_RUNTIME, isVllm, type RuntimeTarget } from "./runtime-command";
 import type { BundleSource } from "./runtime/bundles";
@@ -49,7 +49,8 @@ export class SlurmEngine implements Engine {
   ) {}
 
   get capabilities(): EngineCapabilities {
-    return { followsLogs: true, tunnels: !this.reach?.connection.local, watches: false };
+    const runtime = this.reach?.profile.runtime ?? DEFAULT_SLURM_RUNTIME;
+    return { followsLogs: true, tunnels: !this.reach?.connection.local, watches: false, dataPaths: "cluster", slurmJobOptions: true, runsImages: runtime === "apptainer" };
   }
 
   /** Takes the profile as given now: changed home, cache or runtime apply at once; a changed host, user, port or key opens a new connection. */
@@ -83,25 +84,33 @@ export class SlurmEngine implements Engine {
   /**
    * How the job starts its server, per the profile's runtime kind. With `prepare` (a submit, not a
    * dry run) it first makes that possible: the svc runtime bundle installed, or the Apptainer
-   * image pulled or built; its notes say what it did.
+   * image pulled or built; its notes say what it did. A batch job also needs the bundle for its
+   * driver, whatever runs the server (the bare runtime, vLLM, an Apptainer image).
    */
   private async target(spec: LaunchSpec, reach: Reach, prepare: boolean): Promise<{ target: RuntimeTarget; notes: string[] }> {
     const { profile, connection, runtime } = reach;
-    if (spec.batch && ((profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "apptainer" || isVllm(spec.image))) throw new EngineError("invalid", "invalid_request", BATCH_NEEDS_BUNDLE);
+    const bundled = async () => {
+      const { bundle, install } = prepare ? await runtime.ensure() : { bundle: await runtime.bundle(), install: undefined };
+      const dir = runtime.dir(bundle.id);
+      return { bundle, notes: install?.notes ?? [], files: { version: bundle.id, dir, bun: `${dir}/${bundle.layout.bun}`, main: `${dir}/${bundle.layout.main(spec.task)}` } };
+    };
+    const withDriver = async (target: RuntimeTarget, notes: string[]) => {
+      if (!spec.batch) return { target, notes };
+      const { files, notes: installed } = await bundled();
+      return { target: { ...target, driver: driverOf(files, spec.task) }, notes: [...notes, ...installed] };
+    };
     if ((profile.runtime ?? DEFAULT_SLURM_RUNTIME) === "apptainer") {
       const plan = await this.deps.apptainer.plan(spec.image, profile, connection);
       const notes = prepare ? await this.deps.apptainer.prepare(plan, profile, connection) : [];
-      return { target: { runtime: "apptainer", sif: plan.sif, prepare: plan.prepare }, notes };
+      return withDriver({ runtime: "apptainer", sif: plan.sif, prepare: plan.prepare }, notes);
     }
-    if (isVllm(spec.image)) return { target: { runtime: "bare" }, notes: [] };
-    const { bundle, install } = prepare ? await runtime.ensure() : { bundle: await runtime.bundle(), install: undefined };
+    if (isVllm(spec.image)) return withDriver({ runtime: "bare" }, []);
+    const { bundle, notes, files } = await bundled();
     if (!bundle.tasks.includes(spec.task)) {
       const why = bundle.unavailable.find((u) => u.task === spec.task)?.reason ?? "it is not in the bundle";
       throw new EngineError("invalid", "task_unavailable", `${spec.task} cannot run on ${profile.host} (${bundle.arch}): ${why}.`);
     }
-    const dir = runtime.dir(bundle.id);
-    const target: RuntimeTarget = { runtime: "bare", bundle: { version: bundle.id, dir, bun: `${dir}/${bundle.layout.bun}`, main: `${dir}/${bundle.layout.main(spec.task)}` } };
-    return { target, notes: install?.notes ?? [] };
+    return { target: { runtime: "bare", bundle: files }, notes };
   }
 
   async render(spec: LaunchSpec): Promise<string> {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { ApiError, type RuntimeInstall, type RuntimeInstallState } from "@svc/contracts";
+import type { RuntimeInstall, RuntimeInstallState } from "@svc/contracts";
+import { EngineError } from "../../engine-error";
 
 /** Finished installs kept for `GET /api/runtimes/installs` (the oldest go first). */
 const KEEP_FINISHED = 50;
@@ -45,8 +46,8 @@ export class RuntimeInstalls {
         return task;
       },
       (error: unknown) => {
-        const failure = error instanceof ApiError ? error : new ApiError(502, (error as { code?: string }).code ?? "runtime_install_failed", (error as Error).message);
-        task.error = failure.toBody();
+        const failure = error instanceof EngineError ? error : new EngineError("failed", (error as { code?: string }).code ?? "runtime_install_failed", (error as Error).message);
+        task.error = { error: failure.code, message: failure.message };
         finish("failed");
         throw error;
       },
