@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import sys
 import subprocess
 import tempfile
@@ -64,6 +65,13 @@ def run(command: list[str | Path], **options: object) -> str:
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, command))} failed ({result.returncode}):\n{result.stderr}")
     return str(result.stdout)
+
+
+def free_port() -> int:
+    """A port nothing listens on now (for a test of an application that does not answer)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 READY_LINE = re.compile(rb"svc is ready at http://[^\s:]+:(\d+)")
