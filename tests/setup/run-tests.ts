@@ -43,7 +43,7 @@ function workerCount(): number {
 /** Every file (and pytest) through the queue; prints each as it ends, and the files that failed at the end. */
 async function wholeSuite(): Promise<Counts> {
   const durations = readDurations(root);
-  const jobs = [...scheduleOrder(testFiles(root), durations), PYTHON_JOB];
+  const jobs = scheduleOrder([...testFiles(root), PYTHON_JOB], durations);
   const workers = workerCount();
   process.stderr.write(`Running ${jobs.length - 1} test files and the Python tests, ${workers} at a time.\n`);
   let done = 0;
@@ -53,7 +53,7 @@ async function wholeSuite(): Promise<Counts> {
     process.stderr.write(`\n── ${run.file} (${done}/${jobs.length}, ${seconds(run.ms)}): ${run.passed} passed, ${run.failed} failed\n${run.output.trimEnd()}\n`);
     return run;
   });
-  writeDurations(root, Object.fromEntries(runs.filter((run) => run.file !== PYTHON_JOB).map((run) => [run.file, Math.round(run.ms)])));
+  writeDurations(root, Object.fromEntries(runs.map((run) => [run.file, Math.round(run.ms)])));
   const failed = runs.filter((run) => run.failed > 0);
   if (failed.length > 0) process.stderr.write(`\nFiles with failures:\n${failed.map((run) => `  ${run.file}: ${run.failed} failed`).join("\n")}\n`);
   return runs.reduce((total, run) => ({ passed: total.passed + run.passed, failed: total.failed + run.failed }), { passed: 0, failed: 0 });
