@@ -13,6 +13,6 @@ export { runService, type ServiceContext } from "./service/run-service";
 export { readServiceEnv, type ServiceEnv } from "./service/service-env";
 export { exitOnConfigError } from "./service/exit-on-config-error";
 export { listenUntilSignal } from "./service/listen";
-export { readUpstreams, type Upstreams } from "./service/upstreams";
+export { readUpstreams, upstreamOf, type Upstreams } from "./service/upstreams";
 export { internalClient, type InternalClient } from "./service/internal-client";
 export { readInternalSecret } from "./service/internal-secret";

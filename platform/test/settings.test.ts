@@ -32,10 +32,10 @@ describe("loadSettings", () => {
   });
 
   const rejections: [Record<string, string>, string, string][] = [
-    [{ SVC_PORT: "abc" }, "SVC_PORT", "1 to 65535"],
-    [{ SVC_PORT: "70000" }, "SVC_PORT", "1 to 65535"],
-    [{ SVC_PORT: "0" }, "SVC_PORT", "1 to 65535"],
-    [{ SVC_PORT: "80.5" }, "SVC_PORT", "1 to 65535"],
+    [{ SVC_PORT: "abc" }, "SVC_PORT", "0 to 65535"],
+    [{ SVC_PORT: "70000" }, "SVC_PORT", "0 to 65535"],
+    [{ SVC_PORT: "-1" }, "SVC_PORT", "0 to 65535"],
+    [{ SVC_PORT: "80.5" }, "SVC_PORT", "0 to 65535"],
     [{ SVC_DEBUG: "maybe" }, "SVC_DEBUG", "true/false"],
     [{ SVC_DEV_MODE: "2" }, "SVC_DEV_MODE", "1/0"],
     [{ SVC_HOST: "http://localhost" }, "SVC_HOST", "without scheme or port"],

@@ -9,7 +9,8 @@ export interface RunRecord {
   url: string;
   homeDir: string;
   startedAt: string;
-  components: Record<string, { pid: number | null; port: number }>;
+  /** Each component's process and the port it reported (null until it did). */
+  components: Record<string, { pid: number | null; port: number | null }>;
 }
 
 export class AlreadyRunningError extends Error {

@@ -4,8 +4,15 @@ import type { Subprocess } from "bun";
 export interface ProcessSpec {
   name: string;
   entry: string;
-  env: Record<string, string>;
+  /** Asked at every (re)start: a restarted process gets what is known then (its last port, the services' addresses). */
+  env: () => Record<string, string>;
   logFile: string;
+}
+
+export interface ProcessEvents {
+  spawned(name: string, pid: number): void;
+  /** A message the process sent over its IPC channel (e.g. the port it listens on). */
+  message(name: string, message: unknown): void;
 }
 
 const FIRST_DELAY_MS = 200;
@@ -15,7 +22,8 @@ const STABLE_AFTER_MS = 10_000;
 
 /**
  * One child Bun process that is restarted when it dies (200 ms, doubling to at most 2 s while it
- * keeps crashing), until stop() is called. Its output is appended to its log file.
+ * keeps crashing), until stop() is called. Its output is appended to its log file; it talks to
+ * the supervisor over Bun's IPC channel.
  */
 export class SupervisedProcess {
   private child: Subprocess | undefined;
@@ -27,7 +35,7 @@ export class SupervisedProcess {
   constructor(
     private readonly spec: ProcessSpec,
     private readonly log: (message: string) => void,
-    private readonly onSpawn: (name: string, pid: number) => void,
+    private readonly events: ProcessEvents,
   ) {}
 
   get pid(): number | undefined {
@@ -38,14 +46,15 @@ export class SupervisedProcess {
     const logFd = openSync(this.spec.logFile, "a", 0o600);
     const startedAt = Date.now();
     const child = Bun.spawn([process.execPath, this.spec.entry], {
-      env: this.spec.env,
+      env: this.spec.env(),
       stdin: "ignore",
       stdout: logFd,
       stderr: logFd,
+      ipc: (message) => this.events.message(this.spec.name, message),
     });
     closeSync(logFd);
     this.child = child;
-    this.onSpawn(this.spec.name, child.pid);
+    this.events.spawned(this.spec.name, child.pid);
     this.exited = child.exited.then((code) => {
       if (this.stopping) return;
       const ranMs = Date.now() - startedAt;
@@ -55,6 +64,17 @@ export class SupervisedProcess {
       this.log(`${this.spec.name} (pid ${child.pid}) stopped with ${how}; restarting in ${delay} ms. Log: ${this.spec.logFile}`);
       this.restartTimer = setTimeout(() => this.start(), delay);
     });
+  }
+
+  /** Sends a message over the IPC channel; dropped when the process is not running (it learns it at its restart). */
+  send(message: unknown) {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      child.send(message);
+    } catch {
+      // exited meanwhile
+    }
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`. Resolves when the process is gone. */

@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
-import { SERVICES, upstreamVariable } from "@svc/contracts/topology";
+import { SERVICES } from "@svc/contracts/topology";
 import { appUrl, homeLayout, isLoopbackHost, type Settings } from "@svc/platform/config";
 import { randomSecret } from "@svc/platform/security";
 import { acquireLock, processStartTicks, releaseLock, updateLock, type RunRecord } from "./lock";
-import { freePort, portInUse } from "@svc/platform/net";
+import { portInUse } from "@svc/platform/net";
+import { ComponentPorts } from "./component-ports";
 import { decideAuthToken } from "./auth-token";
 import { GATEWAY_ENTRY, SERVICE_ENTRIES } from "./components";
 import { SupervisedProcess } from "./supervised-process";
@@ -73,7 +74,7 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
   checkExposure(settings, options, out);
   const layout = homeLayout(settings.homeDir);
   mkdirSync(layout.logsDir, { recursive: true, mode: 0o700 });
-  const url = appUrl(settings);
+  let url = appUrl(settings);
   const record: RunRecord = {
     pid: process.pid,
     pidStartTicks: processStartTicks(process.pid),
@@ -85,8 +86,14 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
   acquireLock(layout.lockFile, record);
   let stopped = false;
   const processes: SupervisedProcess[] = [];
-  const upstreams: Record<string, string> = {};
   let internalSecret = "";
+  // Every process learns every service's address: the gateway forwards to them, and a service
+  // may ask another (model-svc asks profile-svc for a profile).
+  const ports = new ComponentPorts((name, port, tellAll) => {
+    record.components[name] = { pid: record.components[name]?.pid ?? null, port };
+    if (!stopped) updateLock(layout.lockFile, record);
+    for (const p of processes) p.send(tellAll);
+  });
 
   const stopProcesses = async () => {
     if (stopped) return;
@@ -96,12 +103,13 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
   };
   const shutdown = async () => {
     if (stopped) return;
-    await servicesOnExit(upstreams["orchestrator-svc"], internalSecret, options.stopServicesOnExit ?? false, out.info);
+    const orchestrator = ports.upstreams["orchestrator-svc"];
+    if (orchestrator) await servicesOnExit(orchestrator, internalSecret, options.stopServicesOnExit ?? false, out.info);
     await stopProcesses();
   };
 
   try {
-    if (await portInUse(settings.host, settings.port)) {
+    if (settings.port !== 0 && (await portInUse(settings.host, settings.port))) {
       throw new StartError(`Port ${settings.port} on ${settings.host} is already in use by another program: stop it, or pick another port with --port or SVC_PORT.`);
     }
     const { token, generated } = decideAuthToken(settings, layout.tokenFile);
@@ -111,30 +119,31 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
     baseEnv.SVC_SUPERVISOR_PID = String(process.pid);
 
     const log = (message: string) => out.info(`[svc ${new Date().toISOString()}] ${message}`);
-    const onSpawn = (name: string, pid: number) => {
-      record.components[name] = { ...record.components[name], pid };
-      if (!stopped) updateLock(layout.lockFile, record);
+    const events = {
+      spawned: (name: string, pid: number) => {
+        record.components[name] = { pid, port: record.components[name]?.port ?? null };
+        if (!stopped) updateLock(layout.lockFile, record);
+      },
+      message: (name: string, message: unknown) => ports.received(name, message),
     };
-    // Every process learns every service's address: the gateway forwards to them, and a service
-    // may ask another (model-svc asks profile-svc for a profile).
-    const ports = new Map<string, number>();
+    // Each binds port 0 at first, and at a restart the port it had (a service takes another if that is taken).
     for (const { name } of SERVICES) {
-      const port = await freePort();
-      ports.set(name, port);
-      record.components[name] = { pid: null, port };
-      upstreams[name] = `http://127.0.0.1:${port}`;
-      baseEnv[upstreamVariable(name)] = upstreams[name];
+      const env = () => ({ ...baseEnv, ...ports.upstreamEnv(), SVC_SERVICE_PORT: String(ports.portOf(name) ?? 0) });
+      processes.push(new SupervisedProcess({ name, entry: SERVICE_ENTRIES[name], env, logFile: layout.logFile(name) }, log, events));
     }
-    for (const { name } of SERVICES) {
-      const env = { ...baseEnv, SVC_SERVICE_PORT: String(ports.get(name)) };
-      processes.push(new SupervisedProcess({ name, entry: SERVICE_ENTRIES[name], env, logFile: layout.logFile(name) }, log, onSpawn));
-    }
-    record.components.gateway = { pid: null, port: settings.port };
-    processes.push(new SupervisedProcess({ name: "gateway", entry: GATEWAY_ENTRY, env: baseEnv, logFile: layout.logFile("gateway") }, log, onSpawn));
+    const gatewayEnv = () => ({ ...baseEnv, ...ports.upstreamEnv(), SVC_PORT: String(ports.portOf("gateway") ?? settings.port) });
+    processes.push(new SupervisedProcess({ name: "gateway", entry: GATEWAY_ENTRY, env: gatewayEnv, logFile: layout.logFile("gateway") }, log, events));
     for (const p of processes) p.start();
 
-    const probeUrl = appUrl({ host: probeHost(settings.host), port: settings.port });
-    const ready = await waitReady(probeUrl, READY_TIMEOUT_MS, () => !stopped && !signal?.aborted);
+    const started = Date.now();
+    const gatewayPort = await ports.reported("gateway", READY_TIMEOUT_MS, signal);
+    if (gatewayPort !== undefined && settings.port === 0) {
+      url = appUrl({ host: settings.host, port: gatewayPort });
+      record.url = url;
+      if (!stopped) updateLock(layout.lockFile, record);
+    }
+    const probeUrl = appUrl({ host: probeHost(settings.host), port: gatewayPort ?? settings.port });
+    const ready = gatewayPort !== undefined && (await waitReady(probeUrl, READY_TIMEOUT_MS - (Date.now() - started), () => !stopped && !signal?.aborted));
     if (signal?.aborted) throw new StartError("Interrupted while starting; everything started so far was stopped.");
     if (!ready) {
       throw new StartError(`svc did not come up within ${READY_TIMEOUT_MS / 1000} s; see the logs in ${layout.logsDir}.`);

@@ -131,10 +131,10 @@ describe("svc CLI usage and configuration errors", () => {
   test("bad environment values stop start-up with the variable and the accepted values", async () => {
     const home = tempHome();
     const cases: [Record<string, string>, string[], string[]][] = [
-      [{ SVC_PORT: "abc" }, [], ["SVC_PORT", "1 to 65535"]],
-      [{ SVC_PORT: "70000" }, [], ["SVC_PORT", "1 to 65535"]],
+      [{ SVC_PORT: "abc" }, [], ["SVC_PORT", "0 to 65535"]],
+      [{ SVC_PORT: "70000" }, [], ["SVC_PORT", "0 to 65535"]],
       [{ SVC_DEBUG: "perhaps" }, [], ["SVC_DEBUG", "true/false"]],
-      [{}, ["--port", "abc"], ["--port", "1 to 65535"]],
+      [{}, ["--port", "abc"], ["--port", "0 to 65535"]],
       [{ SVC_DEBUG: "false", SVC_AUTH_TOKEN: "short" }, [], ["SVC_AUTH_TOKEN", "at least 16"]],
     ];
     for (const [env, args, expected] of cases) {

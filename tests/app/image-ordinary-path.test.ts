@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { engineBun, NpmPackages } from "@svc/images";
 import { makeTinyModels } from "@svc/runtime-tiny-models";
-import { ensureBaseImage, eventually, freePort, REPO_ROOT } from "@svc/testing";
+import { ensureBaseImage, eventually, freePort, REPO_ROOT, retryWhilePortTaken } from "@svc/testing";
 
 /**
  * The ordinary image path, for real: the same Dockerfile built FROM a Debian image without the
@@ -32,6 +32,28 @@ afterAll(() => {
   if (tags.length > 0) docker(["rmi", ...tags], { quiet: true });
   rmSync(cacheDir, { recursive: true, force: true });
 });
+
+class PortTakenError extends Error {}
+
+/** Whether the container has stopped (the runtime exited). */
+const stopped = (id: string) => docker(["inspect", "--format", "{{.State.Running}}", id], { quiet: true }) !== "true";
+
+/**
+ * The runtime on the host network, told its port beforehand: a port taken between the pick and the
+ * bind (Bun's EADDRINUSE) is picked again. Resolves with the port once /health answers.
+ */
+async function startOnHostNetwork(tag: string, args: string[]): Promise<number> {
+  return retryWhilePortTaken(() => freePort(), async (port) => {
+    container = docker(["run", "-d", "--network", "host", "-v", `${cacheDir}:${cacheDir}:ro`, tag, ...args, "--host", "127.0.0.1", "--port", String(port)]);
+    await eventually(async () => stopped(container) || (await fetch(`http://127.0.0.1:${port}/health`)).ok, 60_000, "the runtime to answer /health");
+    if (!stopped(container)) return port;
+    const logs = Bun.spawnSync(["docker", "logs", container], { stdout: "pipe", stderr: "pipe" });
+    const said = `${logs.stdout}${logs.stderr}`;
+    docker(["rm", "-f", container], { quiet: true });
+    if (/EADDRINUSE|Is port \d+ in use/.test(said)) throw new PortTakenError(said);
+    throw new Error(`the runtime exited:\n${said}`);
+  }, (error) => error instanceof PortTakenError);
+}
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -61,9 +83,7 @@ test("a runtime image built on the ordinary path carries Linux Bun for the engin
   expect(docker(["run", "--rm", "--entrypoint", "sh", image.tag, "-c", "ldconfig -p | grep -o 'libgomp.so.1 '"]).trim()).toBe("libgomp.so.1");
 
   const model = makeTinyModels(cacheDir).textGeneration;
-  const port = await freePort();
-  container = docker(["run", "-d", "--network", "host", "-v", `${cacheDir}:${cacheDir}:ro`, image.tag, "--model", model, "--host", "127.0.0.1", "--port", String(port)]);
-  await eventually(async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, 60_000, "the runtime to answer /health");
+  const port = await startOnHostNetwork(image.tag, ["--model", model]);
   const models = (await (await fetch(`http://127.0.0.1:${port}/v1/models`)).json()) as { data: unknown[] };
   expect(models.data.length).toBe(1);
 }, 300_000);

@@ -12,17 +12,23 @@ let tiny: TinyApp;
 let app: TinyApp["app"];
 let client: SvcClient;
 let env: Record<string, string>;
+/**
+ * This app's speech image: one of svc's own (svc can build it) under a tag of this file's, missing
+ * at first, so the test of a missing image never removes the image files running beside it use.
+ */
+const MISSING_SPEECH_IMAGE = `svc-speech-recognition:missing-${process.pid}-${Date.now()}`;
 
 const status = async (id: string) => (await client.services.get(id)).status;
 const reaches = (...args: Parameters<TinyApp["reaches"]>) => tiny.reaches(...args);
 
 beforeAll(async () => {
-  tiny = await startAppWithTinyModels();
+  tiny = await startAppWithTinyModels({ env: { SVC_SPEECH_RECOGNITION_IMAGE: MISSING_SPEECH_IMAGE } });
   ({ app, client, env } = tiny);
 }, 600_000);
 
 afterAll(async () => {
   await tiny?.cleanup();
+  Bun.spawnSync(["docker", "rmi", MISSING_SPEECH_IMAGE], { stdout: "ignore", stderr: "ignore" });
 });
 
 describe("services on Docker, end to end", () => {
@@ -100,8 +106,8 @@ describe("services on Docker, end to end", () => {
     mkdirSync(inputs, { recursive: true });
     sh(["espeak-ng", "-w", join(inputs, "hello.wav"), "hello world"]);
     // Without its image, run builds it first and says so.
-    const image = tiny.images["speech-recognition"];
-    sh(["docker", "rmi", image]);
+    const image = MISSING_SPEECH_IMAGE;
+    expect(Bun.spawnSync(["docker", "image", "inspect", image], { stdout: "ignore", stderr: "ignore" }).exitCode).not.toBe(0);
     const run = await runSvc(["run", "speech-recognition", SPEECH_MODEL, "--input-dir", inputs], env);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`The runtime image ${image} was missing, so it was built first.`);

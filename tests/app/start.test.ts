@@ -77,6 +77,48 @@ describe("svc start", () => {
     expect(processExists(after)).toBe(true);
     expect(app.output()).toMatch(new RegExp(`model-svc \\(pid ${before}\\) stopped with signal SIGKILL; restarting`));
   });
+
+  test("asked for its old port after a crash and finding it taken, a service takes another, and the gateway follows", async () => {
+    const { pid: before, port: oldPort } = app.lock().components["model-svc"];
+    // Stopped, the supervisor cannot restart model-svc before the test holds its old port.
+    process.kill(app.proc.pid, "SIGSTOP");
+    let holder: { stop(closeActive?: boolean): void } | undefined;
+    try {
+      process.kill(before!, "SIGKILL");
+      await eventually(() => {
+        holder = Bun.listen({ hostname: "127.0.0.1", port: oldPort, socket: { data() {} } });
+        return true;
+      }, 5000, "model-svc's old port to be free");
+    } finally {
+      process.kill(app.proc.pid, "SIGCONT");
+    }
+    try {
+      await eventually(() => app.lock().components["model-svc"].port !== oldPort, 10_000, "model-svc to report a new port");
+      const { port } = app.lock().components["model-svc"];
+      expect(listeningAddresses(port)).toEqual(["0100007F"]);
+      await eventually(async () => (await fetch(`${app.url}/api/models`)).status === 200, 10_000, "the gateway to forward to model-svc's new port");
+      expect((await (await fetch(`${app.url}/api/health`)).json()).status).toBe("ok");
+    } finally {
+      holder?.stop(true);
+    }
+  });
+});
+
+describe("two svc starts at once", () => {
+  test("never share a port: each component binds its own and reports it", async () => {
+    const apps = await Promise.all([startSvc(), startSvc()]);
+    try {
+      const ports = apps.flatMap((a) => Object.values(a.lock().components).map((c) => c.port));
+      expect(ports).toHaveLength(8);
+      expect(new Set(ports).size).toBe(8);
+      for (const a of apps) {
+        expect(a.lock().components.gateway.port).toBe(a.port);
+        expect((await (await fetch(`${a.url}/api/health`)).json()).status).toBe("ok");
+      }
+    } finally {
+      await Promise.all(apps.map((a) => a.cleanup()));
+    }
+  });
 });
 
 describe("svc start lifecycle", () => {

@@ -17,10 +17,24 @@ export interface Counts {
   failed: number;
 }
 
-function step(command: string[], cwd: string): boolean {
-  const result = Bun.spawnSync(command, { cwd, stdout: "inherit", stderr: "inherit" });
-  if (result.exitCode !== 0) console.error(`${command.join(" ")} failed with exit code ${result.exitCode}`);
-  return result.exitCode === 0;
+/** Runs `command`, its output (both streams) to `write`; resolves with its exit code. */
+async function run(command: string[], cwd: string, write: (text: string) => void, env: Record<string, string | undefined> = process.env): Promise<number> {
+  const proc = Bun.spawn(command, { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", env });
+  const timer = setTimeout(() => proc.kill("SIGTERM"), TIMEOUT_MS);
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) write(decoder.decode(chunk, { stream: true }));
+  };
+  await Promise.all([pump(proc.stdout), pump(proc.stderr)]);
+  const code = await proc.exited;
+  clearTimeout(timer);
+  return code;
+}
+
+async function step(command: string[], cwd: string, write: (text: string) => void): Promise<boolean> {
+  const code = await run(command, cwd, write);
+  if (code !== 0) write(`${command.join(" ")} failed with exit code ${code}\n`);
+  return code === 0;
 }
 
 /**
@@ -36,7 +50,8 @@ export function pytestCounts(report: string | undefined, exitCode: number): Coun
   return exitCode !== 0 && counts.failed === 0 ? { ...counts, failed: 1 } : counts;
 }
 
-export async function runPythonTests(root: string): Promise<Counts> {
+/** Runs the Python tests; their output goes to `write` (the runner prints it when they end). */
+export async function runPythonTests(root: string, write: (text: string) => void = (text) => process.stderr.write(text)): Promise<Counts> {
   const work = mkdtempSync(join(tmpdir(), "svc-python-tests-"));
   const pkg = join(root, "clients/python");
   try {
@@ -44,18 +59,11 @@ export async function runPythonTests(root: string): Promise<Counts> {
     // Installed from a copy without earlier build output, which setuptools would otherwise reuse.
     const source = join(work, "python");
     cpSync(pkg, source, { recursive: true, filter: (path) => !/(^|\/)(build|__pycache__|[^/]*\.egg-info)$/.test(path) });
-    if (!step([PYTHON, "-m", "venv", "--system-site-packages", venv], root)) return { passed: 0, failed: 1 };
-    if (!step([join(venv, "bin/pip"), "install", "--quiet", "--no-index", "--no-build-isolation", source], root)) return { passed: 0, failed: 1 };
+    if (!(await step([PYTHON, "-m", "venv", "--system-site-packages", venv], root, write))) return { passed: 0, failed: 1 };
+    if (!(await step([join(venv, "bin/pip"), "install", "--quiet", "--no-index", "--no-build-isolation", source], root, write))) return { passed: 0, failed: 1 };
     const report = join(work, "pytest.xml");
-    const proc = Bun.spawn([join(venv, "bin/python"), "-m", "pytest", "-p", "no:cacheprovider", "-q", `--junitxml=${report}`, "tests"], {
-      cwd: pkg,
-      stdout: "inherit",
-      stderr: "inherit",
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
-    });
-    const timer = setTimeout(() => proc.kill("SIGTERM"), TIMEOUT_MS);
-    const code = await proc.exited;
-    clearTimeout(timer);
+    const command = [join(venv, "bin/python"), "-m", "pytest", "-p", "no:cacheprovider", "-q", `--junitxml=${report}`, "tests"];
+    const code = await run(command, pkg, write, { ...process.env, PYTHONDONTWRITEBYTECODE: "1" });
     return pytestCounts(existsSync(report) ? readFileSync(report, "utf8") : undefined, code);
   } finally {
     rmSync(work, { recursive: true, force: true });

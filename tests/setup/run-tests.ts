@@ -1,75 +1,80 @@
 /**
- * `npm test`: prepares the machine (tests/setup/prepare.sh), runs `bun test` on every test file, then
- * the Python API's pytest suite (tests/setup/python-tests.ts), and ends with the plain line
- * `N passed, N failed` that CI reads, counting both. `npm test -- <files>` runs only those bun tests.
- *
- * The few files that mostly wait on wall-clock time (LONG_WAITING_FILES: a five-minute soak, Slurm
- * time limits, a two-minute stream) run in a second `bun test` beside the rest, so the suite takes
- * about as long as its longest half; their output is printed when they end.
+ * `npm test`: prepares the machine (tests/setup/prepare.sh), runs every test file in its own
+ * `bun test` process, a few at a time (SVC_TEST_WORKERS, default 4: most files wait on containers,
+ * Slurm and sockets rather than use the two cores; on the 2-core machine the whole suite took 456 s
+ * with 4, 620 s with 3), with the Python API's pytest suite
+ * (tests/setup/python-tests.ts) as one more job. Each file's output is printed whole when it ends.
+ * The end is the test time (setup not counted) and the plain line `N passed, N failed` that CI reads.
+ * `npm test -- <files>` runs only those bun tests, in one `bun test` process, its output as it comes.
  */
+import { bunCounts, runTestFile, type Counts, type FileRun } from "./bun-test-file";
 import { runPythonTests } from "./python-tests";
+import { runQueue } from "./run-queue";
+import { readDurations, scheduleOrder, testFiles, writeDurations } from "./test-files";
 
 const root = new URL("../..", import.meta.url).pathname;
-const LONG_WAITING_FILES = ["tests/app/renewal-soak.test.ts", "tests/app/batch-slurm.test.ts", "tests/app/gateway-limits.test.ts"];
+const DEFAULT_WORKERS = 4;
+const PYTHON_JOB = "clients/python (pytest)";
 
-interface Counts {
-  passed: number;
-  failed: number;
-}
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** One `bun test` run; its results and summary (which bun writes to stderr) go to `write` as they come. */
-async function bunTest(args: string[], write: (text: string) => void): Promise<Counts> {
+/** The given files in one `bun test`, its output passed through; counts from its summary. */
+async function bunTestAsGiven(args: string[]): Promise<Counts> {
   const proc = Bun.spawn([process.execPath, "test", "--timeout", "60000", ...args], {
     cwd: root,
     stdout: "inherit",
     stderr: "pipe",
     env: { ...process.env, FORCE_COLOR: "0" },
   });
-  const counts: Counts = { passed: 0, failed: 0 };
+  let output = "";
   const decoder = new TextDecoder();
-  let pending = "";
   for await (const chunk of proc.stderr as unknown as AsyncIterable<Uint8Array>) {
     const text = decoder.decode(chunk, { stream: true });
-    write(text);
-    pending += text;
-    const lines = pending.split("\n");
-    pending = lines.pop() ?? "";
-    for (const line of lines) {
-      const pass = line.match(/^\s*(\d+) pass$/);
-      const fail = line.match(/^\s*(\d+) fail$/);
-      if (pass) counts.passed = Number(pass[1]);
-      if (fail) counts.failed = Number(fail[1]);
-    }
+    process.stderr.write(text);
+    output += text;
   }
-  if ((await proc.exited) !== 0 && counts.failed === 0) counts.failed = 1;
-  return counts;
+  return bunCounts(output, await proc.exited);
 }
 
+function workerCount(): number {
+  const wanted = Number(process.env.SVC_TEST_WORKERS);
+  return Number.isInteger(wanted) && wanted > 0 ? wanted : DEFAULT_WORKERS;
+}
+
+/** Every file (and pytest) through the queue; prints each as it ends, and the files that failed at the end. */
+async function wholeSuite(): Promise<Counts> {
+  const durations = readDurations(root);
+  const jobs = scheduleOrder([...testFiles(root), PYTHON_JOB], durations);
+  const workers = workerCount();
+  process.stderr.write(`Running ${jobs.length - 1} test files and the Python tests, ${workers} at a time.\n`);
+  let done = 0;
+  const runs = await runQueue(jobs, workers, async (job): Promise<FileRun> => {
+    const run = job === PYTHON_JOB ? await pythonJob() : await runTestFile(root, job);
+    done++;
+    process.stderr.write(`\n── ${run.file} (${done}/${jobs.length}, ${seconds(run.ms)}): ${run.passed} passed, ${run.failed} failed\n${run.output.trimEnd()}\n`);
+    return run;
+  });
+  writeDurations(root, Object.fromEntries(runs.map((run) => [run.file, Math.round(run.ms)])));
+  const failed = runs.filter((run) => run.failed > 0);
+  if (failed.length > 0) process.stderr.write(`\nFiles with failures:\n${failed.map((run) => `  ${run.file}: ${run.failed} failed`).join("\n")}\n`);
+  return runs.reduce((total, run) => ({ passed: total.passed + run.passed, failed: total.failed + run.failed }), { passed: 0, failed: 0 });
+}
+
+async function pythonJob(): Promise<FileRun> {
+  const started = performance.now();
+  let output = "";
+  const counts = await runPythonTests(root, (text) => (output += text));
+  return { file: PYTHON_JOB, output, ...counts, ms: performance.now() - started };
+}
+
+const setupStarted = performance.now();
 const prepare = Bun.spawnSync(["bash", `${root}tests/setup/prepare.sh`], { stdout: "inherit", stderr: "inherit" });
 if (prepare.exitCode !== 0) {
   console.log("0 passed, 1 failed");
   process.exit(1);
 }
-
-const total: Counts = { passed: 0, failed: 0 };
-const add = (counts: Counts) => {
-  total.passed += counts.passed;
-  total.failed += counts.failed;
-};
-const echo = (text: string) => process.stderr.write(text);
-
-if (process.argv.length > 2) {
-  add(await bunTest(process.argv.slice(2), echo));
-} else {
-  let waitingOutput = "";
-  const [rest, waiting] = await Promise.all([
-    bunTest(LONG_WAITING_FILES.map((file) => `--path-ignore-patterns=${file}`), echo),
-    bunTest(LONG_WAITING_FILES, (text) => (waitingOutput += text)),
-  ]);
-  process.stderr.write(`\nThe long-waiting test files, run beside the others:\n${waitingOutput}`);
-  add(rest);
-  add(waiting);
-  add(await runPythonTests(root));
-}
+const testsStarted = performance.now();
+const total = process.argv.length > 2 ? await bunTestAsGiven(process.argv.slice(2)) : await wholeSuite();
+console.log(`test time ${seconds(performance.now() - testsStarted)} (setup before it, not counted: ${seconds(testsStarted - setupStarted)})`);
 console.log(`${total.passed} passed, ${total.failed} failed`);
 process.exit(total.failed > 0 ? 1 : 0);

@@ -11,7 +11,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
-import { freePort } from "@svc/platform/net";
+import { freePort, retryWhilePortTaken } from "@svc/platform/net";
 import { ensureBaseImage } from "./docker";
 import { ed25519KeyPair } from "./ssh-keys";
 
@@ -69,8 +69,7 @@ export function ensureSlurmTestImage(): string {
   return (imageTag = tag);
 }
 
-/** A free TCP port on loopback. */
-/** A free port on loopback for the container's daemons (host network), picked as svc picks its own. */
+/** A free port on loopback now, for the container's daemons (host network, so they must be told it beforehand). */
 export const freeLoopbackPort = () => freePort("127.0.0.1");
 
 export interface KeyPair {
@@ -124,20 +123,40 @@ function sshdGreets(port: number): Promise<boolean> {
   });
 }
 
+class PortTakenError extends Error {}
+
+const SSHD_UP = /Server listening on 127\.0\.0\.1 port/;
+/** sshd's and slurmctld/slurmd's words when their port was taken between the pick and the bind. */
+const BIND_FAILED = /Cannot bind any address|Address already in use/;
+
+/**
+ * One try at the container on the picked ports: a daemon that finds its port taken (another test's
+ * container or process bound it meanwhile) ends the try with PortTakenError, so the caller picks again.
+ */
+async function startContainer(tag: string, port: number, options: { authorizedKeys: string[]; slurm?: boolean }) {
+  const slurmPorts: Record<string, string> = options.slurm ? { SLURMCTLD_PORT: String(await freeLoopbackPort()), SLURMD_PORT: String(await freeLoopbackPort()) } : {};
+  const container = await new GenericContainer(tag)
+    .withNetworkMode("host")
+    .withEnvironment({ SSHD_PORT: String(port), AUTHORIZED_KEYS: options.authorizedKeys.join("\n"), ...slurmPorts })
+    .withWaitStrategy(Wait.forLogMessage(new RegExp(`${SSHD_UP.source}|${BIND_FAILED.source}|slurm did not come up`)))
+    .withStartupTimeout(60_000)
+    .start();
+  const logs = docker(["logs", container.getId()]);
+  const said = `${logs.stdout}\n${logs.stderr}`;
+  if (SSHD_UP.test(said)) return { container, port };
+  await container.stop({ timeout: 1 }).catch(() => undefined);
+  if (BIND_FAILED.test(said)) throw new PortTakenError(`a port of the test host was taken meanwhile:\n${said.slice(-2000)}`);
+  throw new Error(`the test host did not come up:\n${said.slice(-4000)}`);
+}
+
 /**
  * Starts sshd on 127.0.0.1:`port` (a free one by default) accepting `authorizedKeys` for the user
  * `svc`. Each start generates new host keys, so a second host on the same port is a changed host.
  */
 export async function startSshTestHost(options: { authorizedKeys: string[]; port?: number; slurm?: boolean }): Promise<SshTestHost> {
   const tag = ensureSlurmTestImage();
-  const port = options.port ?? (await freeLoopbackPort());
-  const slurmPorts: Record<string, string> = options.slurm ? { SLURMCTLD_PORT: String(await freeLoopbackPort()), SLURMD_PORT: String(await freeLoopbackPort()) } : {};
-  const container = await new GenericContainer(tag)
-    .withNetworkMode("host")
-    .withEnvironment({ SSHD_PORT: String(port), AUTHORIZED_KEYS: options.authorizedKeys.join("\n"), ...slurmPorts })
-    .withWaitStrategy(Wait.forLogMessage(/Server listening on 127\.0\.0\.1 port/))
-    .withStartupTimeout(60_000)
-    .start();
+  const pick = async () => options.port ?? (await freeLoopbackPort());
+  const { container, port } = await retryWhilePortTaken(pick, (port) => startContainer(tag, port, options), (error) => error instanceof PortTakenError);
   return {
     host: "127.0.0.1",
     port,

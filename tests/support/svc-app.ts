@@ -3,13 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { freePort as freePortOn } from "@svc/platform/net";
+export { retryWhilePortTaken } from "@svc/platform/net";
+import { readyUrl } from "./ready-url";
 import { ContractViolation } from "./api-document";
 import { appToken, unwatchApp, watchApp } from "./contract-check";
 
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname;
 export const SVC = join(REPO_ROOT, "svc");
 
-/** A free TCP port on loopback, picked as svc start picks its components' ports. */
+/** A free TCP port on loopback now, for a test that needs a port nothing listens on. */
 export const freePort = () => freePortOn("127.0.0.1");
 
 export function tempHome(prefix = "svc-test-"): string {
@@ -31,22 +33,22 @@ export interface RunningSvc {
   output(): string;
   /** Resolves when the output contains `text` (or rejects after `ms`). */
   waitForOutput(text: string | RegExp, ms?: number): Promise<void>;
+  /** After ready every component has reported its port. */
   lock(): { pid: number; components: Record<string, { pid: number | null; port: number }> };
   stop(signal?: NodeJS.Signals): Promise<number>;
   cleanup(): Promise<void>;
 }
 
 /**
- * Starts `./svc start` on a free port and a fresh home folder; resolves once it printed that it is
- * ready. From then on every answer a test fetches from it is checked against the OpenAPI document
+ * Starts `./svc start` on a fresh home folder, on `port` or else port 0 (the gateway binds a port
+ * of the kernel's choice, which the ready line names); resolves once it printed that it is ready. From then on every answer a test fetches from it is checked against the OpenAPI document
  * it serves (contract-check.ts).
  */
 export async function startSvc(
   options: { env?: Record<string, string>; args?: string[]; home?: string; port?: number; /** e.g. ["setsid"] */ wrapper?: string[] } = {},
 ): Promise<RunningSvc> {
-  const port = options.port ?? (await freePort());
   const home = options.home ?? tempHome();
-  const proc = Bun.spawn([...(options.wrapper ?? []), SVC, "start", "--port", String(port), ...(options.args ?? [])], {
+  const proc = Bun.spawn([...(options.wrapper ?? []), SVC, "start", "--port", String(options.port ?? 0), ...(options.args ?? [])], {
     env: { ...process.env, SVC_HOME_DIR: home, SVC_HOST: "127.0.0.1", SVC_DEBUG: "true", ...options.env },
     stdout: "pipe",
     stderr: "pipe",
@@ -60,8 +62,8 @@ export async function startSvc(
   const drained = Promise.all([pump(proc.stdout), pump(proc.stderr)]);
 
   const running: RunningSvc = {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: "",
+    port: 0,
     home,
     proc,
     output: () => text,
@@ -91,6 +93,8 @@ export async function startSvc(
     },
   };
   await running.waitForOutput("svc is ready at");
+  running.url = readyUrl(text);
+  running.port = Number(new URL(running.url).port);
   await watchApp(running.url, appToken(home, options.env, options.args));
   return running;
 }

@@ -1,4 +1,4 @@
-"""One svc application for every Python test: `svc start` on a free port in a temporary home,
+"""One svc application for every Python test: `svc start --port 0` in a temporary home,
 debug off with a generated token, a local default profile, the tiny models (runtimes/tiny-models),
 a copy of the text model whose weights are corrupt, and a spoken WAV for the speech model.
 
@@ -9,10 +9,11 @@ process, and the token is read from `$SVC_HOME_DIR/auth_token`.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
-import sys
 import socket
+import sys
 import subprocess
 import tempfile
 import textwrap
@@ -67,27 +68,30 @@ def run(command: list[str | Path], **options: object) -> str:
 
 
 def free_port() -> int:
+    """A port nothing listens on now (for a test of an application that does not answer)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
 
+READY_LINE = re.compile(rb"svc is ready at http://[^\s:]+:(\d+)")
+
+
 def start_app(home: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
-    log = open(home / "svc-start.log", "wb")
-    process = subprocess.Popen([str(REPO / "svc"), "start", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    """`svc start --port 0`: the gateway binds a port of the kernel's choice, which the ready line names."""
+    log_file = home / "svc-start.log"
+    log = open(log_file, "wb")
+    process = subprocess.Popen([str(REPO / "svc"), "start", "--port", "0"], env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
             break
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2).status_code == 200:
-                return process, port
-        except httpx.TransportError:
-            pass
+        ready = READY_LINE.search(log_file.read_bytes())
+        if ready:
+            return process, int(ready.group(1))
         time.sleep(0.2)
     process.kill()
-    raise RuntimeError(f"svc start did not become healthy:\n{(home / 'svc-start.log').read_text()}")
+    raise RuntimeError(f"svc start did not become ready:\n{log_file.read_text()}")
 
 
 def add_broken_copy(models: Path, of: str, named: str) -> None:

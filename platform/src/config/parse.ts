@@ -19,11 +19,13 @@ export function parseBoolean(raw: string | boolean, source: string): boolean {
   );
 }
 
-export function parsePort(raw: string | number, source: string): number {
+/** A port number; with `anyAllowed`, also 0 ("any free port", for what binds it itself). */
+export function parsePort(raw: string | number, source: string, anyAllowed = false): number {
   const text = String(raw).trim();
   const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new ConfigError(`${source}=${JSON.stringify(String(raw))} is not a port: use a whole number from 1 to 65535.`);
+  const lowest = anyAllowed ? 0 : 1;
+  if (!Number.isInteger(port) || port < lowest || port > 65535) {
+    throw new ConfigError(`${source}=${JSON.stringify(String(raw))} is not a port: use a whole number from ${lowest} to 65535${anyAllowed ? " (0: any free port)" : ""}.`);
   }
   return port;
 }

@@ -63,7 +63,7 @@ export function loadSettings(env: Env = process.env, overrides: SettingsOverride
   const allowedHosts = pick("allowedHosts", env, overrides);
   return {
     host: host ? parseHost(String(host.raw), host.source) : DEFAULTS.host,
-    port: port ? parsePort(port.raw as string | number, port.source) : DEFAULTS.port,
+    port: port ? parsePort(port.raw as string | number, port.source, true) : DEFAULTS.port,
     homeDir: parseDirectory(homeDir ? String(homeDir.raw) : DEFAULTS.homeDir, homeDir?.source ?? "SVC_HOME_DIR", userHome),
     debug: debug ? parseBoolean(debug.raw as string | boolean, debug.source) : DEFAULTS.debug,
     authToken: token ? parseToken(String(token.raw), token.source) : undefined,

@@ -1,6 +1,6 @@
 import { SvcClient } from "@svc/client";
 import { INTERNAL_SECRET_HEADER, ownerOf, SvcUnreachableError, type ServiceName } from "@svc/contracts";
-import type { Upstreams } from "./upstreams";
+import { upstreamOf, type Upstreams } from "./upstreams";
 
 const INTERNAL_BASE = "http://svc.internal";
 
@@ -35,10 +35,12 @@ export class InternalClient extends SvcClient {
   private async toService(name: ServiceName, path: string, init: RequestInit): Promise<Response> {
     const headers = new Headers(init.headers);
     headers.set(INTERNAL_SECRET_HEADER, this.internalSecret);
+    const base = await upstreamOf(this.upstreams, name, init.signal);
     try {
-      return await fetch(`${this.upstreams[name]}${path}`, { ...init, headers });
+      if (!base) throw new Error(`svc start has not told where ${name} listens`);
+      return await fetch(`${base}${path}`, { ...init, headers });
     } catch (error) {
-      throw new SvcUnreachableError(this.upstreams[name], error, name);
+      throw new SvcUnreachableError(base ?? name, error, name);
     }
   }
 }

@@ -8,7 +8,7 @@ import { chmodSync, statSync } from "node:fs";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
 import { RUNTIME_CONTAINER, runtimeContainerUser } from "@svc/contracts/runtime-container";
 import { buildRuntimeImage } from "@svc/images";
-import { ensureBaseImage } from "@svc/testing";
+import { ensureBaseImage, retryWhilePortTaken } from "@svc/testing";
 import { freePort } from "./runtime-process";
 
 const root = new URL("../../../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -33,25 +33,38 @@ function readableByAll(path: string) {
   chmodSync(path, statSync(path).mode | 0o055);
 }
 
+class PortTakenError extends Error {}
+
+const READY = /ready on http/;
+/** Bun.serve's words when the port is in use. */
+const PORT_TAKEN = /EADDRINUSE|Is port \d+ in use/;
+
 export async function startRuntimeContainer(
   runtime: "text-generation" | "speech-recognition",
   args: string[],
   mounts: Array<{ source: string; target: string }>,
 ): Promise<RuntimeContainer> {
   const { tag } = buildRuntimeImage(root, runtime, ensureBaseImage());
-  const port = freePort();
   for (const mount of mounts) readableByAll(mount.source);
-  const container = await new RuntimeSandbox(tag)
-    .withUser(runtimeContainerUser(process.getuid?.() ?? 0, process.getgid?.() ?? 0))
-    .withDroppedCapabilities(...RUNTIME_CONTAINER.capDrop)
-    .withSecurityOpt(...RUNTIME_CONTAINER.securityOpt)
-    .withTmpFs({ ...RUNTIME_CONTAINER.tmpfs })
-    .withEnvironment({ ...RUNTIME_CONTAINER.env })
-    .withNetworkMode("host")
-    .withCommand(["--host", "127.0.0.1", "--port", String(port), ...args])
-    .withBindMounts(mounts.map((mount) => ({ ...mount, mode: "ro" as const })))
-    .withWaitStrategy(Wait.forLogMessage(/ready on http/))
-    .withStartupTimeout(60_000)
-    .start();
-  return { url: `http://127.0.0.1:${port}`, container, stop: async () => void (await container.stop({ timeout: 5_000 })) };
+  const start = async (port: number): Promise<RuntimeContainer> => {
+    const container = await new RuntimeSandbox(tag)
+      .withUser(runtimeContainerUser(process.getuid?.() ?? 0, process.getgid?.() ?? 0))
+      .withDroppedCapabilities(...RUNTIME_CONTAINER.capDrop)
+      .withSecurityOpt(...RUNTIME_CONTAINER.securityOpt)
+      .withTmpFs({ ...RUNTIME_CONTAINER.tmpfs })
+      .withEnvironment({ ...RUNTIME_CONTAINER.env })
+      .withNetworkMode("host")
+      .withCommand(["--host", "127.0.0.1", "--port", String(port), ...args])
+      .withBindMounts(mounts.map((mount) => ({ ...mount, mode: "ro" as const })))
+      .withWaitStrategy(Wait.forLogMessage(new RegExp(`${READY.source}|${PORT_TAKEN.source}`)))
+      .withStartupTimeout(60_000)
+      .start();
+    const logs = Bun.spawnSync(["docker", "logs", container.getId()], { stdout: "pipe", stderr: "pipe", env: process.env });
+    const said = `${logs.stdout}\n${logs.stderr}`;
+    if (READY.test(said)) return { url: `http://127.0.0.1:${port}`, container, stop: async () => void (await container.stop({ timeout: 5_000 })) };
+    await container.stop({ timeout: 1 }).catch(() => undefined);
+    throw new PortTakenError(`port ${port} was taken before the runtime bound it:\n${said.slice(-2000)}`);
+  };
+  // On the host network the runtime must be told its port: a port taken between the pick and the bind is picked again.
+  return retryWhilePortTaken(async () => freePort(), start, (error) => error instanceof PortTakenError);
 }
