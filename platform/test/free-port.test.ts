@@ -36,3 +36,20 @@ test("a port something listens on is never handed out", async () => {
     await Promise.all(held.filter(Boolean).map((server) => new Promise((resolve) => server.close(resolve))));
   }
 });
+
+test("processes picking at the same time from the same few ports never get the same one", async () => {
+  // Eight processes, eight ports: without the machine-wide mark of a port just handed out, two of
+  // them would almost surely draw the same free port (each bind check passes until someone binds).
+  const from = 20_000 + Math.floor(Math.random() * 12_000);
+  const script = `import { freePort } from ${JSON.stringify(new URL("../src/net/free-port.ts", import.meta.url).pathname)}; console.log(await freePort("127.0.0.1", [${from}, ${from + 7}]));`;
+  const picks = await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "inherit" });
+      const out = await new Response(proc.stdout).text();
+      await proc.exited;
+      return Number(out.trim());
+    }),
+  );
+  expect(picks.every((port) => port > 0)).toBe(true);
+  expect(new Set(picks).size).toBe(8);
+});

@@ -1,4 +1,7 @@
+import { closeSync, mkdirSync, openSync, statSync, utimesSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /**
  * Free ports are picked at random below Linux's ephemeral range (32768–60999), which is where the
@@ -10,6 +13,33 @@ import { createServer } from "node:net";
 const PICK_FROM = 20_000;
 const PICK_TO = 32_767;
 const TRIES = 100;
+/**
+ * A port handed out is not handed out again on this machine for this long, by any process (two
+ * svc, the suite's test files side by side): the bind check alone cannot see a port that another
+ * process picked a moment ago and whose container has not bound it yet.
+ */
+const RESERVED_MS = 30_000;
+const PICKS_DIR = join(tmpdir(), "svc-port-picks");
+
+/** Marks `port` as just handed out; false when another pick took it within RESERVED_MS. Without a usable folder, every port counts as free. */
+function reserve(port: number): boolean {
+  const file = join(PICKS_DIR, String(port));
+  try {
+    mkdirSync(PICKS_DIR, { recursive: true, mode: 0o1777 });
+    closeSync(openSync(file, "wx", 0o666));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return true;
+  }
+  try {
+    if (Date.now() - statSync(file).mtimeMs < RESERVED_MS) return false;
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // Another pick is taking the same stale mark over right now, or it belongs to another user: let the bind check decide.
+  }
+  return true;
+}
 
 /** Whether `port` on `host` can be bound now. */
 function bindable(host: string, port: number): Promise<boolean> {
@@ -38,7 +68,7 @@ function kernelPort(host: string): Promise<number> {
 export async function freePort(host = "127.0.0.1", [from, to]: [number, number] = [PICK_FROM, PICK_TO]): Promise<number> {
   for (let i = 0; i < TRIES; i++) {
     const port = from + Math.floor(Math.random() * (to - from + 1));
-    if (await bindable(host, port)) return port;
+    if ((await bindable(host, port)) && reserve(port)) return port;
   }
   return kernelPort(host);
 }
