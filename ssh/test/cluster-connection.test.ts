@@ -83,7 +83,7 @@ describe("ClusterConnection", () => {
     await expect(connection.forward("127.0.0.1", 1)).rejects.toThrow("needs no tunnels");
   });
 
-  test("after sshd restarts the connection comes back by itself, and a tunnel connection made while it is down waits for it", async () => {
+  test("after sshd restarts the connection comes back by itself, and a tunnel connection or a command made while it is down waits for it", async () => {
     const connection = clusterConnection(profile, ssh);
     const tunnels = new Tunnels(connection);
     // Login sessions of the user on the server: one per open connection.
@@ -110,6 +110,11 @@ describe("ClusterConnection", () => {
       });
       expect(greeting).toStartWith("SSH-2.0-");
       await back;
+
+      // A command asked right after sshd is killed waits for the connection too, instead of failing.
+      const again = await host.killSshd();
+      expect((await connection.run("echo back")).stdout.trim()).toBe("back");
+      await again.back;
     } finally {
       tunnels.closeAll();
       connection.close();

@@ -10,11 +10,11 @@ import { Slots } from "./slots";
 
 const KEEPALIVE_MS = 10_000;
 /**
- * How long a tunnel's new connection (a request to a job's server) waits for a dropped SSH connection
- * to come back before it is refused: a restarted sshd is back well within it, a cluster that stays
- * down fails the request after it.
+ * How long a call (a command, a followed output, a tunnel's new connection) made while a dropped
+ * connection is being re-opened waits for it before it fails: a restarted sshd is back well within
+ * it, a cluster that stays down fails the call after it. A connection never opened fails at once.
  */
-const FORWARD_WAIT_MS = 5_000;
+const RECONNECT_WAIT_MS = 5_000;
 /**
  * sshd allows 10 session channels per connection (MaxSessions): commands and transfers take at most
  * 4 at once (the rest wait their turn), followed outputs at most 5, so a burst never gets "open failed".
@@ -26,7 +26,7 @@ const MAX_STREAMS = 5;
  * One ssh2 connection to a cluster, shared by every call made through it. Opened on first use and
  * kept alive; after it drops, re-opened by itself at once and then on the retry schedule
  * (reconnect-schedule.ts) until it is back, so an unreachable cluster is not hammered. Commands
- * made while it is down fail at once; a tunnel's new connection waits for it (FORWARD_WAIT_MS).
+ * and tunnels made while it is down wait for it (RECONNECT_WAIT_MS).
  */
 export class SshConnection implements ClusterConnection {
   readonly local = false;
@@ -102,7 +102,7 @@ export class SshConnection implements ClusterConnection {
     this.reconnectTimer.unref?.();
   }
 
-  /** The connection, waiting up to `ms` for attempts on the schedule while the cluster is unreachable. */
+  /** The connection, waiting up to `ms` for attempts on the schedule while a connection that was open is being re-opened. */
   private async connectWithin(ms: number): Promise<SshSession> {
     const deadline = Date.now() + ms;
     for (;;) {
@@ -110,7 +110,7 @@ export class SshConnection implements ClusterConnection {
         return await this.connect();
       } catch (error) {
         const retryAt = Math.max(this.nextAttemptAt, Date.now() + 1);
-        if (this.closed || !(error instanceof SshError) || error.kind !== "unreachable" || retryAt > deadline) throw error;
+        if (this.closed || !this.opened || !(error instanceof SshError) || error.kind !== "unreachable" || retryAt > deadline) throw error;
         await sleep(retryAt - Date.now());
       }
     }
@@ -134,7 +134,7 @@ export class SshConnection implements ClusterConnection {
   private async exec(command: string, input: (channel: ClientChannel) => Promise<number>, options: RunOptions): Promise<SendResult> {
     const release = await this.commands.acquire();
     try {
-      const session = await this.connect();
+      const session = await this.connectWithin(RECONNECT_WAIT_MS);
       this.roundTrips++;
       countSshRoundTrip();
       const channel = await this.channel(session, command);
@@ -193,7 +193,7 @@ export class SshConnection implements ClusterConnection {
     if (this.streams.free === 0) throw new SshError("protocol", `${MAX_STREAMS} outputs are already being followed over the connection to ${this.target.host}: stop one first.`);
     const release = await this.streams.acquire();
     try {
-      const session = await this.connect();
+      const session = await this.connectWithin(RECONNECT_WAIT_MS);
       this.roundTrips++;
       countSshRoundTrip();
       const channel = await this.channel(session, "sh -s");
@@ -222,7 +222,7 @@ export class SshConnection implements ClusterConnection {
   }
 
   async forward(host: string, port: number): Promise<Duplex> {
-    const deadline = Date.now() + FORWARD_WAIT_MS;
+    const deadline = Date.now() + RECONNECT_WAIT_MS;
     for (;;) {
       const session = await this.connectWithin(deadline - Date.now());
       try {
