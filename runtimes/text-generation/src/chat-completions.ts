@@ -3,7 +3,7 @@ import { invalidRequest } from "@svc/runtime-common";
 import { generate, samplingOptions, type GenerationDeps } from "./generation";
 import type { ChatTurn } from "./llama-engine";
 import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
-import { ChatCompletionRequest } from "./schemas";
+import { ChatCompletionRequest, integerStringsToNumbers } from "./schemas";
 import { jsonWithText, TEXT, sseResponse } from "./sse";
 import { completionBudget, type TokenLimits } from "./token-limits";
 
@@ -84,6 +84,6 @@ export function chatCompletionsRoute(deps: RouteDeps) {
         prompt_logprobs: null,
       };
     },
-    { body: ChatCompletionRequest },
+    { body: ChatCompletionRequest, transform: integerStringsToNumbers },
   );
 }

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { RouteDeps } from "./chat-completions";
 import { generate, samplingOptions } from "./generation";
 import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
-import { CompletionRequest } from "./schemas";
+import { CompletionRequest, integerStringsToNumbers } from "./schemas";
 import { jsonWithText, TEXT, sseResponse } from "./sse";
 import { completionBudget } from "./token-limits";
 
@@ -53,6 +53,6 @@ export function completionsRoute(deps: RouteDeps) {
         usage: usage(result.completionTokens),
       };
     },
-    { body: CompletionRequest },
+    { body: CompletionRequest, transform: integerStringsToNumbers },
   );
 }
