@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 
 /** Stands for the list of sources in the first build's main.js (see bundleCli). */
 const SOURCES_MARK = "__SVC_BUNDLE_SOURCES__";
@@ -34,7 +34,8 @@ export async function bundleCli(root: string): Promise<{ sources: number } | { f
   // such package's package.json, and the checkout's package.json and tsconfig.json.
   const sources = new Set<string>(["package.json", "tsconfig.json"].filter((file) => existsSync(join(root, file))));
   for (const input of Object.keys(result.metafile!.inputs)) {
-    const path = relative(root, join(root, input));
+    // The metafile names inputs relative to the working folder, which need not be `root`.
+    const path = relative(root, resolve(process.cwd(), input));
     if (path.startsWith("node_modules/") || path.startsWith("..") || !path.includes("/src/")) continue;
     const pkg = path.slice(0, path.indexOf("/src/"));
     sources.add(path).add(`${pkg}/package.json`);

@@ -124,7 +124,10 @@ export class SshConnection implements ClusterConnection {
     session.close();
   }
 
+  /** A command's channel: one round trip. */
   private channel(session: SshSession, command: string): Promise<ClientChannel> {
+    this.roundTrips++;
+    countSshRoundTrip();
     return new Promise((resolve, reject) =>
       session.client.exec(command, (error, channel) => (error ? reject(new SshError("protocol", `Could not run a command on ${this.target.host}: ${error.message}`)) : resolve(channel))),
     );
@@ -134,10 +137,7 @@ export class SshConnection implements ClusterConnection {
   private async exec(command: string, input: (channel: ClientChannel) => Promise<number>, options: RunOptions): Promise<SendResult> {
     const release = await this.commands.acquire();
     try {
-      const session = await this.connectWithin(RECONNECT_WAIT_MS);
-      this.roundTrips++;
-      countSshRoundTrip();
-      const channel = await this.channel(session, command);
+      const { session, opened: channel } = await this.onLiveSession((live) => this.channel(live, command));
       const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const stdout = new OutputBuffer(options.maxBytes ?? DEFAULT_MAX_BYTES);
       const stderr = new OutputBuffer(64 * 1024);
@@ -193,10 +193,7 @@ export class SshConnection implements ClusterConnection {
     if (this.streams.free === 0) throw new SshError("protocol", `${MAX_STREAMS} outputs are already being followed over the connection to ${this.target.host}: stop one first.`);
     const release = await this.streams.acquire();
     try {
-      const session = await this.connectWithin(RECONNECT_WAIT_MS);
-      this.roundTrips++;
-      countSshRoundTrip();
-      const channel = await this.channel(session, "sh -s");
+      const { opened: channel } = await this.onLiveSession((live) => this.channel(live, "sh -s"));
       channel.end(script);
       channel.stderr.resume();
       channel.on("close", release);
@@ -222,15 +219,27 @@ export class SshConnection implements ClusterConnection {
   }
 
   async forward(host: string, port: number): Promise<Duplex> {
+    const { opened } = await this.onLiveSession(
+      (session) =>
+        new Promise<Duplex>((resolve, reject) => {
+          session.client.forwardOut("127.0.0.1", 0, host, port, (error, channel) => (error ? reject(error) : resolve(channel)));
+        }),
+    );
+    return opened;
+  }
+
+  /**
+   * Opens a channel (`open`) on the connection, waiting for it while it is being re-opened; when the
+   * connection drops under the opening (sshd restarting), nothing ran on the server yet, so it is
+   * opened again on the next connection, all within RECONNECT_WAIT_MS.
+   */
+  private async onLiveSession<T>(open: (session: SshSession) => Promise<T>): Promise<{ session: SshSession; opened: T }> {
     const deadline = Date.now() + RECONNECT_WAIT_MS;
     for (;;) {
       const session = await this.connectWithin(deadline - Date.now());
       try {
-        return await new Promise<Duplex>((resolve, reject) => {
-          session.client.forwardOut("127.0.0.1", 0, host, port, (error, channel) => (error ? reject(error) : resolve(channel)));
-        });
+        return { session, opened: await open(session) };
       } catch (error) {
-        // The connection dropped under the request (e.g. sshd restarting): wait for it to be re-opened.
         if (this.live === session || Date.now() >= deadline) throw error;
       }
     }
