@@ -18,3 +18,6 @@ export * from "./batches";
 export * from "./keys";
 export * from "./usage";
 export * from "./suggest";
+export * from "./model-facts";
+export * from "./cluster-gpus";
+export * from "./placement";

@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { TASKS, TaskName, literalUnion } from "./services";
 import { FILE_PATTERN_RULE } from "./file-patterns";
+import { ModelFacts } from "./model-facts";
 
 /**
  * Models (spec §2.3): the model registry kept by model-svc. One row per (repo, revision, profile),
@@ -50,6 +51,7 @@ export const Model = Type.Object(
         "Known for snapshots svc downloaded (it keeps the hub's file list beside them); false otherwise.",
     }),
     seenAt: Type.String({ format: "date-time", description: "When the snapshot was first registered." }),
+    facts: Type.Optional(ModelFacts),
   },
   { $id: "Model" },
 );
