@@ -58,6 +58,7 @@ export const SLURM_ONLY_JOB_OPTIONS = [
 export const JobOptions = Type.Object(
   {
     time: Type.Optional(Type.String({ maxLength: 32, description: "Duration: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS." })),
+    nodes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1024, description: "Nodes of the job (a model larger than one node: pipeline parallel across them)." })),
     ntasksPerNode: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })),
     mem: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Memory per node in GB." })),
     gres: Type.Optional(Type.Integer({ minimum: 0, maximum: 64, description: "GPU devices per node." })),

@@ -1,4 +1,4 @@
-import type { EngineKind, ImageBuild, JobOptions, Task } from "@svc/contracts";
+import type { EngineKind, ImageBuild, JobOptions, Placement, Task } from "@svc/contracts";
 
 /** What the orchestrator asks an engine to start: the service and its inference server. The engine decides where (port, work folder). */
 export interface LaunchSpec {
@@ -24,6 +24,8 @@ export interface LaunchSpec {
   gracePeriod?: number;
   /** A batch job: svc's batch driver runs beside the server on the node (it starts the server itself). */
   batch?: BatchLaunch;
+  /** A GPU launch: its nodes, GPUs per node and tensor × pipeline parallel sizes (see launch/sizing/). */
+  placement?: Placement;
 }
 
 /** A host folder bound read-only into a service: where it is on the host, and where the service sees it (the path as given). */
