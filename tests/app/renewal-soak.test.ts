@@ -1,7 +1,7 @@
 /**
  * Outliving Slurm's wall time (--renew), end to end on the Slurm test cluster: a service with
- * --time 00:02:00 --renew --renew-before 00:01:00 answers one chat request a second through the
- * gateway's /v1 (the model picks the service) for five minutes with no failure, hands over to a
+ * --time 00:02:00 --renew --renew-before 00:01:30 (a successor every ~40 s) answers one chat request a second through the
+ * gateway's /v1 (the model picks the service) for two minutes with no failure, hands over to a
  * successor job at least twice (its events say so), and ends with exactly one job in squeue. The second variant kills the whole of
  * svc (kill -9 of `svc start`) while a successor is starting and starts it again: the handover
  * resumes, no request fails after the restart, and there is still exactly one job at the end, the service's.
@@ -10,7 +10,7 @@
 import { expect, test } from "bun:test";
 import { chatThroughV1, eventually, eventsLike, runSvc, startAppWithCluster, TEXT_MODEL, type ChatResult, type ClusterApp } from "@svc/testing";
 
-const SOAK_MS = 5 * 60_000 + 5_000;
+const SOAK_MS = 2 * 60_000 + 5_000;
 
 interface SoakReport {
   variant: string;
@@ -30,11 +30,11 @@ async function soak(variant: "plain" | "svc killed mid-handover"): Promise<SoakR
   const started = await startAppWithCluster("cluster");
   try {
     const { client, env } = started;
-    const run = await runSvc(["run", "-p", "cluster", "--time", "00:02:00", "--renew", "--renew-before", "00:01:00", "text-generation", TEXT_MODEL, "--name", "soak"], env);
+    const run = await runSvc(["run", "-p", "cluster", "--time", "00:02:00", "--renew", "--renew-before", "00:01:30", "text-generation", TEXT_MODEL, "--name", "soak"], env);
     if (run.code !== 0) throw new Error(`svc run failed: ${run.stderr}`);
     const id = run.stdout.trim();
     await eventually(async () => (await client.services.get(id)).status === "HEALTHY", 400_000, `${variant}: the service to be HEALTHY`);
-    expect((await runSvc(["details", id], env)).stdout).toMatch(/policies\s+renew renew-before=1 min/);
+    expect((await runSvc(["details", id], env)).stdout).toMatch(/policies\s+renew renew-before=1 min 30 s/);
 
     const report: SoakReport = { variant, results: [], handovers: 0, jobs: [], currentJob: "" };
     const killer =
@@ -74,7 +74,7 @@ async function soak(variant: "plain" | "svc killed mid-handover"): Promise<SoakR
   }
 }
 
-test("--renew: five minutes of one request a second through /v1 across ≥2 handovers, 0 failures, one job at the end; the same with svc killed (kill -9) and started again mid-handover", async () => {
+test("--renew: two minutes of one request a second through /v1 across ≥2 handovers, 0 failures, one job at the end; the same with svc killed (kill -9) and started again mid-handover", async () => {
   const reports = await Promise.all([soak("plain"), soak("svc killed mid-handover")]);
   for (const report of reports) {
     const after = report.results.filter(({ at }) => report.restartedAt === undefined || at >= report.restartedAt);
@@ -83,7 +83,7 @@ test("--renew: five minutes of one request a second through /v1 across ≥2 hand
     const restart = report.restartedAt === undefined ? "" : `, ${before} before svc answered again after the kill`;
     console.log(`${report.variant}: ${report.results.length} requests (${report.results.filter(({ result }) => !result.ok).length} failed in all${restart}), ${report.handovers} handovers`);
     expect({ variant: report.variant, failed }).toEqual({ variant: report.variant, failed: [] });
-    expect(report.results.length).toBeGreaterThanOrEqual(280);
+    expect(report.results.length).toBeGreaterThanOrEqual(110);
     expect(report.handovers).toBeGreaterThanOrEqual(2);
     expect(report.jobs).toEqual([report.currentJob]);
   }
