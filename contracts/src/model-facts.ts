@@ -31,6 +31,9 @@ export const ModelFacts = Type.Object(
     vocabSize: count("`vocab_size`."),
     contextLength: count("Longest context: `max_position_embeddings` (GGUF: `<arch>.context_length`)."),
     slidingWindow: count("Sliding attention window in tokens, where the config has one."),
+    slidingWindowLayers: count(
+      "Layers that attend only within slidingWindow: all of them (Mistral 7B v0.1), every other one (Gemma 2, `layer_types`), 0 where the config turns it off (`use_sliding_window: false`). Absent: unknown, and the KV cache is sized as if no layer slid.",
+    ),
     experts: count("Routed experts of a mixture-of-experts model (`num_local_experts`, `n_routed_experts`, `num_experts`)."),
     expertsPerToken: count("Experts each token uses (`num_experts_per_tok`)."),
     kvLoraRank: count("Multi-head latent attention (DeepSeek): `kv_lora_rank`; the KV cache then holds this plus `qk_rope_head_dim` per layer and token."),

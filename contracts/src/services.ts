@@ -1,5 +1,6 @@
 import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
 import { ServicePolicies, ServicePolicyState, ServiceSuccessor } from "./policies";
+import { Placement } from "./placement";
 
 /**
  * Inference services (spec §2.4, §3, §4.1 `run`): what `svc run` asks for and what the
@@ -225,5 +226,7 @@ export const RunResponse = Type.Object({
   script: Type.String(),
   service: Type.Union([ServiceRecord, Type.Null()]),
   policies: Type.Optional(ServicePolicyState),
+  /** A GPU launch: where it runs and why (issue 29); a dry run's plan. */
+  placement: Type.Optional(Placement),
 }, { $id: "RunResponse" });
 export type RunResponse = Static<typeof RunResponse>;

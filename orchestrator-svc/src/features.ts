@@ -62,6 +62,9 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     capabilities: (profile: Parameters<typeof engines.forProfile>[0]) => engines.forProfile(profile).capabilities,
     protectedPlaces: protectedPlaces(ctx.settings.homeDir, dockerApi.socketPath),
     isProjectRuntime: (image: string) => catalog.isProjectRuntime(image, (name) => docker.images.labels(name)),
+    // TODO(lead): `(profile) => client.profiles.gpus(profile.name).catch(() => null)` once branch `gpus` adds the client call for
+    // GET /api/profiles/{name}/gpus; until then no profile's GPUs are known, and only runs with --gres are GPU launches (unsized).
+    gpus: async () => null,
   };
   const batchStore = new BatchStore(join(ctx.dataDir, "orchestrator.db"));
   const batches = new BatchesService({

@@ -24,6 +24,7 @@ function deps(env: Record<string, string> = {}, profile: Profile = local): Plann
     isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     capabilities: capabilitiesFor,
     protectedPlaces: [],
+    gpus: async () => null,
   };
 }
 const plan = (engineArgs: string[], extra: Partial<RunRequest> = {}, planner = deps()) =>

@@ -31,6 +31,7 @@ function deps(profile: Profile = local): PlannerDeps {
     isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     capabilities: capabilitiesFor,
     protectedPlaces: [],
+    gpus: async () => null,
   };
 }
 const plan = (extra: Partial<RunRequest>, profile: Profile = local) => planLaunch({ task: "text-generation", model: "acme/tiny", ...extra }, deps(profile), "default");

@@ -48,6 +48,7 @@ function build(dbFile: string) {
       capabilities: () => docker.capabilities,
       // svc's own home is the profile's home here, as when home_dir is SVC_HOME_DIR: its data is refused, its inputs are not.
       protectedPlaces: protectedPlaces(home, "/var/run/docker.sock"),
+      gpus: async () => null,
       isProjectRuntime: (image) => catalog.isProjectRuntime(image),
     },
     engineFor: () => docker,

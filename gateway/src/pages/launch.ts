@@ -213,7 +213,8 @@ export function launchPages(client: SvcClient, session: boolean) {
         try {
           const result = await client.services.run({ ...run, dryRun });
           if (dryRun || !result.service) {
-            return render(request, values, { preview: { script: result.script, revision: result.revision, matched: result.matched, warnings: result.warnings } });
+            const placement = result.placement ? { placement: { summary: result.placement.summary, reasons: result.placement.reasons } } : {};
+            return render(request, values, { preview: { script: result.script, revision: result.revision, matched: result.matched, warnings: result.warnings, ...placement } });
           }
           return new Response(null, { status: 303, headers: { location: `/services/${result.service.id}?launched=1` } });
         } catch (caught) {

@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { profileFolders, type InferenceServer, type JobOptions, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import { profileFolders, type ClusterGpus, type InferenceServer, type JobOptions, type Model, type Placement, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import type { EngineCapabilities, Mount } from "../engines/engine";
 import { checkDataPath, type ProtectedPlace } from "./data-paths";
 import { checkCpuEngineArgs } from "./engine-args";
+import { gpuLaunch } from "./gpu-placement";
 import { idleOptionWarnings, jobWithProfileDefaults } from "./idle-options";
 import { checkMounts } from "./mounts";
 import { chooseModel } from "./model-choice";
@@ -24,6 +25,8 @@ export interface PlannerDeps {
   protectedPlaces: readonly ProtectedPlace[];
   /** Whether an image is one of the project's own runtimes (whose engine options svc knows), by name or by its label. */
   isProjectRuntime(image: string): Promise<boolean>;
+  /** The GPUs `profile`'s services can get (profile-svc's GET /api/profiles/{name}/gpus); null when they cannot be read. */
+  gpus(profile: Profile): Promise<ClusterGpus | null>;
 }
 
 export interface LaunchPlan {
@@ -41,6 +44,8 @@ export interface LaunchPlan {
   mounts: Mount[];
   /** What the engine that will run it can do (see EngineCapabilities). */
   capabilities: EngineCapabilities;
+  /** A GPU launch: where it runs and why (launch/sizing/). */
+  placement?: Placement;
 }
 
 /** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
@@ -51,26 +56,28 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   // Only for the message when the model is not there: which registered ones it may mean.
   const registered = rows.length === 0 ? (await deps.models(profile.name)).map((row) => row.repo) : [];
   const choice = chooseModel(rows, request.model, request.task, profile.name, request.revision, registered);
-  const gpus = request.job?.gres ?? 0;
-  const server: InferenceServer = request.task === "text-generation" ? (gpus > 0 ? "vllm" : deps.cpuTextGeneration) : "svc";
-  const image = request.image ?? deps.image(request.task, server);
   const capabilities = deps.capabilities(profile);
+  const withDefaults = jobWithProfileDefaults(request.job ?? {}, profile, capabilities);
+  const launch = request.task === "text-generation" ? gpuLaunch(request, withDefaults, choice.model, await deps.gpus(profile), capabilities.slurmJobOptions) : { gpu: false, job: withDefaults, warnings: [] };
+  const server: InferenceServer = request.task === "text-generation" ? (launch.gpu ? "vllm" : deps.cpuTextGeneration) : "svc";
+  const image = request.image ?? deps.image(request.task, server);
   // Without images (a bare Slurm job) the project's runtime tree runs, whatever the image is called.
   const engineWarnings =
     request.task === "text-generation" && server === "svc" && (!capabilities.runsImages || (await deps.isProjectRuntime(image))) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
-  const { args, warnings } = serverArgs(server, request, request.model);
-  const job = jobWithProfileDefaults(request.job ?? {}, profile, capabilities);
+  const { args, warnings } = serverArgs(server, request, request.model, launch.placement, choice.model.facts?.contextLength);
+  const job = launch.job;
   const idle = idleOptionWarnings(request, job, profile, server, capabilities);
   return {
     profile,
     model: choice.model,
     matched: choice.matched,
-    warnings: [...choice.warnings, ...warnings, ...idle, ...engineWarnings],
+    warnings: [...choice.warnings, ...launch.warnings, ...warnings, ...idle, ...engineWarnings],
     server,
     image,
     args,
     job,
     capabilities,
+    ...(launch.placement ? { placement: launch.placement } : {}),
     mounts: checkMounts(request.mounts ?? [], capabilities, deps.protectedPlaces),
     inputDir:
       request.task === "speech-recognition"

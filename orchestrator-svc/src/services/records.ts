@@ -1,4 +1,4 @@
-import { formatDuration, imageOf, isRunningOnEngine, type ServicePolicyState, type ServiceSuccessor, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { formatDuration, imageOf, isRunningOnEngine, type ServicePolicyState, type ServiceSuccessor, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus, type Placement } from "@svc/contracts";
 import type { ServiceRow } from "../db/service-store";
 import type { LaunchSpec, Mount } from "../engines/engine";
 import { identityOf } from "../workloads/records";
@@ -16,7 +16,7 @@ export interface StoredSpec {
   /** `--image` as given. */
   image?: string;
   /** Records written before the image had its own name carry it as `runtime`. */
-  launch: { image?: string; runtime?: string; args: string[]; modelDir: string; inputDir?: string; mounts?: Mount[] };
+  launch: { image?: string; runtime?: string; args: string[]; modelDir: string; inputDir?: string; mounts?: Mount[]; placement?: Placement };
 }
 
 export const readSpec = (row: ServiceRow) => JSON.parse(row.spec) as StoredSpec;
@@ -33,6 +33,7 @@ export function launchOf(row: ServiceRow): Omit<LaunchSpec, "serviceId" | "name"
     modelDir: launch.modelDir,
     inputDir: launch.inputDir,
     job,
+    ...(launch.placement ? { placement: launch.placement } : {}),
   };
 }
 

@@ -47,12 +47,13 @@ export interface LaunchError {
   field?: keyof LaunchFormValues;
 }
 
-/** A dry run's result: the start-up script the launch would use. */
+/** A dry run's result: the start-up script the launch would use, and a GPU launch's plan. */
 export interface LaunchPreview {
   script: string;
   revision: string;
   matched: number;
   warnings: string[];
+  placement?: { summary: string; reasons: string[] };
 }
 
 const STYLE = html`<style>
@@ -278,6 +279,11 @@ function previewCard(preview: LaunchPreview): SafeHtml {
     <h2>Start-up script (dry run: nothing was started)</h2>
     <p class="hint">${preview.matched} registered revision(s) matched; this would run revision <code>${preview.revision}</code>.</p>
     ${preview.warnings.map((w) => html`<p class="warning">${inFormWords(w)}</p>`)}
+    ${preview.placement
+      ? html`<p id="preview-plan">Plan: ${preview.placement.summary}</p>${preview.placement.reasons
+          .filter((reason) => !preview.warnings.includes(reason))
+          .map((reason) => html`<p class="hint">${inFormWords(reason)}</p>`)}`
+      : ""}
     <pre class="block" id="preview-script">${onePerLine(preview.script)}</pre>
     <button type="button" data-copy="#preview-script" class="secondary-button">Copy</button>
   </section>`;

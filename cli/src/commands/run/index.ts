@@ -24,6 +24,11 @@ export const runCommand = {
     const profile = result.service?.profile ?? request.profile ?? DEFAULT_PROFILE;
     ctx.io.err(`Found ${result.matched} registered revision${result.matched === 1 ? "" : "s"} of ${request.model} for profile ${profile}.`);
     for (const warning of result.warnings) ctx.io.err(`warning: ${warning}`);
+    if (result.placement) {
+      ctx.io.err(`Plan: ${result.placement.summary}`);
+      const reasons = result.placement.reasons.filter((reason) => !result.warnings.includes(reason));
+      if (reasons.length > 0) ctx.io.err(`  ${reasons.join(" ")}`);
+    }
     if (request.dryRun) {
       if (result.policies) ctx.io.err(`Policies: ${formatPolicies(result.policies)}`);
       ctx.io.err("Dry run: this is the start-up script; nothing was started.");
