@@ -34,8 +34,8 @@ const HEAD = (limit: number) => `-exec sh -c 'head -v -c ${limit} -- "$@"; print
  * other parts of a split GGUF. `known` is written into the script as quoted `case` patterns.
  */
 function factsScript(known: KnownFacts): string {
-  const skip = [...known].map(([dir, key]) => shellQuote(`${dir} ${key}`));
-  return `headframe() { printf '==> h:%s <==\\n' "$1"; head -c "$2" -- "$1" 2>/dev/null; printf '\\n'; }
+  return `${knownFunction(known)}
+headframe() { printf '==> h:%s <==\\n' "$1"; head -c "$2" -- "$1" 2>/dev/null; printf '\\n'; }
 sthead() {
   f=$1; n=8
   set -- $(od -An -v -tu1 -N8 -- "$f" 2>/dev/null)
@@ -62,10 +62,24 @@ facts() {
     [ -d "$s" ] && [ -r "$s" ] && [ -x "$s" ] || continue
     key=$(find -L "$s" -mindepth 1 -maxdepth 1 -type f \\( -name config.json -o -name '${SAFETENSORS_INDEX}' -o -name '*.safetensors' -o -name '*.gguf' \\) -printf '%f\\t%s\\t%T@\\n' 2>/dev/null | sort | cksum)
     printf '==> k:%s <==\\n%s\\n' "$s" "$key"
-    ${skip.length > 0 ? `case "$1/\${s#./} $key" in ${skip.join("|")}) continue ;; esac` : ":"}
-    heads "$s"
+    known "$1/\${s#./} $key" "\${s##*/}" || heads "$s"
   done
 }`;
+}
+
+/**
+ * `known "<folder> <key>" <snapshot name>`: true when the registry holds facts for that key. Its
+ * quoted patterns are grouped by the snapshot name's first two characters (commit ids: 256 groups),
+ * so that dash, which tries a case's patterns one by one, looks through a few of them, not all.
+ */
+function knownFunction(known: KnownFacts): string {
+  const groups = new Map<string, string[]>();
+  for (const [dir, key] of known) {
+    const prefix = (dir.split("/").pop() ?? "").slice(0, 2);
+    groups.set(prefix, [...(groups.get(prefix) ?? []), shellQuote(`${dir} ${key}`)]);
+  }
+  const branches = [...groups].map(([prefix, entries]) => `    ${shellQuote(prefix)}*) case "$1" in ${entries.join("|")}) return 0 ;; esac ;;`);
+  return branches.length === 0 ? "known() { return 1; }" : `known() {\n  case "$2" in\n${branches.join("\n")}\n  esac\n  return 1\n}`;
 }
 
 export function buildScanScript(roots: string[], known: KnownFacts = new Map()): string {

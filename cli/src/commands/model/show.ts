@@ -10,29 +10,31 @@ export const UNKNOWN = "unknown";
 
 const exact = (n: number) => n.toLocaleString("en-US");
 
-/** The facts `svc model show` prints, in order, each with how it is written. */
-const FACT_LINES: Array<[string, (facts: ModelFacts) => string | undefined]> = [
+/** The facts `svc model show` prints, in order: a label and how the fact is written (a field name: as it is). */
+const FACT_LINES: Array<[string, keyof ModelFacts | ((facts: ModelFacts) => string | undefined)]> = [
   ["parameters", (f) => f.parameters !== undefined ? `${formatParameterCount(f.parameters)} (${exact(f.parameters)})` : undefined],
   ["weights", (f) => f.weightBytes !== undefined ? `${formatDecimalBytes(f.weightBytes)} (${exact(f.weightBytes)} bytes)` : undefined],
-  ["dtype", (f) => f.dtype],
-  ["quantization", (f) => f.quantization],
-  ["architecture", (f) => f.architecture],
-  ["model_type", (f) => f.modelType],
-  ["layers", (f) => f.layers?.toString()],
-  ["hidden_size", (f) => f.hiddenSize?.toString()],
-  ["intermediate", (f) => f.intermediateSize?.toString()],
-  ["heads", (f) => f.attentionHeads?.toString()],
-  ["kv_heads", (f) => f.kvHeads?.toString()],
-  ["head_dim", (f) => f.headDim?.toString()],
-  ["vocab", (f) => f.vocabSize?.toString()],
-  ["context", (f) => f.contextLength?.toString()],
-  ["sliding_window", (f) => f.slidingWindow?.toString()],
-  ["experts", (f) => f.experts?.toString()],
-  ["experts/token", (f) => f.expertsPerToken?.toString()],
-  ["kv_lora_rank", (f) => f.kvLoraRank?.toString()],
-  ["qk_rope_dim", (f) => f.qkRopeHeadDim?.toString()],
+  ["dtype", "dtype"],
+  ["quantization", "quantization"],
+  ["architecture", "architecture"],
+  ["model_type", "modelType"],
+  ["layers", "layers"],
+  ["hidden_size", "hiddenSize"],
+  ["intermediate", "intermediateSize"],
+  ["heads", "attentionHeads"],
+  ["kv_heads", "kvHeads"],
+  ["head_dim", "headDim"],
+  ["vocab", "vocabSize"],
+  ["context", "contextLength"],
+  ["sliding_window", "slidingWindow"],
+  ["experts", "experts"],
+  ["experts/token", "expertsPerToken"],
+  ["kv_lora_rank", "kvLoraRank"],
+  ["qk_rope_dim", "qkRopeHeadDim"],
   ["read_from", (f) => f.files?.join(", ") || undefined],
 ];
+
+const factText = (facts: ModelFacts, how: (typeof FACT_LINES)[number][1]) => (typeof how === "function" ? how(facts) : facts[how]?.toString());
 
 /** A model and everything its files say, one `key: value` line each; `unknown` where they do not say. */
 export function describeModel(model: Model): string {
@@ -44,7 +46,7 @@ export function describeModel(model: Model): string {
     ["image", model.image],
     ["folder", model.modelDir],
     ["files", `${formatBytes(model.sizeBytes)}${model.partial ? " (partial: downloaded with --include/--exclude)" : ""}`],
-    ...FACT_LINES.map(([key, text]): [string, string] => [key, text(facts) ?? UNKNOWN]),
+    ...FACT_LINES.map(([key, how]): [string, string] => [key, factText(facts, how) ?? UNKNOWN]),
   ];
   return rows.map(([key, value]) => `${`${key}:`.padEnd(16)}${value}`).join("\n");
 }
