@@ -2,7 +2,24 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { currentUserName } from "@svc/platform/process";
 import { join } from "node:path";
-import { runSvc, startSvc, tempHome, type RunningSvc, commitOf, files, writeCachedSnapshot, bytes, commitFor, startFakeHub, startSilentHub, tinyRepo, type FakeHub } from "@svc/testing";
+import {
+  runSvc,
+  startSvc,
+  tempHome,
+  type RunningSvc,
+  commitOf,
+  files,
+  writeCachedSnapshot,
+  bytes,
+  commitFor,
+  startFakeHub,
+  startSilentHub,
+  tinyRepo,
+  type FakeHub,
+  LLAMA_3_1_8B_CONFIG,
+  llamaTensors,
+  writeShardedSafetensors,
+} from "@svc/testing";
 
 /** The whole application (`svc start`) with a local default profile, a fake hub as HF_ENDPOINT, and the CLI. */
 let app: RunningSvc;
@@ -48,21 +65,24 @@ describe("svc model ls and svc model add through the running application", () =>
     writeCachedSnapshot(join(base, "cache", "models"), "google/bert", commitOf("b"), files.bert());
     const empty = await runSvc(["model", "ls"], env);
     expect(empty.code).toBe(0);
-    expect(empty.stdout.trim()).toBe("REPO  REVISION  PROFILE  IMAGE  FILES");
+    expect(empty.stdout.trim()).toBe("REPO  REVISION  PROFILE  IMAGE  PARAMS  WEIGHTS  FILES");
     const refreshed = await runSvc(["model", "ls", "--refresh"], env);
     expect(refreshed.code).toBe(0);
     expect(refreshed.stderr).toContain("Refreshed default: 1 added, 0 removed");
     expect(refreshed.stderr).toContain("not registered (default)");
     expect(refreshed.stderr).toContain("BertModel");
+    // Its model.safetensors is a few bytes of text (read as a huge header length): registered, with its size unknown, and said so.
+    expect(refreshed.stderr).toContain("  registered (default): ");
+    expect(refreshed.stderr).toContain("its model facts are incomplete: model.safetensors: its header length (");
     expect(refreshed.stdout.split("\n")).toEqual([
-      "REPO                 REVISION                                  PROFILE  IMAGE               FILES",
-      `openai/whisper-tiny  ${commitOf("w")}  default  speech-recognition  all`,
+      "REPO                 REVISION                                  PROFILE  IMAGE               PARAMS   WEIGHTS  FILES",
+      `openai/whisper-tiny  ${commitOf("w")}  default  speech-recognition  unknown  unknown  all`,
       "",
     ]);
     const json = await runSvc(["model", "ls", "--json", "--image", "speech-recognition", "--profile", "default"], env);
     expect(JSON.parse(json.stdout)).toMatchObject([{ repo: "openai/whisper-tiny", image: "speech-recognition", profile: "default" }]);
     const none = await runSvc(["model", "ls", "--image", "text-generation"], env);
-    expect(none.stdout.trim()).toBe("REPO  REVISION  PROFILE  IMAGE  FILES");
+    expect(none.stdout.trim()).toBe("REPO  REVISION  PROFILE  IMAGE  PARAMS  WEIGHTS  FILES");
   });
 
   test("bad input: exit codes and messages", async () => {
@@ -117,7 +137,7 @@ describe("svc model ls and svc model add through the running application", () =>
     expect(some.code).toBe(0);
     expect(some.stderr).toContain("Asking the hub for acme/quant at main");
     expect(some.stderr).toContain(`into profile default: 2 files of 5 (--include '*Q4_K_M*' --include '*.json' --exclude 'README*')`);
-    expect(some.stdout).toContain(`acme/quant  ${commit}  default  text-generation  partial`);
+    expect(some.stdout).toMatch(new RegExp(`acme/quant  ${commit}  default  text-generation  unknown  unknown  partial`));
     const snapshot = join(base, "home", "models", "models--acme--quant", "snapshots", commit);
     expect(readdirSync(snapshot).sort()).toEqual(["config.json", "model.Q4_K_M.gguf"]);
     const json = JSON.parse((await runSvc(["model", "ls", "--json"], env)).stdout);
@@ -126,7 +146,49 @@ describe("svc model ls and svc model add through the running application", () =>
     const tagged = await runSvc(["model", "add", "acme/quant", "--revision", "v1.0"], env);
     expect(tagged.code).toBe(0);
     expect(tagged.stderr).toContain(`Downloading acme/quant at ${commitFor("quant-v1")} (v1.0) into profile default: 2 files`);
-    expect(tagged.stdout).toContain(`acme/quant  ${commitFor("quant-v1")}  default  text-generation  all`);
+    expect(tagged.stdout).toContain(`acme/quant  ${commitFor("quant-v1")}  default  text-generation  unknown  unknown  all`);
+  });
+});
+
+describe("svc model ls and svc model show: what the model's files say", () => {
+  test("ls shows PARAMS and WEIGHTS from the weight headers; show prints every fact, unknown where the files say nothing", async () => {
+    const llama = "meta-llama/Llama-3.1-8B-Instruct";
+    const dir = join(base, "cache", "models", "models--meta-llama--Llama-3.1-8B-Instruct", "snapshots", commitOf("llama"));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "config.json"), JSON.stringify(LLAMA_3_1_8B_CONFIG));
+    const tensors = llamaTensors(LLAMA_3_1_8B_CONFIG);
+    const totalSize = writeShardedSafetensors(dir, tensors, 4);
+    const parameters = tensors.reduce((sum, t) => sum + t.shape.reduce((a, b) => a * b, 1), 0);
+    writeCachedSnapshot(join(base, "cache", "models"), "acme/card-only", commitOf("card"), files.cardOnly("text-generation"));
+
+    const refreshed = await runSvc(["model", "ls", "--refresh"], env);
+    expect(refreshed.code).toBe(0);
+    expect(refreshed.stdout).toMatch(new RegExp(`${llama} +${commitOf("llama")} +default +text-generation +8\\.03B +16\\.1 GB +all`));
+    expect(refreshed.stdout).toMatch(new RegExp(`acme/card-only +${commitOf("card")} +default +text-generation +unknown +unknown +all`));
+
+    const json = JSON.parse((await runSvc(["model", "show", llama, "--json"], env)).stdout);
+    expect(json).toMatchObject({ repo: llama, revision: commitOf("llama"), profile: "default" });
+    expect(json.facts).toMatchObject({ parameters, weightBytes: totalSize, layers: 32, kvHeads: 8, headDim: 128, contextLength: 131072, dtype: "bfloat16" });
+    const text = await runSvc(["model", "show", llama], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`parameters:     8.03B (${parameters.toLocaleString("en-US")})`);
+    expect(text.stdout).toContain(`weights:        16.1 GB (${totalSize.toLocaleString("en-US")} bytes)`);
+    expect(text.stdout).toContain("kv_heads:       8\n");
+    expect(text.stdout).toContain("experts:        unknown\n");
+
+    const card = await runSvc(["model", "show", "acme/card-only", "--profile", "default", "--revision", commitOf("card").slice(0, 8)], env);
+    expect(card.code).toBe(0);
+    const factLines = card.stdout.trim().split("\n").slice(6);
+    expect(factLines.length).toBeGreaterThan(15);
+    expect(factLines.filter((line) => !line.endsWith(" unknown"))).toEqual([]);
+    expect(JSON.parse((await runSvc(["model", "show", "acme/card-only", "--json"], env)).stdout)).not.toHaveProperty("facts");
+
+    const missing = await runSvc(["model", "show", "acme/nothing"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("acme/nothing is not registered");
+    const badRevision = await runSvc(["model", "show", "acme/card-only", "--revision", "main"], env);
+    expect(badRevision.code).toBe(2);
+    expect(badRevision.stderr).toContain("--revision must be a commit id");
   });
 });
 

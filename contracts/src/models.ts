@@ -65,13 +65,16 @@ export const ModelQuery = Type.Object({
 });
 export type ModelQuery = Static<typeof ModelQuery>;
 
-/** Something found in a model folder that is not registered, and why. */
+/** Something found in a model folder that is not registered (or registered without all its facts), and why. */
 export const ScanIssue = Type.Object({
   profile: Type.String(),
   path: Type.String({ description: "The folder or file concerned (on the profile's host)." }),
   repo: Type.Optional(Type.String()),
   revision: Type.Optional(Type.String()),
   reason: Type.String(),
+  registered: Type.Optional(
+    Type.Boolean({ description: "The model was registered all the same: only its facts are incomplete (a file the reason names could not be read)." }),
+  ),
 }, { $id: "ScanIssue" });
 export type ScanIssue = Static<typeof ScanIssue>;
 
@@ -100,7 +103,9 @@ export type ProfileRefresh = Static<typeof ProfileRefresh>;
 /** Answer of POST /api/models/refresh. */
 export const RefreshReport = Type.Object({
   profiles: Type.Array(ProfileRefresh),
-  issues: Type.Array(ScanIssue, { description: "What was found but not registered (unclassifiable, empty, unreadable, refs without snapshot…)." }),
+  issues: Type.Array(ScanIssue, {
+    description: "What was found but not registered (unclassifiable, empty, unreadable, refs without snapshot…), and models registered with incomplete facts (`registered: true`: a corrupt weight header, a shard missing).",
+  }),
   /** Rows removed because their profile no longer exists (full refresh only). */
   removedForMissingProfiles: Type.Integer(),
 }, { $id: "RefreshReport" });

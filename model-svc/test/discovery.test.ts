@@ -13,8 +13,15 @@ chmodSync(base, 0o755);
 const cache = makeTrickyCache(base);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-/** The same scan with entries in a fixed order (readdir order is the file system's). */
+/**
+ * The same scan with entries in a fixed order (readdir order is the file system's). The facts key
+ * is compared by presence only: the script condenses names, sizes and times with cksum, the local
+ * scanner with sha256 of its own stat lines (each profile keeps keys of one kind).
+ */
 function normalised(roots: ScannedRoot[]) {
+  // Header bytes as hex: a scan that went through JSON (another process) holds them as { type: "Buffer", data }.
+  const hex = (heads?: Record<string, Uint8Array | { data: number[] }>) =>
+    heads && Object.fromEntries(Object.entries(heads).map(([path, bytes]) => [path, Buffer.from("data" in bytes ? bytes.data : bytes).toString("hex")]));
   return roots.map((root) => ({
     ...root,
     repos: [...root.repos]
@@ -24,7 +31,7 @@ function normalised(roots: ScannedRoot[]) {
         partial: [...repo.partial].sort(),
         snapshots: [...repo.snapshots]
           .sort((a, b) => a.name.localeCompare(b.name))
-          .map((s) => ({ ...s, facts: { ...s.facts, files: [...s.facts.files].sort((a, b) => a.path.localeCompare(b.path)) } })),
+          .map((s) => ({ ...s, facts: { ...s.facts, factsKey: Boolean(s.facts.factsKey), heads: hex(s.facts.heads), files: [...s.facts.files].sort((a, b) => a.path.localeCompare(b.path)) } })),
       })),
   }));
 }

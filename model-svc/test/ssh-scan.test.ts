@@ -4,12 +4,26 @@
  * scanned with ONE remote command, gives the same rows and issues as a local scan would.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { SlurmProfile } from "@svc/contracts";
-import { makeLoopingCache, makeTrickyCache, startSshTestHost, writeKeyPair, type SshTestHost } from "@svc/testing";
+import { makeTinyModels } from "@svc/runtime-tiny-models";
+import {
+  commitOf,
+  LLAMA_3_1_8B_CONFIG,
+  llamaTensors,
+  makeLoopingCache,
+  makeTrickyCache,
+  startSshTestHost,
+  writeKeyPair,
+  writeShardedSafetensors,
+  type SshTestHost,
+} from "@svc/testing";
+import { readSnapshotFacts } from "../src/facts/snapshot-facts";
+import { scanLocal } from "../src/discovery/scan-local";
+import type { FoundSnapshot } from "../src/discovery/interpret";
 import { scanProfile } from "../src/discovery/scan-profile";
 import { interpretScan } from "../src/discovery/interpret";
 import { makeServices } from "./helpers";
@@ -95,4 +109,67 @@ test("a snapshot with symlink loops on the cluster is scanned over SSH to its en
   const scan = await scanProfile({ ...profile, home: `${REMOTE}/looping`, cache: `${REMOTE}/no-cache` }, ssh);
   const { found } = interpretScan("cluster", scan.roots);
   expect(found.map(({ repo, revision }) => ({ repo, revision }))).toEqual([{ repo: looping.repo, revision: looping.commit }]);
+});
+
+/** The 8-byte header length of a safetensors file, read here. */
+function headerEnd(path: string): number {
+  const fd = openSync(path, "r");
+  const head = Buffer.alloc(8);
+  readSync(fd, head, 0, 8, 0);
+  closeSync(fd);
+  return 8 + Number(head.readBigUInt64LE(0));
+}
+
+const factsByRepo = async (found: FoundSnapshot[]) => {
+  const issues = await readSnapshotFacts("cluster", found);
+  return { issues, facts: Object.fromEntries(found.map((f) => [f.repo, f.facts])) };
+};
+
+test("model facts over SSH: the same as read locally, in the one command; headers read again only when the files change", async () => {
+  // An 8B model of its true size: shards copied as their headers, the holes made on the cluster with truncate.
+  const tree = join(local, "facts");
+  const dir = join(tree, "models", "models--meta-llama--Llama-3.1-8B-Instruct", "snapshots", commitOf("llama"));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "config.json"), JSON.stringify(LLAMA_3_1_8B_CONFIG));
+  const totalSize = writeShardedSafetensors(dir, llamaTensors(LLAMA_3_1_8B_CONFIG), 4);
+  const shards = [1, 2, 3, 4].map((i) => ({ name: `model-0000${i}-of-00004.safetensors`, size: statSync(join(dir, `model-0000${i}-of-00004.safetensors`)).size }));
+  for (const shard of shards) truncateSync(join(dir, shard.name), headerEnd(join(dir, shard.name)));
+  const tar = Bun.spawnSync(["tar", "-C", tree, "-cf", "-", "models"], { stdout: "pipe" });
+  for (const shard of shards) truncateSync(join(dir, shard.name), shard.size);
+  const remote = `${REMOTE}/facts`;
+  await host.container.exec(["install", "-d", "-o", "svc", "-g", "svc", remote]);
+  await host.container.copyArchiveToContainer(Readable.from(tar.stdout), remote);
+  const remoteDir = dir.replace(tree, remote);
+  const sizes = shards.map((s) => `truncate -s ${s.size} ${remoteDir}/${s.name}`).join(" && ");
+  expect((await host.container.exec(["sh", "-c", `${sizes} && chown -R svc:svc ${remote}`])).exitCode).toBe(0);
+  // The tiny GGUF model of the image's /shared/cache, made here too.
+  const tinyHere = join(local, "tiny", "models");
+  makeTinyModels(tinyHere);
+
+  const cluster = { ...profile, home: remote, cache: "/shared/cache" };
+  const scan = await scanProfile(cluster, ssh);
+  expect(scan.sshRoundTrips).toBe(1);
+  const { found } = interpretScan("cluster", scan.roots);
+  const there = await factsByRepo(found);
+  const here = await factsByRepo(interpretScan("cluster", scanLocal([join(tree, "models"), tinyHere])).found);
+  expect(there.issues).toEqual([]);
+  expect(Object.keys(there.facts).sort()).toEqual(["meta-llama/Llama-3.1-8B-Instruct", "svc-tiny/tiny-llama-gguf", "svc-tiny/tiny-whisper-ggml"]);
+  expect(there.facts).toEqual(here.facts);
+  expect(there.facts["meta-llama/Llama-3.1-8B-Instruct"]).toMatchObject({ weightBytes: totalSize, layers: 32, dtype: "bfloat16" });
+  expect(there.facts["svc-tiny/tiny-llama-gguf"]).toMatchObject({ architecture: "llama", layers: 2, dtype: "F32" });
+  // A model whose files say nothing of its shape (a whisper.cpp ggml file): no facts.
+  expect(there.facts["svc-tiny/tiny-whisper-ggml"]).toBeUndefined();
+
+  // Known facts: nothing but the keys comes back; a changed shard is read again.
+  const known = new Map(found.map((f) => [f.modelDir, f.factsKey!]));
+  const snapshots = (roots: typeof scan.roots) => roots.flatMap((r) => r.repos.flatMap((repo) => repo.snapshots));
+  const cached = snapshots((await scanProfile(cluster, ssh, known)).roots);
+  expect(cached.map((s) => [s.facts.factsCached, s.facts.heads])).toEqual(cached.map(() => [true, undefined]));
+  await host.container.exec(["truncate", "-s", "100", `${remoteDir}/${shards[3].name}`]);
+  const changed = await scanProfile(cluster, ssh, known);
+  const llama = snapshots(changed.roots).find((s) => s.path === remoteDir)!;
+  expect(llama.facts.factsCached).toBeUndefined();
+  expect(Object.keys(llama.facts.heads!).sort()).toEqual(shards.map((s) => s.name));
+  const reread = await factsByRepo(interpretScan("cluster", changed.roots).found);
+  expect(reread.issues.map((i) => i.reason)).toEqual([`its model facts are incomplete: ${shards[3].name}: the file ends inside its ${headerEnd(join(dir, shards[3].name)) - 8}-byte header`]);
 });

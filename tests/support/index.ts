@@ -19,3 +19,4 @@ export * from "./service-history";
 export * from "./page-tests";
 export * from "./batch-jobs";
 export * from "./doc-blocks";
+export * from "./safetensors-model";

@@ -1,5 +1,5 @@
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { TASKS } from "@svc/contracts";
+import { TASKS, type ModelFacts } from "@svc/contracts";
 
 /** The model registry: one row per snapshot (repo, revision) available to a profile. */
 export const models = sqliteTable(
@@ -14,6 +14,10 @@ export const models = sqliteTable(
     /** Some files of the repo at this revision are not in the snapshot (downloaded with --include/--exclude). */
     partial: integer("partial", { mode: "boolean" }).notNull().default(false),
     seenAt: text("seen_at").notNull(),
+    /** What the model's files say (config.json, weight headers); null when they say nothing. */
+    facts: text("facts", { mode: "json" }).$type<ModelFacts>(),
+    /** The files `facts` were read from (names, sizes, times, condensed): a scan reads them again only when this changes. */
+    factsKey: text("facts_key"),
   },
   (table) => [primaryKey({ columns: [table.repo, table.revision, table.profile] })],
 );

@@ -1,7 +1,7 @@
-import { isCommit, type Task, type ScanIssue } from "@svc/contracts";
+import { isCommit, type ModelFacts, type Task, type ScanIssue } from "@svc/contracts";
 import { classify } from "./classify";
 import { repoFromFolderName } from "./repo-folder";
-import { missingFiles, type ScannedRoot } from "./types";
+import { missingFiles, type ScannedRoot, type SnapshotFacts } from "./types";
 
 /** A complete, classified snapshot: what becomes a row of the registry. */
 export interface FoundSnapshot {
@@ -12,6 +12,14 @@ export interface FoundSnapshot {
   sizeBytes: number;
   /** Files the hub listed for this commit are missing (downloaded with --include/--exclude). */
   partial: boolean;
+  /** What the scan read of the snapshot, for its model facts (facts/snapshot-facts.ts). */
+  source?: SnapshotFacts;
+  /** What its files say (absent: nothing); set by readSnapshotFacts. */
+  facts?: ModelFacts;
+  /** The key `facts` were read for; none when some of its files could not be read (they are read again next time). */
+  factsKey?: string;
+  /** The registry's facts for `factsKey` stand (the headers were not read again). */
+  factsCached?: boolean;
 }
 
 export interface Interpretation {
@@ -86,6 +94,7 @@ export function interpretScan(profile: string, roots: ScannedRoot[]): Interpreta
           modelDir: snapshot.path,
           sizeBytes: files.reduce((sum, f) => sum + f.size, 0),
           partial: missingFiles(scanned.fileLists[revision] ?? [], snapshot.facts).length > 0,
+          source: snapshot.facts,
         });
       }
     }

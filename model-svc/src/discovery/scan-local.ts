@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readSync, statSync, lstatSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import {
@@ -11,7 +12,10 @@ import {
   type ScannedRoot,
   type ScannedSnapshot,
   type SnapshotFacts,
+  type KnownFacts,
 } from "./types";
+import { SAFETENSORS_HEADER_LIMIT } from "../facts/safetensors";
+import { headLimit, INDEX_READ_LIMIT, isFactsSource, SAFETENSORS_INDEX, weightFiles } from "../facts/weight-files";
 import { MODEL_FOLDER_PREFIX } from "./repo-folder";
 
 function describe(error: unknown): string {
@@ -80,9 +84,10 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** Files of a snapshot (following links to the blobs), recursively, relative to it. */
-export function snapshotFacts(dir: string): { facts: SnapshotFacts; problem?: string } {
+/** Files of a snapshot (following links to the blobs), recursively, relative to it, and what the model facts are read from unless `knownKey` says the registry has them. */
+export function snapshotFacts(dir: string, knownKey?: string): { facts: SnapshotFacts; problem?: string } {
   const facts: SnapshotFacts = { files: [], magics: {} };
+  const modified: string[] = [];
   let problem: string | undefined;
   const walked = new WalkedFolders();
   walked.firstPath(dir);
@@ -111,6 +116,7 @@ export function snapshotFacts(dir: string): { facts: SnapshotFacts; problem?: st
         continue;
       }
       facts.files.push({ path: rel, size: stat.size });
+      if (isFactsSource(rel)) modified.push(`${rel}\t${stat.size}\t${stat.mtimeMs}`);
       if (MAGIC_FILE.test(entry.name)) {
         const head = readHead(path, READ_LIMITS.magic);
         if (head) facts.magics[rel] = head.toString("hex");
@@ -120,7 +126,33 @@ export function snapshotFacts(dir: string): { facts: SnapshotFacts; problem?: st
   walk(dir, "");
   if (facts.files.some((f) => f.path === "config.json" && !f.broken)) facts.config = readHead(join(dir, "config.json"), READ_LIMITS.config)?.toString("utf8");
   if (facts.files.some((f) => f.path === "README.md" && !f.broken)) facts.readme = readHead(join(dir, "README.md"), READ_LIMITS.readme)?.toString("utf8");
+  // A snapshot folder that cannot be listed has no facts (as in the remote script).
+  if (problem?.startsWith(".:")) return { facts, problem };
+  facts.factsKey = createHash("sha256").update(modified.sort().join("\n")).digest("hex");
+  if (facts.factsKey === knownKey) facts.factsCached = true;
+  else readFactsSources(dir, facts);
   return { facts, problem };
+}
+
+/** Reads the index and the weight headers the model facts come from (never the weights). */
+function readFactsSources(dir: string, facts: SnapshotFacts): void {
+  if (facts.files.some((f) => f.path === SAFETENSORS_INDEX && !f.broken)) facts.index = readHead(join(dir, SAFETENSORS_INDEX), INDEX_READ_LIMIT)?.toString("utf8");
+  const weights = weightFiles(facts.files);
+  if (!weights) return;
+  facts.heads = {};
+  for (const path of weights.paths) {
+    const size = facts.files.find((f) => f.path === path)?.size ?? 0;
+    const head = weights.format === "safetensors" ? readSafetensorsHead(join(dir, path)) : readHead(join(dir, path), Math.min(size, headLimit("gguf")));
+    if (head) facts.heads[path] = head;
+  }
+}
+
+/** The 8-byte length and the header it announces (as far as the format allows). */
+function readSafetensorsHead(path: string): Buffer | undefined {
+  const start = readHead(path, 8);
+  if (!start || start.length < 8) return start;
+  const length = start.readBigUInt64LE(0);
+  return length > BigInt(SAFETENSORS_HEADER_LIMIT) ? start : readHead(path, 8 + Number(length));
 }
 
 function readRefs(dir: string, prefix = "", walked = new WalkedFolders()): Record<string, string> {
@@ -148,7 +180,7 @@ export function readFileList(path: string): string[] | undefined {
   }
 }
 
-function scanRepo(root: string, folder: string): ScannedRepo {
+function scanRepo(root: string, folder: string, known: KnownFacts): ScannedRepo {
   const path = join(root, folder);
   const repo: ScannedRepo = { folder, path, refs: {}, snapshots: [], partial: [], fileLists: {} };
   const entries = list(path);
@@ -168,7 +200,7 @@ function scanRepo(root: string, folder: string): ScannedRepo {
   for (const entry of snapshots) {
     const snapshotPath = join(snapshotsDir, entry.name);
     if (!isDirectory(snapshotPath)) continue;
-    const { facts, problem } = snapshotFacts(snapshotPath);
+    const { facts, problem } = snapshotFacts(snapshotPath, known.get(snapshotPath));
     const snapshot: ScannedSnapshot = { name: entry.name, path: snapshotPath, facts };
     if (problem) snapshot.problem = problem;
     repo.snapshots.push(snapshot);
@@ -177,7 +209,7 @@ function scanRepo(root: string, folder: string): ScannedRepo {
 }
 
 /** Scans model folders on this machine (each a Hugging Face hub cache), in order. */
-export function scanLocal(roots: string[]): ScannedRoot[] {
+export function scanLocal(roots: string[], known: KnownFacts = new Map()): ScannedRoot[] {
   return roots.map((root) => {
     let stat;
     try {
@@ -190,7 +222,7 @@ export function scanLocal(roots: string[]): ScannedRoot[] {
     if (!Array.isArray(entries)) return { root, problem: entries.problem, repos: [] };
     const repos = entries
       .filter((entry) => entry.name.startsWith(MODEL_FOLDER_PREFIX) && isDirectory(join(root, entry.name)))
-      .map((entry) => scanRepo(root, entry.name));
+      .map((entry) => scanRepo(root, entry.name, known));
     return { root, repos };
   });
 }

@@ -2,7 +2,7 @@ import { profileFolders, type Profile } from "@svc/contracts";
 import { clusterConnection, type ConnectOptions } from "@svc/ssh";
 import { scanLocal } from "./scan-local";
 import { buildScanScript, parseScanOutput, RemoteScanError } from "./scan-remote";
-import type { ScannedRoot } from "./types";
+import type { KnownFacts, ScannedRoot } from "./types";
 
 export interface ProfileScan {
   roots: ScannedRoot[];
@@ -29,16 +29,17 @@ const SCAN_TIMEOUT_MS = 300_000;
 /**
  * Scans a profile's model folders: on this machine for a local profile; for a slurm profile through
  * its cluster connection (SSH, or this machine for `host = localhost`) with one command that reports
- * every snapshot at once (see scan-remote.ts).
+ * every snapshot at once (see scan-remote.ts). The weight headers of snapshots whose facts the
+ * registry holds (`known`, by folder) are not read again while their files stay the same.
  */
-export async function scanProfile(profile: Profile, ssh: ConnectOptions = {}): Promise<ProfileScan> {
+export async function scanProfile(profile: Profile, ssh: ConnectOptions = {}, known: KnownFacts = new Map()): Promise<ProfileScan> {
   const dirs = modelDirs(profile);
-  if (profile.schema === "local") return { roots: scanLocal(dirs), dirs, sshRoundTrips: 0 };
+  if (profile.schema === "local") return { roots: scanLocal(dirs, known), dirs, sshRoundTrips: 0 };
   const connection = clusterConnection(profile, ssh);
   try {
-    const result = await connection.run(buildScanScript(dirs), { timeoutMs: SCAN_TIMEOUT_MS, maxBytes: SCAN_OUTPUT_LIMIT });
+    const result = await connection.run(buildScanScript(dirs, known), { timeoutMs: SCAN_TIMEOUT_MS, maxBytes: SCAN_OUTPUT_LIMIT });
     if (result.code !== 0) throw new ScanFailed(`The model scan on ${profile.host} failed (exit ${result.code}): ${result.stderr.trim().slice(0, 500)}`);
-    const roots = parseScanOutput(result.bytes);
+    const roots = parseScanOutput(result.bytes, known);
     return { roots, dirs: roots.map((r) => r.root), sshRoundTrips: connection.local ? 0 : connection.roundTrips };
   } catch (error) {
     if (error instanceof ScanFailed) throw error;

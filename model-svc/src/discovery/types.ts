@@ -21,7 +21,18 @@ export interface SnapshotFacts {
   readme?: string;
   /** First 4 bytes, as lower-case hex, of each `.gguf` and `.bin` file, by path. */
   magics: Record<string, string>;
+  /** `model.safetensors.index.json` at the snapshot's top, when present. */
+  index?: string;
+  /** The first bytes of the weight files the model facts are read from (see facts/weight-files.ts), by path. */
+  heads?: Record<string, Uint8Array>;
+  /** Names and sizes of the files the model facts come from, condensed: the same key, the same facts. */
+  factsKey?: string;
+  /** The registry already holds the facts for `factsKey`: the weight headers were not read again. */
+  factsCached?: boolean;
 }
+
+/** Per snapshot folder, the facts key the registry holds facts for (a scan skips reading those headers again). */
+export type KnownFacts = ReadonlyMap<string, string>;
 
 export interface ScannedSnapshot {
   /** The folder name: a commit id when the cache is well-formed. */

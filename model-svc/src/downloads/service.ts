@@ -243,13 +243,14 @@ export class DownloadService {
         const filtered = task.filesSkipped > 0 ? ` (${describeFilePatterns(task)} left out ${task.filesSkipped} files; config.json or README.md tell a model's kind)` : "";
         throw new DownloadError("unclassified_model", `${task.repo} was downloaded to ${snapshotDir} but not registered: ${kind.reason}${filtered}.`);
       }
-      const model: Model = this.options.models.register(task.profile, {
+      const model: Model = await this.options.models.register(task.profile, {
         repo: task.repo,
         revision: task.revision,
         image: kind.image,
         modelDir: snapshotDir,
         sizeBytes: facts.files.reduce((sum, f) => sum + f.size, 0),
         partial: missingFiles(allFiles.map((f) => f.path), facts).length > 0,
+        source: facts,
       });
       finish({ state: "completed", bytesDone: task.bytesTotal, model });
     } catch (error) {

@@ -1,35 +1,49 @@
 import { and, asc, eq, notInArray, sql, type SQL } from "drizzle-orm";
-import { toTask, type Model, type ModelQuery, type Profile, type ProfileRefresh, type RefreshReport, type ScanIssue } from "@svc/contracts";
+import { toTask, type Model, type ModelFacts, type ModelQuery, type Profile, type ProfileRefresh, type RefreshReport, type ScanIssue } from "@svc/contracts";
 import type { ConnectOptions } from "@svc/ssh";
 import type { ModelDb } from "../db/connection";
 import { models, type ModelRow } from "../db/schema";
 import { interpretScan, type FoundSnapshot } from "../discovery/interpret";
 import { scanProfile, type ProfileScan } from "../discovery/scan-profile";
 import type { ProfileSource } from "../profiles/source";
+import type { KnownFacts } from "../discovery/types";
+import { readSnapshotFacts } from "../facts/snapshot-facts";
 
 export interface ModelServiceOptions {
   db: ModelDb;
   profiles: ProfileSource;
-  /** How a profile is scanned; default: scanProfile (local folders, or one SSH command). */
-  scan?: (profile: Profile) => Promise<ProfileScan>;
+  /** How a profile is scanned; default: scanProfile (local folders, or one SSH command). `known`: facts keys the registry holds, by snapshot folder. */
+  scan?: (profile: Profile, known: KnownFacts) => Promise<ProfileScan>;
   ssh?: ConnectOptions;
   now?: () => Date;
 }
 
-const toModel = (row: ModelRow): Model => ({ ...row });
+const toModel = ({ facts, factsKey: _key, ...row }: ModelRow): Model => (facts ? { ...row, facts } : row);
+
+/** The registry columns of a found snapshot. */
+const columns = (s: FoundSnapshot) => ({
+  image: s.image,
+  modelDir: s.modelDir,
+  sizeBytes: s.sizeBytes,
+  partial: s.partial,
+  facts: s.facts ?? null,
+  factsKey: s.factsKey ?? null,
+});
+
+const sameFacts = (a: ModelFacts | null, b: ModelFacts | null) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The model registry: listing, reconciling with the model folders, registering downloads. */
 export class ModelService {
   private readonly db: ModelDb;
   private readonly profiles: ProfileSource;
-  private readonly scan: (profile: Profile) => Promise<ProfileScan>;
+  private readonly scan: (profile: Profile, known: KnownFacts) => Promise<ProfileScan>;
   private readonly now: () => Date;
   private readonly listQueries = new Map<string, ReturnType<ModelService["prepareList"]>>();
 
   constructor(options: ModelServiceOptions) {
     this.db = options.db;
     this.profiles = options.profiles;
-    this.scan = options.scan ?? ((profile) => scanProfile(profile, options.ssh));
+    this.scan = options.scan ?? ((profile, known) => scanProfile(profile, options.ssh, known));
     this.now = options.now ?? (() => new Date());
   }
 
@@ -80,8 +94,9 @@ export class ModelService {
       profiles.map(async (profile) => {
         const started = performance.now();
         try {
-          const scan = await this.scan(profile);
+          const scan = await this.scan(profile, this.knownFacts(profile.name));
           const { found, issues } = interpretScan(profile.name, scan.roots);
+          issues.push(...(await readSnapshotFacts(profile.name, found)));
           return { profile, scan, found, issues, error: undefined, ms: performance.now() - started };
         } catch (error) {
           return { profile, scan: undefined, found: [], issues: [] as ScanIssue[], error: (error as Error).message, ms: performance.now() - started };
@@ -112,17 +127,22 @@ export class ModelService {
           const key = `${snapshot.repo}@${snapshot.revision}`;
           const row = existing.get(key);
           existing.delete(key);
+          // Facts the scan did not read again (their files are unchanged) stay as the row has them.
+          if (row && snapshot.factsCached && row.factsKey === snapshot.factsKey) snapshot.facts = row.facts ?? undefined;
+          const values = columns(snapshot);
           if (!row) {
-            tx.insert(models).values({ ...snapshot, profile: profile.name, seenAt }).run();
+            tx.insert(models).values({ repo: snapshot.repo, revision: snapshot.revision, ...values, profile: profile.name, seenAt }).run();
             report.added++;
           } else if (
-            row.image !== snapshot.image ||
-            row.modelDir !== snapshot.modelDir ||
-            row.sizeBytes !== snapshot.sizeBytes ||
-            row.partial !== snapshot.partial
+            row.image !== values.image ||
+            row.modelDir !== values.modelDir ||
+            row.sizeBytes !== values.sizeBytes ||
+            row.partial !== values.partial ||
+            row.factsKey !== values.factsKey ||
+            !sameFacts(row.facts, values.facts)
           ) {
             tx.update(models)
-              .set({ image: snapshot.image, modelDir: snapshot.modelDir, sizeBytes: snapshot.sizeBytes, partial: snapshot.partial })
+              .set(values)
               .where(and(eq(models.repo, row.repo), eq(models.revision, row.revision), eq(models.profile, row.profile)))
               .run();
             report.updated++;
@@ -143,15 +163,23 @@ export class ModelService {
     return { profiles: reports, issues: scans.flatMap((s) => s.issues), removedForMissingProfiles };
   }
 
-  /** Registers (or re-registers) one snapshot for a profile; returns the row. */
-  register(profile: string, snapshot: FoundSnapshot): Model {
+  /** Snapshot folders of a profile's rows whose facts are complete, with the key they were read for. */
+  private knownFacts(profile: string): KnownFacts {
+    const rows = this.db.select({ modelDir: models.modelDir, factsKey: models.factsKey }).from(models).where(eq(models.profile, profile)).all();
+    return new Map(rows.filter((row) => row.factsKey).map((row) => [row.modelDir, row.factsKey!]));
+  }
+
+  /** Registers (or re-registers) one snapshot for a profile, with its facts read when `snapshot.source` is given; returns the row. */
+  async register(profile: string, snapshot: FoundSnapshot): Promise<Model> {
+    await readSnapshotFacts(profile, [snapshot]);
     const seenAt = this.now().toISOString();
+    const values = columns(snapshot);
     const row = this.db
       .insert(models)
-      .values({ ...snapshot, profile, seenAt })
+      .values({ repo: snapshot.repo, revision: snapshot.revision, ...values, profile, seenAt })
       .onConflictDoUpdate({
         target: [models.repo, models.revision, models.profile],
-        set: { image: snapshot.image, modelDir: snapshot.modelDir, sizeBytes: snapshot.sizeBytes, partial: snapshot.partial },
+        set: values,
       })
       .returning()
       .get();

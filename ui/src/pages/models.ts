@@ -1,5 +1,5 @@
-import { formatBytes } from "@svc/contracts/format-bytes";
-import { TASKS, type DownloadTask, type Model, type RefreshReport } from "@svc/contracts";
+import { formatBytes, formatDecimalBytes, formatParameterCount } from "@svc/contracts/format-bytes";
+import { TASKS, type DownloadTask, type Model, type RefreshReport, type ScanIssue } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
 
@@ -53,6 +53,7 @@ const STYLE = html`<style>
   .models td.folder .copy-path { margin: 0 0 0 .3rem; padding: .1rem .4rem; font-size: .8rem; }
   .models a.launch { margin: 0; padding: .25rem .7rem; white-space: nowrap; }
   .models td.num { text-align: right; white-space: nowrap; }
+  .models .unknown { color: var(--muted); }
   .issues li { margin: .2rem 0; }
   .download progress { width: 100%; height: 1.1rem; }
   .download .line { display: flex; justify-content: space-between; gap: 1rem; flex-wrap: wrap; color: var(--muted); }
@@ -84,7 +85,7 @@ function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
     return html`<p>${filtered ? "No models match these filters." : "No models registered yet: refresh to scan the profiles' model folders, or add one from the hub below."}</p>`;
   }
   return html`<div class="models-wrap"><table class="models">
-    <thead><tr><th scope="col" class="repo">Repo</th><th scope="col">Revision</th><th scope="col">Profile</th><th scope="col">Image</th><th scope="col">Size</th><th scope="col">Folder</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <thead><tr><th scope="col" class="repo">Repo</th><th scope="col">Revision</th><th scope="col">Profile</th><th scope="col">Image</th><th scope="col" title="Parameters, from the weight files' headers">Params</th><th scope="col" title="Bytes of the weights, from their headers">Weights</th><th scope="col" title="All files of the snapshot">Size</th><th scope="col">Folder</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>
       ${models.map((m, i) => {
         const launch = `/services/new?task=${encodeURIComponent(m.image)}&model=${encodeURIComponent(m.repo)}&revision=${encodeURIComponent(m.revision)}&profile=${encodeURIComponent(m.profile)}`;
@@ -93,6 +94,8 @@ function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
           <td><code class="rev" title="${m.revision}">${m.revision.slice(0, 12)}</code></td>
           <td>${m.profile}</td>
           <td><span class="badge">${m.image}</span></td>
+          <td class="num">${m.facts?.parameters !== undefined ? formatParameterCount(m.facts.parameters) : html`<span class="unknown">unknown</span>`}</td>
+          <td class="num">${m.facts?.weightBytes !== undefined ? formatDecimalBytes(m.facts.weightBytes) : html`<span class="unknown">unknown</span>`}${m.facts?.dtype ? html` <small>${m.facts.dtype}</small>` : ""}</td>
           <td class="num">${formatBytes(m.sizeBytes)}</td>
           <td class="folder"><code id="model-dir-${i}" title="${m.modelDir}" data-full="${m.modelDir}">${shortPath(m.modelDir)}</code>
             <button type="button" class="secondary-button copy-path" data-copy="#model-dir-${i}" aria-label="Copy the folder path of ${m.repo}">Copy</button></td>
@@ -101,6 +104,13 @@ function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
       })}
     </tbody>
   </table></div>`;
+}
+
+function issueList(issues: ScanIssue[], what: string): SafeHtml | string {
+  if (issues.length === 0) return "";
+  return html`<details><summary>${issues.length} ${what}</summary>
+    <ul class="issues">${issues.map((i) => html`<li><code>${i.path}</code> (${i.profile}): ${i.reason}</li>`)}</ul>
+  </details>`;
 }
 
 function refreshReport(report: RefreshReport): SafeHtml {
@@ -115,11 +125,8 @@ function refreshReport(report: RefreshReport): SafeHtml {
       )}
       ${report.removedForMissingProfiles ? html`<li>${report.removedForMissingProfiles} model(s) of profiles that no longer exist removed.</li>` : ""}
     </ul>
-    ${report.issues.length > 0
-      ? html`<details><summary>${report.issues.length} folder(s) not registered</summary>
-          <ul class="issues">${report.issues.map((i) => html`<li><code>${i.path}</code> (${i.profile}): ${i.reason}</li>`)}</ul>
-        </details>`
-      : ""}
+    ${issueList(report.issues.filter((i) => !i.registered), "folder(s) not registered")}
+    ${issueList(report.issues.filter((i) => i.registered), "model(s) registered with incomplete facts")}
   </section>`;
 }
 

@@ -2,10 +2,11 @@ import { defineGroup } from "../../group";
 import type { CliContext } from "../../io";
 import { registerModelAdd } from "./add";
 import { registerModelLs } from "./ls";
+import { registerModelShow } from "./show";
 
-/** `svc model ls|add`. */
+/** `svc model ls|show|add`. */
 export const modelGroup = defineGroup<CliContext>({
   name: "model",
-  description: "Manage models: ls (--refresh), add <repo_id>",
-  commands: [registerModelLs, (cli, ctx) => registerModelAdd(cli, ctx)],
+  description: "Manage models: ls (--refresh), show <repo_id>, add <repo_id>",
+  commands: [registerModelLs, registerModelShow, (cli, ctx) => registerModelAdd(cli, ctx)],
 });

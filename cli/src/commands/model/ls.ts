@@ -4,10 +4,27 @@ import { ApiError } from "@svc/client";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
+import { formatDecimalBytes, formatParameterCount } from "@svc/contracts/format-bytes";
+import { UNKNOWN } from "./show";
 
-/** The spec's columns, then FILES: `partial` for a snapshot downloaded with --include/--exclude, else `all`. */
+/**
+ * The spec's columns, then PARAMS and WEIGHTS (what the safetensors headers or GGUF tensor infos
+ * say; `unknown` where the files do not say) and FILES: `partial` for a snapshot downloaded with
+ * --include/--exclude, else `all`.
+ */
 export function modelTable(models: Model[]): string {
-  return formatTable(["repo", "revision", "profile", "image", "files"], models.map((m) => [m.repo, m.revision, m.profile, m.image, m.partial ? "partial" : "all"]));
+  return formatTable(
+    ["repo", "revision", "profile", "image", "params", "weights", "files"],
+    models.map((m) => [
+      m.repo,
+      m.revision,
+      m.profile,
+      m.image,
+      m.facts?.parameters !== undefined ? formatParameterCount(m.facts.parameters) : UNKNOWN,
+      m.facts?.weightBytes !== undefined ? formatDecimalBytes(m.facts.weightBytes) : UNKNOWN,
+      m.partial ? "partial" : "all",
+    ]),
+  );
 }
 
 /** Said when there is no profile to refresh yet (models belong to a profile's folders). */
@@ -21,7 +38,7 @@ function describeRefresh(report: RefreshReport): string[] {
       : `Could not scan ${p.profile}: ${p.error} Its models were left as they were.`,
   );
   if (report.removedForMissingProfiles > 0) lines.push(`Removed ${report.removedForMissingProfiles} model(s) of profiles that no longer exist.`);
-  for (const issue of report.issues) lines.push(`  not registered (${issue.profile}): ${issue.path}: ${issue.reason}`);
+  for (const issue of report.issues) lines.push(`  ${issue.registered ? "registered" : "not registered"} (${issue.profile}): ${issue.path}: ${issue.reason}`);
   return lines;
 }
 
@@ -56,7 +73,7 @@ export async function listModels(ctx: CliContext, options: ModelLsOptions): Prom
 
 export function registerModelLs(cli: CAC, ctx: CliContext) {
   cli
-    .command("ls", "List models: REPO, REVISION, PROFILE, IMAGE, FILES (partial: downloaded with --include/--exclude)")
+    .command("ls", "List models: REPO, REVISION, PROFILE, IMAGE, PARAMS, WEIGHTS (from the weight files' headers; unknown where they do not say), FILES (partial: downloaded with --include/--exclude)")
     .alias("list")
     .option("--refresh", "Scan the profiles' model folders first and update the model database")
     .option("-p, --profile <profile>", "Only this profile's models (and only its folders with --refresh)")

@@ -5,7 +5,7 @@ from .app import AppInfo, ComponentHealth, ErrorBody, HealthReport, ImageBuild, 
 from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport, ImageBuild, ImageChoice, RuntimeImage
 from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
-from .models import DownloadFailure, DownloadTask, Model, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
+from .models import DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
 from .runtimes import RuntimeInstall, RuntimeList, RuntimeRemoval, RuntimeVersion, UnavailableTask
 from .services import (
@@ -63,6 +63,7 @@ __all__ = [
     "JobOptions",
     "LocalProfile",
     "Model",
+    "ModelFacts",
     "ModelImage",
     "Profile",
     "ProfileAttributes",
