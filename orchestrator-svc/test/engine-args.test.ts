@@ -60,9 +60,9 @@ test("a bare Slurm job runs the project's runtime, so its arguments are checked 
   expect((await refusal(plan(["--bogus-flag"], {}, deps({}, cluster)))).status).toBe(400);
 });
 
-test("vLLM's arguments and those of a replacement image pass through unchecked", async () => {
-  expect((await plan(["--bogus-flag", "1"], { job: { gres: 1 } })).args.slice(-2)).toEqual(["--bogus-flag", "1"]);
-  expect((await plan(["--bogus-flag", "1"], {}, deps({ SVC_TEXT_GENERATION_ENGINE: "vllm" }))).server).toBe("vllm");
+test("the arguments of a replacement image, and of vLLM in another image (--image), pass through unchecked", async () => {
+  expect((await plan(["--bogus-flag", "1"], { job: { gres: 1 }, image: "my-lab/vllm:0.6" })).args.slice(-2)).toEqual(["--bogus-flag", "1"]);
+  expect((await refusal(plan(["--bogus-flag", "1"], {}, deps({ SVC_TEXT_GENERATION_ENGINE: "vllm" })))).message).toContain("--bogus-flag is not an option of vLLM");
   expect((await plan(["--bogus-flag", "1"], {}, deps({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: "my-llama:1" }))).args).toEqual(["--bogus-flag", "1"]);
 });
 

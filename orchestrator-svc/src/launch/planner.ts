@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { profileFolders, type InferenceServer, type JobOptions, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import { badRequest, profileFolders, type InferenceServer, type JobOptions, type Model, type Placement, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import type { EngineCapabilities, Mount } from "../engines/engine";
 import { checkDataPath, type ProtectedPlace } from "./data-paths";
 import { checkCpuEngineArgs } from "./engine-args";
+import { checkGpuEngineArgs, chooseServer, userPlacement } from "./gpu-engine";
 import { idleOptionWarnings, jobWithProfileDefaults } from "./idle-options";
 import { checkMounts } from "./mounts";
 import { chooseModel } from "./model-choice";
@@ -41,6 +42,8 @@ export interface LaunchPlan {
   mounts: Mount[];
   /** What the engine that will run it can do (see EngineCapabilities). */
   capabilities: EngineCapabilities;
+  /** A GPU launch: its nodes, GPUs per node and parallel sizes. */
+  placement?: Placement;
 }
 
 /** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
@@ -52,14 +55,22 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   const registered = rows.length === 0 ? (await deps.models(profile.name)).map((row) => row.repo) : [];
   const choice = chooseModel(rows, request.model, request.task, profile.name, request.revision, registered);
   const gpus = request.job?.gres ?? 0;
-  const server: InferenceServer = request.task === "text-generation" ? (gpus > 0 ? "vllm" : deps.cpuTextGeneration) : "svc";
+  const server = chooseServer(request, profile, gpus, deps.cpuTextGeneration);
   const image = request.image ?? deps.image(request.task, server);
   const capabilities = deps.capabilities(profile);
+  const job = jobWithProfileDefaults(request.job ?? {}, profile, capabilities);
+  const placement = server === "svc" ? undefined : userPlacement(job);
+  if ((placement?.nodes ?? job.nodes ?? 1) > 1 && !capabilities.slurmJobOptions) {
+    throw badRequest(`--nodes ${placement?.nodes ?? job.nodes}: profile ${profile.name} runs services on this machine, one node. A model across nodes runs on a slurm profile.`, { field: "job.nodes" });
+  }
   // Without images (a bare Slurm job) the project's runtime tree runs, whatever the image is called.
   const engineWarnings =
-    request.task === "text-generation" && server === "svc" && (!capabilities.runsImages || (await deps.isProjectRuntime(image))) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
-  const { args, warnings } = serverArgs(server, request, request.model);
-  const job = jobWithProfileDefaults(request.job ?? {}, profile, capabilities);
+    server !== "svc"
+      ? checkGpuEngineArgs(server, request.engineArgs ?? [], placement, request.image !== undefined)
+      : request.task === "text-generation" && (!capabilities.runsImages || (await deps.isProjectRuntime(image)))
+        ? checkCpuEngineArgs(request.engineArgs ?? [])
+        : [];
+  const { args, warnings } = serverArgs(server, request, request.model, placement);
   const idle = idleOptionWarnings(request, job, profile, server, capabilities);
   return {
     profile,
@@ -71,6 +82,7 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     args,
     job,
     capabilities,
+    ...(placement ? { placement } : {}),
     mounts: checkMounts(request.mounts ?? [], capabilities, deps.protectedPlaces),
     inputDir:
       request.task === "speech-recognition"

@@ -1,4 +1,4 @@
-import { formatDuration, imageOf, isRunningOnEngine, type ServicePolicyState, type ServiceSuccessor, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { formatDuration, imageOf, type Placement, isRunningOnEngine, type ServicePolicyState, type ServiceSuccessor, type JobOptions, type RunRequest, type ServiceDetails, type ServiceEvent, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { ServiceRow } from "../db/service-store";
 import type { LaunchSpec, Mount } from "../engines/engine";
 import { identityOf } from "../workloads/records";
@@ -16,7 +16,7 @@ export interface StoredSpec {
   /** `--image` as given. */
   image?: string;
   /** Records written before the image had its own name carry it as `runtime`. */
-  launch: { image?: string; runtime?: string; args: string[]; modelDir: string; inputDir?: string; mounts?: Mount[] };
+  launch: { image?: string; runtime?: string; args: string[]; modelDir: string; inputDir?: string; mounts?: Mount[]; placement?: Placement };
 }
 
 export const readSpec = (row: ServiceRow) => JSON.parse(row.spec) as StoredSpec;
@@ -33,6 +33,7 @@ export function launchOf(row: ServiceRow): Omit<LaunchSpec, "serviceId" | "name"
     modelDir: launch.modelDir,
     inputDir: launch.inputDir,
     job,
+    ...(launch.placement ? { placement: launch.placement } : {}),
   };
 }
 
@@ -52,10 +53,11 @@ export function runningSecondsOf(events: ServiceEvent[], now = new Date()): numb
   return Math.max(0, Math.round(total / 1000));
 }
 
-/** Running time and, on Slurm, the GPU-hours allocated (GRES × elapsed). */
+/** Running time and, on Slurm, the GPU-hours allocated (GRES per node × nodes × elapsed). */
 export function timeOf(row: ServiceRow, events: ServiceEvent[], now = new Date()): Pick<ServiceRecord, "runningSeconds" | "gpuHours"> {
   const runningSeconds = runningSecondsOf(events, now);
-  const gpus = readSpec(row).job.gres ?? 0;
+  const { job } = readSpec(row);
+  const gpus = (job.gres ?? 0) * (job.nodes ?? 1);
   return { runningSeconds, gpuHours: KIND_TRAITS[row.engine].countsGpuHours ? Math.round(((gpus * runningSeconds) / 3600) * 1000) / 1000 : null };
 }
 

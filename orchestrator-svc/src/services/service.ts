@@ -51,6 +51,7 @@ export class ServicesService {
       job: plan.job,
       mounts: plan.mounts,
       ...(request.gracePeriod !== undefined ? { gracePeriod: request.gracePeriod } : {}),
+      ...(plan.placement ? { placement: plan.placement } : {}),
     };
     const script = await engine.render(spec).catch((error) => {
       throw engineFailure(error, `${engine.kind} cannot run this service`);
@@ -66,7 +67,7 @@ export class ServicesService {
       ...(request.mounts?.length ? { mounts: request.mounts } : {}),
       ...(request.gracePeriod !== undefined ? { gracePeriod: request.gracePeriod } : {}),
       ...(request.image !== undefined ? { image: request.image } : {}),
-      launch: { image: spec.image, args: spec.args, modelDir: spec.modelDir, inputDir: spec.inputDir, mounts: spec.mounts },
+      launch: { image: spec.image, args: spec.args, modelDir: spec.modelDir, inputDir: spec.inputDir, mounts: spec.mounts, ...(spec.placement ? { placement: spec.placement } : {}) },
     };
     store.insert(
       {
