@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Model, Profile, RunRequest } from "@svc/contracts";
 import { ApiError } from "@svc/contracts";
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
-import { capabilitiesFor } from "./engine-capabilities";
+import { plannerDeps } from "./planner-deps";
 import { ImageCatalog } from "../src/catalog/images";
 
 const home = mkdtempSync(join(tmpdir(), "svc-engine-args-"));
@@ -15,16 +15,7 @@ const cluster: Profile = { name: "cluster", schema: "slurm", host: "localhost", 
 const model: Model = { repo: "acme/tiny", revision: "a".repeat(40), profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z" };
 
 function deps(env: Record<string, string> = {}, profile: Profile = local): PlannerDeps {
-  const catalog = ImageCatalog.fromEnv(env);
-  return {
-    profile: async () => profile,
-    models: async () => [{ ...model, profile: profile.name }],
-    image: (task, server) => catalog.image(task, server),
-    cpuTextGeneration: catalog.cpuTextGeneration,
-    isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    capabilities: capabilitiesFor,
-    protectedPlaces: [],
-  };
+  return plannerDeps(env, profile, model);
 }
 const plan = (engineArgs: string[], extra: Partial<RunRequest> = {}, planner = deps()) =>
   planLaunch({ task: "text-generation", model: "acme/tiny", engineArgs, ...extra }, planner, "default");

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Model, Profile, RunRequest } from "@svc/contracts";
 import { ApiError } from "@svc/contracts";
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
-import { capabilitiesFor } from "./engine-capabilities";
+import { plannerDeps } from "./planner-deps";
 import { ImageCatalog } from "../src/catalog/images";
 import { ENGINE_OPTIONS, readUpstreamArgs } from "../src/engines/options/check";
 import { addArgumentCalls, dataclassFields } from "../src/engines/options/generate";
@@ -17,16 +17,7 @@ const cluster = { name: "cluster", schema: "slurm", host: "localhost", user: "me
 const model: Model = { repo: "acme/tiny", revision: "a".repeat(40), profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z" };
 
 function deps(profile: Profile = cluster): PlannerDeps {
-  const catalog = ImageCatalog.fromEnv({});
-  return {
-    profile: async () => profile,
-    models: async () => [{ ...model, profile: profile.name }],
-    image: (task, server) => catalog.image(task, server),
-    cpuTextGeneration: catalog.cpuTextGeneration,
-    isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    capabilities: capabilitiesFor,
-    protectedPlaces: [],
-  };
+  return plannerDeps({}, profile, model);
 }
 const plan = (extra: Partial<RunRequest>, profile?: Profile) => planLaunch({ task: "text-generation", model: "acme/tiny", ...extra }, deps(profile), "default");
 const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Error("accepted"); }, (error) => error as ApiError);
