@@ -76,3 +76,11 @@ describe("svc run arguments", () => {
     expect(() => parse(["speech-recognition", "acme/ears", "--max-total-tokens", "5"])).toThrow("--max-total-tokens is a text-generation option; speech-recognition does not take it.");
   });
 });
+
+test("--engine picks vllm or sglang (a misspelt one is a usage error naming the nearest); --nodes is a job option", () => {
+  const parsed = parseRunArgs(["--nodes", "2", "--gres", "4", "text-generation", "acme/big", "--engine", "sglang", "--mem-fraction-static", "0.8"]);
+  expect(parsed.help).toBe(false);
+  if (parsed.help) return;
+  expect(parsed.request).toMatchObject({ engine: "sglang", job: { nodes: 2, gres: 4 }, engineArgs: ["--mem-fraction-static", "0.8"] });
+  expect(() => parseRunArgs(["text-generation", "acme/big", "--engine", "sglng"])).toThrow('--engine "sglng": use one of vllm, sglang. Did you mean sglang?');
+});

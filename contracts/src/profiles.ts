@@ -8,7 +8,7 @@ import { Type, type Static } from "@sinclair/typebox";
 // Names and kinds are plain values in profile-values.ts (index.ts exports them), so the CLI reads them without loading typebox.
 import { PROFILE_NAME_PATTERN, PROFILE_NAME_RULE, type PROFILE_SCHEMAS } from "./profile-values";
 export type ProfileSchemaName = (typeof PROFILE_SCHEMAS)[number];
-import { literalUnion, SLURM_VALUE_RULES, type RuntimeKind } from "./services";
+import { GPU_ENGINES, literalUnion, SLURM_VALUE_RULES, type RuntimeKind } from "./services";
 
 export const ProfileName = Type.String({ pattern: PROFILE_NAME_PATTERN, description: `Profile name: ${PROFILE_NAME_RULE}.`, examples: ["default"] });
 export const ProfileSchemaName = Type.Union([Type.Literal("local"), Type.Literal("slurm")], {
@@ -30,6 +30,8 @@ const JOB_DEFAULT = (what: string, option: string) => `The Slurm ${what} of this
 /** The job options a slurm profile can carry defaults for (profiles.cfg keys, `svc profile add --account …`). */
 export const PROFILE_JOB_DEFAULTS = ["account", "partition", "qos"] as const;
 
+const ENGINE = "The GPU text-generation server of this profile's services when `svc run` gives no --engine: vllm (the default) or sglang.";
+
 const IDENTITY_FILE = "Private key to log in with; default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_{rsa,ecdsa,ed25519} and ssh-agent.";
 
 export const LocalProfile = Type.Object({
@@ -38,6 +40,7 @@ export const LocalProfile = Type.Object({
   home_dir: line("Absolute path of the user-owned folder for model and image files; created when missing; must be writable."),
   cache_dir: line("Absolute path of a shared folder to source model and image files from; must exist and be readable (never created)."),
   idle_stop: Type.Optional(line(IDLE_STOP, 32)),
+  engine: Type.Optional(literalUnion(GPU_ENGINES, { description: ENGINE })),
 }, { $id: "LocalProfile" });
 export type LocalProfile = Static<typeof LocalProfile>;
 
@@ -52,6 +55,7 @@ export const SlurmProfile = Type.Object({
   identity_file: Type.Optional(line(IDENTITY_FILE)),
   runtime: Type.Optional(literalUnion(SLURM_RUNTIMES, { description: RUNTIME })),
   idle_stop: Type.Optional(line(IDLE_STOP, 32)),
+  engine: Type.Optional(literalUnion(GPU_ENGINES, { description: ENGINE })),
   account: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.ACCOUNT.source, description: JOB_DEFAULT("account", "--account") })),
   partition: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.PARTITION.source, description: JOB_DEFAULT("partition", "--partition") })),
   qos: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.ACCOUNT.source, description: JOB_DEFAULT("quality of service", "--qos") })),
@@ -81,6 +85,7 @@ const attributes = {
   port: SlurmProfile.properties.port,
   identity_file: Type.Optional(text(IDENTITY_FILE)),
   idle_stop: Type.Optional(text(IDLE_STOP, 32)),
+  engine: Type.Optional(Type.String({ maxLength: 16, description: `${ENGINE} An empty string removes it.` })),
   runtime: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: RUNTIME })),
   account: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("account", "--account")} An empty string removes it.` })),
   partition: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("partition", "--partition")} An empty string removes it.` })),

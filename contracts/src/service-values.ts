@@ -37,9 +37,14 @@ export type EngineKind = (typeof ENGINE_KINDS)[number];
 export const RUNTIME_KINDS = ["bare", "apptainer", "docker"] as const;
 export type RuntimeKind = (typeof RUNTIME_KINDS)[number];
 
-/** Which inference server serves a task: the project's CPU runtimes (`svc`), or vLLM's OpenAI server. */
-export const INFERENCE_SERVERS = ["svc", "vllm"] as const;
+/** Which inference server serves a task: the project's CPU runtimes (`svc`), or vLLM's or SGLang's OpenAI server. */
+export const INFERENCE_SERVERS = ["svc", "vllm", "sglang"] as const;
 export type InferenceServer = (typeof INFERENCE_SERVERS)[number];
+/** The GPU engines `svc run --engine` (and a profile's `engine`) can name for text generation; vLLM when none is named. */
+export const GPU_ENGINES = ["vllm", "sglang"] as const;
+export type GpuEngine = (typeof GPU_ENGINES)[number];
+export const DEFAULT_GPU_ENGINE: GpuEngine = "vllm";
+export const isGpuEngine = (text: unknown): text is GpuEngine => (GPU_ENGINES as readonly unknown[]).includes(text);
 
 export const SERVICE_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "HEALTHY", "UNHEALTHY", "STOPPING", "STOPPED", "FAILED", "TIMEOUT"] as const;
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];

@@ -15,7 +15,7 @@ export function literalUnion<const T extends readonly string[]>(values: T, optio
   return Type.Union(values.map((value) => Type.Literal(value)), options) as unknown as TUnion<Literals<T>>;
 }
 
-import { ENGINE_KINDS, TASK_NAMES, TASKS, SERVICE_STATUSES, toTask, type ServiceStatus as ServiceStatusValue, type Task as TaskValue, type TaskName as TaskNameValue } from "./service-values";
+import { ENGINE_KINDS, GPU_ENGINES, TASK_NAMES, TASKS, SERVICE_STATUSES, toTask, type ServiceStatus as ServiceStatusValue, type Task as TaskValue, type TaskName as TaskNameValue } from "./service-values";
 
 export * from "./service-values";
 export type Task = TaskValue;
@@ -138,6 +138,9 @@ export const RunRequest = Type.Object(
     job: Type.Optional(JobOptions),
     textGeneration: Type.Optional(TextGenerationOptions),
     speechRecognition: Type.Optional(SpeechRecognitionOptions),
+    engine: Type.Optional(
+      literalUnion(GPU_ENGINES, { description: "The GPU text-generation server: `vllm` or `sglang`; default: the profile's `engine`, else vllm. Its engine arguments are checked against its pinned version's options." }),
+    ),
     engineArgs: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 256, description: "Passed to the inference engine, each as one argument." })),
     policies: Type.Optional(ServicePolicies),
     mounts: Type.Optional(Mounts),

@@ -2,7 +2,9 @@
 # Starts sshd (restarted whenever it ends) on 127.0.0.1:$SSHD_PORT with fresh host keys (so every container
 # has its own identity) and the public keys in $AUTHORIZED_KEYS for the user svc. With
 # SLURMCTLD_PORT and SLURMD_PORT set it first starts munged, slurmctld and slurmd (a one-node
-# cluster on those loopback ports) and prints "slurm is up" once the node is idle.
+# cluster on those loopback ports) and prints "slurm is up" once the node is idle. With
+# SLURMD_GPU_PORTS="PORT_A PORT_B" also set, it adds a partition `gpu` of two nodes, gpu-a and gpu-b,
+# each with four a100 GPUs (typed GRES on device files made here) and its own slurmd on that port.
 set -eu
 port="${SSHD_PORT:-22}"
 ssh-keygen -A >/dev/null
@@ -21,12 +23,26 @@ if [ -n "${SLURMCTLD_PORT:-}" ]; then
     chmod 400 /etc/munge/munge.key
   fi
   runuser -u munge -- /usr/sbin/munged
-  sed -e "s/@SLURMCTLD_PORT@/$SLURMCTLD_PORT/" -e "s/@SLURMD_PORT@/${SLURMD_PORT:?}/" /etc/slurm/slurm.conf.in > /etc/slurm/slurm.conf
-  install -d -m 755 /var/spool/slurmctld /var/spool/slurmd /var/log/slurm
+  nodes=localhost
+  : > /etc/slurm/gpu-nodes.conf
+  if [ -n "${SLURMD_GPU_PORTS:-}" ]; then
+    set -- $SLURMD_GPU_PORTS
+    sed -e "s/@SLURMD_PORT_A@/${1:?}/" -e "s/@SLURMD_PORT_B@/${2:?}/" /etc/slurm/gpu-nodes.conf.in > /etc/slurm/gpu-nodes.conf
+    for n in 0 1 2 3; do [ -e /dev/nvidia$n ] || mknod /dev/nvidia$n c 195 $n; done
+    # A job resolves its node's name (SLURMD_NODENAME) to the address its server listens on.
+    printf '127.0.0.1 gpu-a gpu-b\n' >> /etc/hosts
+    nodes="localhost gpu-a gpu-b"
+  fi
+  sed -e "s/@SLURMCTLD_PORT@/$SLURMCTLD_PORT/" -e "s/@SLURMD_PORT@/${SLURMD_PORT:?}/" \
+    -e '/^@GPU_NODES@$/{' -e 'r /etc/slurm/gpu-nodes.conf' -e 'd' -e '}' /etc/slurm/slurm.conf.in > /etc/slurm/slurm.conf
+  install -d -m 755 /var/spool/slurmctld /var/log/slurm
   /usr/sbin/slurmctld
-  /usr/sbin/slurmd -N localhost
+  for node in $nodes; do
+    install -d -m 755 "/var/spool/slurmd/$node"
+    /usr/sbin/slurmd -N "$node"
+  done
   i=0
-  until sinfo -h -N -o '%T' 2>/dev/null | grep -qx idle; do
+  until [ "$(sinfo -h -N -o '%N %T' 2>/dev/null | awk '$2 == "idle"' | sort -u | wc -l)" -eq "$(echo $nodes | wc -w)" ]; do
     i=$((i + 1))
     [ "$i" -lt 100 ] || { echo "slurm did not come up"; cat /var/log/slurm/*.log; exit 1; }
     sleep 0.2

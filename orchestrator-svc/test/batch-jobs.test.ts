@@ -78,7 +78,7 @@ test("on Docker a batch job beside vLLM is refused by the engine, saying what to
   const vllm = { ...spec(), image: "vllm/vllm-openai:latest", batch: batchLaunch("chat", stored({ inputDir: "/data/in", outputDir: "/data/out" }), false) };
   const options = { network: "host" as const, homeLabel: "h", user: "1000:1000" };
   expect(() => batchContainerConfig(vllm, options)).toThrow(EngineError);
-  expect(() => batchContainerConfig(vllm, options)).toThrow("vLLM's image has no batch driver. Drop --gres, or run the job on a slurm profile");
+  expect(() => batchContainerConfig(vllm, options)).toThrow("vLLM's and SGLang's images have no batch driver. Drop --gres, or run the job on a slurm profile");
   expect(batchContainerConfig({ ...vllm, image: "svc-text-generation:latest" }, options).body.Cmd).toContain("/data/in");
 });
 

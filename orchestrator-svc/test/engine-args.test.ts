@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Model, Profile, RunRequest } from "@svc/contracts";
 import { ApiError } from "@svc/contracts";
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
-import { capabilitiesFor } from "./engine-capabilities";
+import { plannerDeps } from "./planner-deps";
 import { ImageCatalog } from "../src/catalog/images";
 
 const home = mkdtempSync(join(tmpdir(), "svc-engine-args-"));
@@ -15,17 +15,7 @@ const cluster: Profile = { name: "cluster", schema: "slurm", host: "localhost", 
 const model: Model = { repo: "acme/tiny", revision: "a".repeat(40), profile: "default", image: "text-generation", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z" };
 
 function deps(env: Record<string, string> = {}, profile: Profile = local): PlannerDeps {
-  const catalog = ImageCatalog.fromEnv(env);
-  return {
-    profile: async () => profile,
-    models: async () => [{ ...model, profile: profile.name }],
-    image: (task, server) => catalog.image(task, server),
-    cpuTextGeneration: catalog.cpuTextGeneration,
-    isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    capabilities: capabilitiesFor,
-    protectedPlaces: [],
-    gpus: async () => null,
-  };
+  return plannerDeps(env, profile, model);
 }
 const plan = (engineArgs: string[], extra: Partial<RunRequest> = {}, planner = deps()) =>
   planLaunch({ task: "text-generation", model: "acme/tiny", engineArgs, ...extra }, planner, "default");
@@ -61,9 +51,9 @@ test("a bare Slurm job runs the project's runtime, so its arguments are checked 
   expect((await refusal(plan(["--bogus-flag"], {}, deps({}, cluster)))).status).toBe(400);
 });
 
-test("vLLM's arguments and those of a replacement image pass through unchecked", async () => {
-  expect((await plan(["--bogus-flag", "1"], { job: { gres: 1 } })).args.slice(-2)).toEqual(["--bogus-flag", "1"]);
-  expect((await plan(["--bogus-flag", "1"], {}, deps({ SVC_TEXT_GENERATION_ENGINE: "vllm" }))).server).toBe("vllm");
+test("the arguments of a replacement image, and of vLLM in another image (--image), pass through unchecked", async () => {
+  expect((await plan(["--bogus-flag", "1"], { job: { gres: 1 }, image: "my-lab/vllm:0.6" })).args.slice(-2)).toEqual(["--bogus-flag", "1"]);
+  expect((await refusal(plan(["--bogus-flag", "1"], {}, deps({ SVC_TEXT_GENERATION_ENGINE: "vllm" })))).message).toContain("--bogus-flag is not an option of vLLM");
   expect((await plan(["--bogus-flag", "1"], {}, deps({ SVC_RUNTIME_IMAGE_TEXT_GENERATION: "my-llama:1" }))).args).toEqual(["--bogus-flag", "1"]);
 });
 

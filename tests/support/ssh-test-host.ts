@@ -133,8 +133,9 @@ const BIND_FAILED = /Cannot bind any address|Address already in use/;
  * One try at the container on the picked ports: a daemon that finds its port taken (another test's
  * container or process bound it meanwhile) ends the try with PortTakenError, so the caller picks again.
  */
-async function startContainer(tag: string, port: number, options: { authorizedKeys: string[]; slurm?: boolean }) {
+async function startContainer(tag: string, port: number, options: SshTestHostOptions) {
   const slurmPorts: Record<string, string> = options.slurm ? { SLURMCTLD_PORT: String(await freeLoopbackPort()), SLURMD_PORT: String(await freeLoopbackPort()) } : {};
+  if (options.slurm && options.gpuNodes) slurmPorts.SLURMD_GPU_PORTS = `${await freeLoopbackPort()} ${await freeLoopbackPort()}`;
   const container = await new GenericContainer(tag)
     .withNetworkMode("host")
     .withEnvironment({ SSHD_PORT: String(port), AUTHORIZED_KEYS: options.authorizedKeys.join("\n"), ...slurmPorts })
@@ -149,11 +150,20 @@ async function startContainer(tag: string, port: number, options: { authorizedKe
   throw new Error(`the test host did not come up:\n${said.slice(-4000)}`);
 }
 
+export interface SshTestHostOptions {
+  authorizedKeys: string[];
+  port?: number;
+  /** Also start a Slurm cluster in the container (see startSlurmCluster). */
+  slurm?: boolean;
+  /** With `slurm`: also the partition `gpu` of two nodes with four a100 GPUs each (see GPU_TEST_NODES). */
+  gpuNodes?: boolean;
+}
+
 /**
  * Starts sshd on 127.0.0.1:`port` (a free one by default) accepting `authorizedKeys` for the user
  * `svc`. Each start generates new host keys, so a second host on the same port is a changed host.
  */
-export async function startSshTestHost(options: { authorizedKeys: string[]; port?: number; slurm?: boolean }): Promise<SshTestHost> {
+export async function startSshTestHost(options: SshTestHostOptions): Promise<SshTestHost> {
   const tag = ensureSlurmTestImage();
   const pick = async () => options.port ?? (await freeLoopbackPort());
   const { container, port } = await retryWhilePortTaken(pick, (port) => startContainer(tag, port, options), (error) => error instanceof PortTakenError);
@@ -200,10 +210,20 @@ export async function startSshTestHost(options: { authorizedKeys: string[]; port
 }
 
 /**
+ * The test cluster's GPU nodes (with `gpuNodes`): partition `gpu`, not the default, of two nodes at
+ * 127.0.0.1, each its own slurmd with `Gres=gpu:a100:4` on device files that nothing opens
+ * (images/slurm-test/gpu-nodes.conf.in). The default partition `debug` and its node `localhost`
+ * stay as without them, with no GPUs.
+ */
+export const GPU_TEST_NODES = { partition: "gpu", nodes: ["gpu-a", "gpu-b"], gpuType: "a100", gpusPerNode: 4, cpusPerNode: 16, memoryMbPerNode: 64_000, timeLimit: "4:00:00" } as const;
+
+/**
  * A one-node Slurm cluster (munge, slurmctld, slurmd on free loopback ports) behind the test sshd:
  * the user `svc` submits with sbatch; the shared cache /shared/cache holds the tiny models. svc
- * installs its runtime in the profile's home (e.g. ~/svc) itself.
+ * installs its runtime in the profile's home (e.g. ~/svc) itself. `gpuNodes: true` adds the
+ * partition `gpu` of GPU_TEST_NODES (two more slurmd: about 5 MB each, no measurable start-up time;
+ * opt-in so that the clusters of tests about CPU services have no GPUs anywhere).
  */
-export function startSlurmCluster(options: { authorizedKeys: string[] }): Promise<SshTestHost> {
+export function startSlurmCluster(options: { authorizedKeys: string[]; gpuNodes?: boolean }): Promise<SshTestHost> {
   return startSshTestHost({ ...options, slurm: true });
 }

@@ -1,7 +1,8 @@
-import type { InferenceServer, Task } from "@svc/contracts";
+import type { GpuEngine, InferenceServer, Task } from "@svc/contracts";
 import { DEFAULT_IMAGES as DEFAULTS, loadImageChoices, type ChosenImage } from "@svc/platform/config";
 
 export const VLLM_IMAGE = DEFAULTS.vllm;
+export const SGLANG_IMAGE = DEFAULTS.sglang;
 const PROJECT_PREFIX = "svc-";
 const DEFAULT_IMAGES: Record<Task, string> = { "text-generation": DEFAULTS["text-generation"], "speech-recognition": DEFAULTS["speech-recognition"] };
 const repositoryOf = (image: string) => image.replace(/[:@].*$/, "");
@@ -12,13 +13,14 @@ export type ImageLabels = (image: string) => Promise<Record<string, string> | un
 
 /**
  * Which container image serves which task: the project's CPU runtimes (built locally, no registry)
- * or vLLM's OpenAI server for GPUs. Environment variables pin each choice (platform/src/config/images.ts);
+ * or vLLM's or SGLang's OpenAI server for GPUs. Environment variables pin each choice (platform/src/config/images.ts);
  * `svc run --image` replaces it for one service.
  */
 export class ImageCatalog {
   constructor(
     private readonly images: Record<Task, string>,
-    private readonly vllmImage: string,
+    /** The GPU servers' images, by engine. */
+    private readonly gpuImages: Record<GpuEngine, string>,
     /** The inference server for text generation without GPUs (`svc`, or `vllm` when configured). */
     readonly cpuTextGeneration: InferenceServer,
     /** The variable that pinned each image, by image slot. */
@@ -31,21 +33,21 @@ export class ImageCatalog {
     const slot = (choice: ChosenImage) => `${choice.task}/${choice.engine}`;
     return new ImageCatalog(
       { "text-generation": find("text-generation", "svc").image, "speech-recognition": find("speech-recognition", "svc").image },
-      find("text-generation", "vllm").image,
+      { vllm: find("text-generation", "vllm").image, sglang: find("text-generation", "sglang").image },
       env.SVC_TEXT_GENERATION_ENGINE === "vllm" ? "vllm" : "svc",
       Object.fromEntries(choices.map((choice) => [slot(choice), choice.setBy])),
     );
   }
 
   image(task: Task, server: InferenceServer): string {
-    return server === "vllm" ? this.vllmImage : this.images[task];
+    return server === "svc" ? this.images[task] : this.gpuImages[server];
   }
 
   /** Every image svc may run, with the task and server of each. */
   entries(): { task: Task; engine: InferenceServer; image: string; setBy: string | null }[] {
     return [
       ...this.projectImages().map(({ task, image }) => ({ task, engine: "svc" as const, image, setBy: this.setBy[`${task}/svc`] ?? null })),
-      { task: "text-generation", engine: "vllm", image: this.vllmImage, setBy: this.setBy["text-generation/vllm"] ?? null },
+      ...(Object.entries(this.gpuImages) as [GpuEngine, string][]).map(([engine, image]) => ({ task: "text-generation" as const, engine, image, setBy: this.setBy[`text-generation/${engine}`] ?? null })),
     ];
   }
 

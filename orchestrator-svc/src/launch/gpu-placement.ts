@@ -1,9 +1,9 @@
-import { badRequest, type ClusterGpus, type GpuPartition, type JobOptions, type Model, type Placement, type RunRequest } from "@svc/contracts";
+import { badRequest, type ClusterGpus, type GpuEngine, type GpuPartition, type JobOptions, type Model, type Placement, type RunRequest } from "@svc/contracts";
 import { givenPlacement } from "./sizing/given-placement";
 import { planPlacement } from "./sizing/plan";
 
 export interface GpuLaunch {
-  /** The launch runs on GPUs (vLLM), not on the CPU runtime. */
+  /** The launch runs on GPUs (vLLM or SGLang), not on the CPU runtime. */
   gpu: boolean;
   placement?: Placement;
   /** The job options with the placement's GPUs, nodes and partition where the run gave none. */
@@ -25,14 +25,14 @@ function searchable(gpus: ClusterGpus, request: RunRequest, job: JobOptions): Gp
  * user's own checked. A CPU partition keeps the CPU runtime, as before. `slurm`: the job takes a
  * partition (a local profile's Docker host has none): the placement's, unless the run names one.
  */
-export function gpuLaunch(request: RunRequest, job: JobOptions, model: Model, gpus: ClusterGpus | null, slurm: boolean): GpuLaunch {
+export function gpuLaunch(request: RunRequest, job: JobOptions, model: Model, gpus: ClusterGpus | null, slurm: boolean, engine: GpuEngine): GpuLaunch {
   const asked = (request.job?.gres ?? 0) > 0 || (request.job?.nodes ?? 1) > 1;
   if (request.task !== "text-generation") return { gpu: asked, job, warnings: [] };
   const partitionName = job.partition ?? gpus?.partitions.find((partition) => partition.default)?.name;
   const partitionHasGpus = (gpus?.partitions.find((partition) => partition.name === partitionName)?.gpusPerNode ?? 0) > 0;
   if (!asked && !partitionHasGpus) return { gpu: false, job, warnings: [] };
   if (!gpus) return { gpu: true, job, warnings: [`svc cannot size this launch: the profile's GPUs are not known (its GPU partitions could not be read); it runs on the GPUs you asked for.`] };
-  const outcome = planPlacement({ facts: model.facts, partitions: searchable(gpus, request, job), engine: "vllm", given: givenPlacement(request) });
+  const outcome = planPlacement({ facts: model.facts, partitions: searchable(gpus, request, job), engine, given: givenPlacement(request) });
   if (outcome.kind === "refused") throw badRequest(outcome.message, { neededBytes: outcome.neededBytes, offeredBytes: outcome.offeredBytes });
   if (outcome.kind === "unsized") {
     const why = `svc cannot size ${model.repo} for GPUs: ${outcome.reason}`;

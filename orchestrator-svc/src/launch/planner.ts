@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { profileFolders, type ClusterGpus, type InferenceServer, type JobOptions, type Model, type Placement, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import { badRequest, profileFolders, type ClusterGpus, type InferenceServer, type JobOptions, type Model, type Placement, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import type { EngineCapabilities, Mount } from "../engines/engine";
 import { checkDataPath, type ProtectedPlace } from "./data-paths";
 import { checkCpuEngineArgs } from "./engine-args";
+import { checkGpuEngineArgs, chooseServer, gpuEngineOf, userPlacement } from "./gpu-engine";
 import { gpuLaunch } from "./gpu-placement";
 import { idleOptionWarnings, jobWithProfileDefaults } from "./idle-options";
 import { checkMounts } from "./mounts";
@@ -58,14 +59,26 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   const choice = chooseModel(rows, request.model, request.task, profile.name, request.revision, registered);
   const capabilities = deps.capabilities(profile);
   const withDefaults = jobWithProfileDefaults(request.job ?? {}, profile, capabilities);
-  const launch = request.task === "text-generation" ? gpuLaunch(request, withDefaults, choice.model, await deps.gpus(profile), capabilities.slurmJobOptions) : { gpu: false, job: withDefaults, warnings: [] };
-  const server: InferenceServer = request.task === "text-generation" ? (launch.gpu ? "vllm" : deps.cpuTextGeneration) : "svc";
+  const launch =
+    request.task === "text-generation"
+      ? gpuLaunch(request, withDefaults, choice.model, await deps.gpus(profile), capabilities.slurmJobOptions, gpuEngineOf(request, profile))
+      : { gpu: false, job: withDefaults, warnings: [] };
+  const server = chooseServer(request, profile, launch.gpu, deps.cpuTextGeneration);
   const image = request.image ?? deps.image(request.task, server);
+  const job = launch.job;
+  // Unsized (the profile's GPUs unknown, or the model's facts) but GPUs asked for: the user's --gres/--nodes as they are.
+  const placement = server === "svc" ? undefined : (launch.placement ?? userPlacement(job));
+  if ((placement?.nodes ?? job.nodes ?? 1) > 1 && !capabilities.slurmJobOptions) {
+    throw badRequest(`--nodes ${placement?.nodes ?? job.nodes}: profile ${profile.name} runs services on this machine, one node. A model across nodes runs on a slurm profile.`, { field: "job.nodes" });
+  }
   // Without images (a bare Slurm job) the project's runtime tree runs, whatever the image is called.
   const engineWarnings =
-    request.task === "text-generation" && server === "svc" && (!capabilities.runsImages || (await deps.isProjectRuntime(image))) ? checkCpuEngineArgs(request.engineArgs ?? []) : [];
-  const { args, warnings } = serverArgs(server, request, request.model, launch.placement, choice.model.facts?.contextLength);
-  const job = launch.job;
+    server !== "svc"
+      ? checkGpuEngineArgs(server, request.engineArgs ?? [], placement, request.image !== undefined)
+      : request.task === "text-generation" && (!capabilities.runsImages || (await deps.isProjectRuntime(image)))
+        ? checkCpuEngineArgs(request.engineArgs ?? [])
+        : [];
+  const { args, warnings } = serverArgs(server, request, request.model, placement, choice.model.facts?.contextLength);
   const idle = idleOptionWarnings(request, job, profile, server, capabilities);
   return {
     profile,
@@ -77,7 +90,7 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     args,
     job,
     capabilities,
-    ...(launch.placement ? { placement: launch.placement } : {}),
+    ...(placement ? { placement } : {}),
     mounts: checkMounts(request.mounts ?? [], capabilities, deps.protectedPlaces),
     inputDir:
       request.task === "speech-recognition"

@@ -1,37 +1,37 @@
 import type { InferenceServer, Placement, RunRequest } from "@svc/contracts";
+import { GPU_SERVERS, placementArgs } from "../engines/gpu-servers";
 import { engineOption } from "./sizing/given-placement";
 
 /**
  * The inference server's arguments after --model/--host/--port. The project's CPU runtimes take the svc
- * option names as they are; vLLM's OpenAI server gets the mapped ones. Engine args come last, each
- * one argument. The API key is not among them: engines hand it over apart (see engines/api-key.ts).
- * A GPU launch's placement gives vLLM its tensor and pipeline parallel sizes and a lowered
- * --max-model-len, unless the engine arguments give them.
+ * option names as they are; vLLM's and SGLang's OpenAI servers get the mapped ones, and from a GPU
+ * launch's placement its tensor and pipeline parallel sizes and a lowered context length (unless the
+ * engine args give them). Engine args come last, each one argument. The API key is not among them:
+ * engines hand it over apart (see engines/api-key.ts).
  */
 export function serverArgs(kind: InferenceServer, request: RunRequest, modelName: string, placement?: Placement, modelContext?: number): { args: string[]; warnings: string[] } {
   const args: string[] = [];
   const warnings: string[] = [];
   const options = request.textGeneration ?? {};
-  if (kind === "vllm") {
+  const engineArgs = request.engineArgs ?? [];
+  if (kind !== "svc") {
+    const server = GPU_SERVERS[kind];
     args.push("--served-model-name", modelName);
-    // vLLM bounds prompt + output with --max-model-len and rejects longer prompts itself.
+    // The GPU servers bound prompt + output with their context length and reject longer prompts themselves.
     const maxLen = options.maxTotalTokens ?? options.maxInputLength;
-    const engineArgs = request.engineArgs ?? [];
     const given = (...names: string[]) => engineOption(engineArgs, names) !== undefined;
-    if (maxLen !== undefined) args.push("--max-model-len", String(maxLen));
-    else if (placement?.maxModelLen && placement.maxModelLen !== modelContext && !given("--max-model-len")) args.push("--max-model-len", String(placement.maxModelLen));
+    if (maxLen !== undefined) args.push(server.maxLength, String(maxLen));
+    else if (placement?.maxModelLen && placement.maxModelLen !== modelContext && !given("--max-model-len", "--context-length")) args.push(server.maxLength, String(placement.maxModelLen));
     if (options.maxInputLength !== undefined && options.maxTotalTokens !== undefined) {
-      warnings.push("vLLM has no separate input limit: prompts are bounded by --max-total-tokens (--max-model-len).");
+      warnings.push(`${server.label} has no separate input limit: prompts are bounded by --max-total-tokens (${server.maxLength}).`);
     }
-    if (placement) {
-      if (placement.tensorParallel > 1 && !given("--tensor-parallel-size", "-tp")) args.push("--tensor-parallel-size", String(placement.tensorParallel));
-      if (placement.pipelineParallel > 1 && !given("--pipeline-parallel-size", "-pp")) args.push("--pipeline-parallel-size", String(placement.pipelineParallel));
-    } else if (options.sharded?.toLowerCase() === "true") args.push("--tensor-parallel-size", String(request.job?.gres ?? 1));
-    if (options.disableCustomKernels) args.push("--enforce-eager");
+    if (placement) args.push(...placementArgs(kind, placement, engineArgs));
+    else if (options.sharded?.toLowerCase() === "true") args.push(server.tensorParallel, String(request.job?.gres ?? 1));
+    if (options.disableCustomKernels) args.push(server.eager);
   } else {
     if (options.maxInputLength !== undefined) args.push("--max-input-length", String(options.maxInputLength));
     if (options.maxTotalTokens !== undefined) args.push("--max-total-tokens", String(options.maxTotalTokens));
   }
-  args.push(...(request.engineArgs ?? []));
+  args.push(...engineArgs);
   return { args, warnings };
 }

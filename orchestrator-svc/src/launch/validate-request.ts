@@ -64,6 +64,7 @@ export function validateRunRequest(request: RunRequest): void {
   }
   if (request.task === "speech-recognition") {
     if (request.textGeneration) throw badRequest("text-generation options (--max-total-tokens, --sharded, …) do not apply to speech-recognition.");
+    if (request.engine !== undefined) throw badRequest(`--engine applies to text-generation only: speech-recognition runs on svc's own runtime.`, { field: "engine" });
     if (request.engineArgs?.length) throw badRequest(`unknown options for speech-recognition: ${request.engineArgs.join(" ")}. Run 'svc run speech-recognition --help'.`);
   } else {
     if (request.speechRecognition) throw badRequest("--input-dir applies to speech-recognition only.");

@@ -53,10 +53,11 @@ export function runningSecondsOf(events: ServiceEvent[], now = new Date()): numb
   return Math.max(0, Math.round(total / 1000));
 }
 
-/** Running time and, on Slurm, the GPU-hours allocated (GRES × elapsed). */
+/** Running time and, on Slurm, the GPU-hours allocated (GRES per node × nodes × elapsed). */
 export function timeOf(row: ServiceRow, events: ServiceEvent[], now = new Date()): Pick<ServiceRecord, "runningSeconds" | "gpuHours"> {
   const runningSeconds = runningSecondsOf(events, now);
-  const gpus = readSpec(row).job.gres ?? 0;
+  const { job } = readSpec(row);
+  const gpus = (job.gres ?? 0) * (job.nodes ?? 1);
   return { runningSeconds, gpuHours: KIND_TRAITS[row.engine].countsGpuHours ? Math.round(((gpus * runningSeconds) / 3600) * 1000) / 1000 : null };
 }
 

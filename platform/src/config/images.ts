@@ -1,8 +1,8 @@
 import { IMAGE_REFERENCE, type InferenceServer, type Task } from "@svc/contracts";
 import { ConfigError } from "./parse";
 
-/** Which image serves what: each task on the project's CPU runtime, and vLLM's server (GPUs). */
-export type ImageSlot = "text-generation" | "speech-recognition" | "vllm";
+/** Which image serves what: each task on the project's CPU runtime, and vLLM's and SGLang's servers (GPUs). */
+export type ImageSlot = "text-generation" | "speech-recognition" | "vllm" | "sglang";
 
 export interface ChosenImage {
   task: Task;
@@ -15,7 +15,9 @@ export interface ChosenImage {
 export const DEFAULT_IMAGES: Record<ImageSlot, string> = {
   "text-generation": "svc-text-generation:latest",
   "speech-recognition": "svc-speech-recognition:latest",
-  vllm: "vllm/vllm-openai:latest",
+  // The versions whose options svc checks engine arguments against (orchestrator-svc/src/engines/options/).
+  vllm: "vllm/vllm-openai:v0.11.1",
+  sglang: "lmsysorg/sglang:v0.5.5",
 };
 
 /** Each image's variables, in order of preference (current name first). */
@@ -23,6 +25,7 @@ export const IMAGE_VARIABLES: Record<ImageSlot, string[]> = {
   "text-generation": ["SVC_TEXT_GENERATION_IMAGE", "SVC_RUNTIME_IMAGE_TEXT_GENERATION"],
   "speech-recognition": ["SVC_SPEECH_RECOGNITION_IMAGE", "SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION"],
   vllm: ["SVC_VLLM_IMAGE", "SVC_TEXT_GENERATION_IMAGE"],
+  sglang: ["SVC_SGLANG_IMAGE"],
 };
 
 /** An image whose name says vLLM runs vLLM's server (as engines/api-key.ts reads it). */
@@ -39,8 +42,8 @@ function read(env: Record<string, string | undefined>, variable: string): string
 
 /**
  * The images services run, pinned by the environment of `svc start`: SVC_TEXT_GENERATION_IMAGE and
- * SVC_SPEECH_RECOGNITION_IMAGE for each task (older names SVC_RUNTIME_IMAGE_*), SVC_VLLM_IMAGE for
- * GPU text generation. SVC_TEXT_GENERATION_IMAGE once named vLLM's image: a value that names vLLM is
+ * SVC_SPEECH_RECOGNITION_IMAGE for each task (older names SVC_RUNTIME_IMAGE_*), SVC_VLLM_IMAGE and
+ * SVC_SGLANG_IMAGE for GPU text generation. SVC_TEXT_GENERATION_IMAGE once named vLLM's image: a value that names vLLM is
  * still read so (when SVC_VLLM_IMAGE is not set). A bad value is a ConfigError naming the variable.
  */
 export function loadImageChoices(env: Record<string, string | undefined> = process.env): ChosenImage[] {
@@ -58,5 +61,6 @@ export function loadImageChoices(env: Record<string, string | undefined> = proce
     { task: "text-generation", engine: "svc", ...pick("text-generation") },
     { task: "speech-recognition", engine: "svc", ...pick("speech-recognition") },
     { task: "text-generation", engine: "vllm", ...pick("vllm") },
+    { task: "text-generation", engine: "sglang", ...pick("sglang") },
   ];
 }

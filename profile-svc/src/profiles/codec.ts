@@ -1,5 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
-import { isSlurmRuntime, parseDuration, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
+import { GPU_ENGINES, isGpuEngine, isSlurmRuntime, parseDuration, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
 import { LineError, type IniSection } from "./ini-document";
 
 /**
@@ -84,6 +84,11 @@ export function profileFromSection(section: IniSection): Profile {
     if (parseDuration(idle.value) === undefined) throw new LineError(idle.line, `idle_stop "${idle.value}" is not a duration: use e.g. 30m, 2h, 1h30m or HH:MM:SS`);
     profile.idle_stop = idle.value;
   }
+  const engine = pick(section, "engine");
+  if (engine?.value) {
+    if (!isGpuEngine(engine.value)) throw new LineError(engine.line, `engine "${engine.value}" is not one of ${GPU_ENGINES.join(", ")}`);
+    profile.engine = engine.value;
+  }
   if (!Value.Check(Profile, profile)) {
     const nameOk = new RegExp(Profile.anyOf[0].properties.name.pattern!).test(section.name);
     throw new LineError(
@@ -103,6 +108,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
         ["home_dir", profile.home_dir],
         ["cache_dir", profile.cache_dir],
         ["idle_stop", profile.idle_stop],
+        ["engine", profile.engine],
       ],
       aliases: mutable(KEY_ALIASES.local),
     };
@@ -118,6 +124,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
       ["identity_file", profile.identity_file],
       ["runtime", profile.runtime],
       ["idle_stop", profile.idle_stop],
+      ["engine", profile.engine],
       ...PROFILE_JOB_DEFAULTS.map((key): [string, string | undefined] => [key, profile[key]]),
     ],
     aliases: mutable(KEY_ALIASES.slurm),

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { ApiError, badRequest, parseDuration, conflict, notFound, DEFAULT_PROFILE, PROFILE_NAME_PATTERN, PROFILE_NAME_RULE, SLURM_RUNTIMES, isSlurmRuntime, type LocalProfile, type Profile, type ProfileChange, type ProfileCreate, type ProfileUpdate, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
+import { ApiError, badRequest, closest, didYouMean, GPU_ENGINES, isGpuEngine, parseDuration, conflict, notFound, DEFAULT_PROFILE, PROFILE_NAME_PATTERN, PROFILE_NAME_RULE, SLURM_RUNTIMES, isSlurmRuntime, type LocalProfile, type Profile, type ProfileChange, type ProfileCreate, type ProfileUpdate, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
 import { sectionValues } from "./codec";
 import { checkLocalProfile } from "./local-checks";
 import { localPath, remotePath } from "./paths";
@@ -158,6 +158,11 @@ export class ProfileService {
     if (idle) {
       if (parseDuration(idle) === undefined) throw badRequest(`idle_stop "${idle}" is not a duration: use e.g. 30m, 2h, 1h30m or HH:MM:SS.`, { field: "idle_stop" });
       profile.idle_stop = idle;
+    }
+    const engine = attributes.engine?.trim();
+    if (engine) {
+      if (!isGpuEngine(engine)) throw badRequest(`engine "${engine}" is not one of ${GPU_ENGINES.join(", ")}.${didYouMean(closest(engine, GPU_ENGINES))}`, { field: "engine" });
+      profile.engine = engine;
     }
     return profile;
   }

@@ -1,6 +1,6 @@
 import { currentUserName } from "@svc/platform/process";
 import type { CAC, Command } from "cac";
-import { isSlurmRuntime, parseDuration, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime, PROFILE_JOB_DEFAULTS } from "@svc/contracts";
+import { closest, didYouMean, GPU_ENGINES, isGpuEngine, isSlurmRuntime, parseDuration, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime, PROFILE_JOB_DEFAULTS } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext, Prompter } from "../../prompt";
@@ -23,6 +23,7 @@ export interface AttributeOptions {
   identityFile?: string;
   runtime?: string;
   idleStop?: string;
+  engine?: string;
   account?: string | number;
   partition?: string | number;
   qos?: string | number;
@@ -43,6 +44,7 @@ export function attributeOptions(command: Command): Command {
     .option("--identity-file <path>", "slurm: private key to log in with (default: ~/.ssh/config, ~/.ssh/id_*, ssh-agent)")
     .option("--runtime <bare|apptainer>", "slurm: how jobs start the server: bare (the svc runtime, which svc installs in <home>/runtime; default) or apptainer (an image svc pulls or builds on the cluster)")
     .option("--idle-stop <duration>", "Default --idle-stop of the profile's services (e.g. 30m): one that answered no request for that long is stopped")
+    .option("--engine <vllm|sglang>", "The GPU text-generation engine of the profile's services when 'svc run' gives no --engine (default vllm; '' removes it)")
     .option("--account <name>", "slurm: the Slurm account of this profile's jobs unless 'svc run --account' says otherwise ('' removes it)")
     .option("--partition <name>", "slurm: the default partition of its jobs ('' removes it)")
     .option("--qos <name>", "slurm: the default quality of service of its jobs ('' removes it)")
@@ -101,12 +103,15 @@ export function slurmExtras(
   return { ...(port !== undefined ? { port } : {}), ...(identity ? { identity_file: identity } : {}), ...(runtime ? { runtime } : {}), ...defaults };
 }
 
-/** --idle-stop as a profile attribute (idle_stop), checked. */
-export function idleStopAttribute(options: AttributeOptions): { idle_stop?: string } {
+/** The attributes of every schema: --idle-stop (idle_stop) and --engine (engine), checked; an empty --engine removes it. */
+export function commonAttributes(options: AttributeOptions): { idle_stop?: string; engine?: string } {
+  const engine = options.engine === undefined ? undefined : String(options.engine).trim();
+  if (engine && !isGpuEngine(engine)) throw new UsageError(`--engine ${JSON.stringify(engine)}: use one of ${GPU_ENGINES.join(", ")}.${didYouMean(closest(engine, GPU_ENGINES))}`);
+  const engines = engine === undefined ? {} : { engine };
   const value = text(options.idleStop);
-  if (value === undefined) return {};
+  if (value === undefined) return engines;
   if (parseDuration(value) === undefined) throw new UsageError(`--idle-stop ${JSON.stringify(value)}: give a duration such as 30m, 2h, 1h30m or HH:MM:SS.`);
-  return { idle_stop: value };
+  return { idle_stop: value, ...engines };
 }
 
 export function parsePort(raw: unknown): number | undefined {
@@ -160,7 +165,7 @@ export function describeProfile(profile: Profile): string {
     profile.schema === "local"
       ? [["home_dir", profile.home_dir], ["cache_dir", profile.cache_dir]]
       : [["host", profile.host], ["user", profile.user], ["home", profile.home], ["cache", profile.cache], ["port", profile.port], ["identity_file", profile.identity_file], ["runtime", profile.runtime ?? "bare"], ["account", profile.account], ["partition", profile.partition], ["qos", profile.qos]];
-  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes, ...(profile.idle_stop ? [["idle_stop", profile.idle_stop] as [string, string]] : [])];
+  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes, ...(profile.idle_stop ? [["idle_stop", profile.idle_stop] as [string, string]] : []), ...(profile.engine ? [["engine", profile.engine] as [string, string]] : [])];
   return rows
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${`${key}:`.padEnd(15)}${value}`)

@@ -5,7 +5,9 @@ const DESCRIPTIONS: Record<string, string> = {
   "--time": "Job duration: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS",
   "--ntasks-per-node": "Tasks per compute node",
   "--mem": "Memory per node in GB",
-  "--gres": "GPU devices per node (1 or more selects vLLM for text generation)",
+  "--gres": "GPU devices per node (1 or more selects a GPU engine for text generation: see --engine)",
+  "--nodes": "Nodes of the job: a GPU service across them (tensor parallel within each node, pipeline parallel across; slurm profiles only)",
+  "--engine": "GPU text-generation engine: vllm or sglang (default: the profile's engine, else vllm); its arguments are checked against its pinned version's options",
   "--partition": "Cluster partition (default: the profile's partition)",
   "--constraint": "Required node features",
   "--account": "Slurm account to charge (default: the profile's account)",
@@ -73,7 +75,8 @@ export function runHelp(task?: Task): string {
           engineOptions(),
           "",
           "Other arguments after MODEL go to the text-generation engine unchanged, each as one argument ('--' ends svc's own options):",
-          "the CPU runtime refuses any not listed above at 'svc run'; vLLM (--gres 1 or more) takes its own.",
+          "the CPU runtime refuses any not listed above at 'svc run'; vLLM and SGLang (--gres 1 or more) take their own, checked at 'svc run'",
+          "against the options of the version svc runs (vLLM v0.11.1, SGLang v0.5.5): a misspelt one is refused with the nearest real one.",
         ]
       : []),
   ].join("\n");

@@ -1,4 +1,4 @@
-import { closest, didYouMean, parseDuration, toTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
+import { closest, didYouMean, GPU_ENGINES, isGpuEngine, parseDuration, toTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
 import { UsageError } from "../../errors";
 
 type Kind = "text" | "flag" | "list" | { min: number };
@@ -21,6 +21,7 @@ export const JOB_OPTIONS: OptionSpec[] = [
   { names: ["--ntasks-per-node"], kind: { min: 1 }, apply: job("ntasksPerNode") },
   { names: ["--mem"], kind: { min: 1 }, apply: job("mem") },
   { names: ["--gres"], kind: { min: 0 }, apply: job("gres") },
+  { names: ["--nodes"], kind: { min: 1 }, apply: job("nodes") },
   { names: ["--partition"], kind: "text", apply: job("partition") },
   { names: ["--constraint"], kind: "text", apply: job("constraint") },
   { names: ["--account"], kind: "text", apply: job("account") },
@@ -62,6 +63,15 @@ export const TASK_OPTIONS: Record<Task, OptionSpec[]> = {
     { names: ["--sharded"], kind: "text", apply: text("sharded") },
     { names: ["--max-input-length"], kind: { min: 1 }, apply: text("maxInputLength") },
     { names: ["--max-total-tokens"], kind: { min: 1 }, apply: text("maxTotalTokens") },
+    {
+      names: ["--engine"],
+      kind: "text",
+      apply: (r, v) => {
+        const engine = String(v);
+        if (!isGpuEngine(engine)) throw new UsageError(`--engine ${JSON.stringify(engine)}: use one of ${GPU_ENGINES.join(", ")}.${didYouMean(closest(engine, GPU_ENGINES))}`);
+        r.engine = engine;
+      },
+    },
   ],
   "speech-recognition": [{ names: ["--input-dir"], kind: "text", apply: (r, v) => (r.speechRecognition = { inputDir: String(v) }) }],
 };

@@ -15,6 +15,8 @@ class JobKeywords(TypedDict, total=False):
     mem: int
     #: GPU devices per node.
     gres: int
+    #: Nodes of the job: a GPU service across them (slurm profiles).
+    nodes: int
     partition: str
     constraint: str
     #: Slurm account, QOS, reservation (default: the profile's account and qos).

@@ -40,6 +40,8 @@ class RunOptions(WorkloadKeywords, total=False):
     sharded: bool | str
     max_input_length: int
     max_total_tokens: int
+    #: The GPU engine with gres: "vllm" or "sglang" (default: the profile's engine, else vllm).
+    engine: str
     # speech-recognition
     #: Folder on the service host that `transcribe(audio_path)` paths are resolved in.
     input_dir: str | os.PathLike[str]
@@ -54,6 +56,7 @@ _PLACES: dict[str, tuple[str | None, str]] = {
     "mount": (None, "mounts"),
     "grace_period": (None, "gracePeriod"),
     "image": (None, "image"),
+    "engine": (None, "engine"),
     **{key: ("textGeneration", camel(key)) for key in TEXT_GENERATION_KEYS},
     "input_dir": ("speechRecognition", "inputDir"),
     **{key: ("policies", camel(key)) for key in ("idle_stop", "on_demand", "start_timeout", "renew", "renew_before")},

@@ -20,8 +20,8 @@ export const dockerProgressFile = (spec: Pick<LaunchSpec, "batch">) => `${spec.b
 export function batchContainerConfig(spec: LaunchSpec, options: DockerOptions): ContainerConfig {
   const batch = spec.batch!;
   // The driver is in svc's runtime images, not in vLLM's: on a cluster it runs from the runtime bundle beside vLLM.
-  if (serverOf(spec.image) === "vllm") {
-    throw new EngineError("invalid", "batch_needs_svc_runtime", "batch jobs on this machine run svc's CPU runtimes: vLLM's image has no batch driver. Drop --gres, or run the job on a slurm profile, where it runs beside vLLM.");
+  if (serverOf(spec.image) !== "svc") {
+    throw new EngineError("invalid", "batch_needs_svc_runtime", "batch jobs on this machine run svc's CPU runtimes: vLLM's and SGLang's images have no batch driver. Drop --gres, or run the job on a slurm profile, where it runs beside vLLM.");
   }
   const base = containerConfig({ ...spec, inputDir: undefined, batch: undefined }, 0, options);
   const progressFile = dockerProgressFile(spec);

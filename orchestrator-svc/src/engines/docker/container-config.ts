@@ -2,6 +2,7 @@ import { RUNTIME_CONTAINER } from "@svc/contracts";
 import { API_KEY_VARIABLE, serverOf } from "../api-key";
 import type { LaunchSpec } from "../engine";
 import { modelMount } from "../model-folder";
+import { GPU_SERVERS, SGLANG_WITH_KEY, serverProgram } from "../gpu-servers";
 
 export const LABELS = {
   serviceId: "svc.service-id",
@@ -18,6 +19,8 @@ export const INPUT_MOUNT = "/inputs";
 export const API_KEY_MOUNT = "/run/secrets/svc-api-key";
 /** vLLM's image starts its server itself and takes the key from the environment: a shell sets it from the mounted file first. */
 const VLLM_WITH_KEY_FILE = ["/bin/sh", "-c", `${API_KEY_VARIABLE.vllm}="$(cat ${API_KEY_MOUNT})" && export ${API_KEY_VARIABLE.vllm} && exec python3 -m vllm.entrypoints.openai.api_server "$@"`, "vllm"];
+/** SGLang's image has no server entry point: its server module runs, with the key (when there is one) read from the mounted file into SGLANG_WITH_KEY's variable. */
+const SGLANG_WITH_KEY_FILE = ["/bin/sh", "-c", `${API_KEY_VARIABLE.sglang}="$(cat ${API_KEY_MOUNT})" && export ${API_KEY_VARIABLE.sglang} && exec python3 -c "$0" "$@"`, SGLANG_WITH_KEY];
 /** Port the server listens on inside its container when ports are published instead of host networking. */
 const PUBLISHED_CONTAINER_PORT = 8000;
 
@@ -74,7 +77,9 @@ export function containerConfig(spec: LaunchSpec, port: number, options: DockerO
   const hostNetwork = options.network === "host";
   const listenPort = hostNetwork ? port : PUBLISHED_CONTAINER_PORT;
   const mounts = [{ Type: "bind" as const, Source: modelMount(spec.modelDir), Target: modelMount(spec.modelDir), ReadOnly: true }];
-  const cmd = ["--model", spec.modelDir, "--host", hostNetwork ? "127.0.0.1" : "0.0.0.0", "--port", String(listenPort)];
+  const server = serverOf(spec.image);
+  const modelOption = server === "svc" ? "--model" : GPU_SERVERS[server].modelOption;
+  const cmd = [modelOption, spec.modelDir, "--host", hostNetwork ? "127.0.0.1" : "0.0.0.0", "--port", String(listenPort)];
   if (spec.inputDir) {
     mounts.push({ Type: "bind", Source: spec.inputDir, Target: INPUT_MOUNT, ReadOnly: true });
     // The runtime maps absolute host paths in audio_path to the mount, so callers use the path they know.
@@ -82,18 +87,19 @@ export function containerConfig(spec: LaunchSpec, port: number, options: DockerO
   }
   // `--mount`: each folder read-only at the path the user gave.
   for (const mount of spec.mounts ?? []) mounts.push({ Type: "bind", Source: mount.source, Target: mount.target, ReadOnly: true });
-  const vllmKey = apiKeyFile !== undefined && serverOf(spec.image) === "vllm";
   if (apiKeyFile !== undefined) {
     mounts.push({ Type: "bind", Source: apiKeyFile, Target: API_KEY_MOUNT, ReadOnly: true });
-    if (!vllmKey) cmd.push("--api-key-file", API_KEY_MOUNT);
+    if (server === "svc") cmd.push("--api-key-file", API_KEY_MOUNT);
   }
+  const entrypoint =
+    server === "vllm" ? (apiKeyFile !== undefined ? VLLM_WITH_KEY_FILE : undefined) : server === "sglang" ? (apiKeyFile !== undefined ? SGLANG_WITH_KEY_FILE : serverProgram("sglang", false)) : undefined;
   cmd.push(...spec.args);
   const gpus = spec.job.gres ?? 0;
   return {
     name: containerName(spec.serviceId),
     body: {
       Image: spec.image,
-      ...(vllmKey ? { Entrypoint: VLLM_WITH_KEY_FILE } : {}),
+      ...(entrypoint ? { Entrypoint: entrypoint } : {}),
       Cmd: cmd,
       User: options.user,
       Env: Object.entries(RUNTIME_CONTAINER.env).map(([name, value]) => `${name}=${value}`),

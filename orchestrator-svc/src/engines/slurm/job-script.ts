@@ -3,6 +3,8 @@ import { SLURM_VALUE_RULES } from "@svc/contracts";
 import { API_KEY_VARIABLE, serverOf } from "../api-key";
 import { instanceKey, type LaunchSpec } from "../engine";
 import { EngineError } from "../engine-error";
+import { GPU_SERVERS } from "../gpu-servers";
+import { multiNodeLines } from "./multi-node";
 import { runtimeCommand, type RuntimeTarget } from "./runtime-command";
 
 const { ACCOUNT, CONSTRAINT, NAME, NODELIST, PARTITION, TIME } = SLURM_VALUE_RULES;
@@ -72,6 +74,12 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   const job = spec.job;
   const gpus = job.gres ?? 0;
   if (!Number.isInteger(gpus) || gpus < 0 || gpus > 64) throw new JobScriptError(`--gres ${gpus}: give a whole number of GPUs.`);
+  const server = serverOf(spec.image);
+  const nodes = spec.placement?.nodes ?? job.nodes ?? 1;
+  if (!Number.isInteger(nodes) || nodes < 1 || nodes > 1024) throw new JobScriptError(`--nodes ${nodes}: give a whole number of nodes.`);
+  if (nodes > 1 && (server === "svc" || spec.batch)) throw new JobScriptError(`--nodes ${nodes}: only a GPU service (vLLM or SGLang, with --gres) spans nodes; give --nodes 1 or drop it.`);
+  // A typed GRES (gpu:a100:4) where the placement names the partition's GPU type.
+  const gpuType = spec.placement?.gpuType && /^[A-Za-z0-9_.-]{1,64}$/.test(spec.placement.gpuType) ? `${spec.placement.gpuType}:` : "";
   const lines = [
     "#!/bin/bash",
     ...directive("job-name", spec.name, NAME, "--name"),
@@ -81,7 +89,8 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
     ...directive("time", job.time, TIME, "--time"),
     ...directive("ntasks-per-node", job.ntasksPerNode, POSITIVE, "--ntasks-per-node"),
     ...directive("mem", job.mem === undefined ? undefined : `${job.mem}G`, /^[1-9][0-9]{0,6}G$/, "--mem"),
-    ...(gpus > 0 ? [`#SBATCH --gres=gpu:${gpus}`] : []),
+    ...(nodes > 1 || job.nodes !== undefined ? [`#SBATCH --nodes=${nodes}`] : []),
+    ...(gpus > 0 ? [`#SBATCH --gres=gpu:${gpuType}${gpus}`] : []),
     ...directive("partition", job.partition, PARTITION, "--partition"),
     ...directive("constraint", job.constraint, CONSTRAINT, "--constraint"),
     ...directive("account", job.account, ACCOUNT, "--account"),
@@ -93,7 +102,7 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   ];
   if (spec.gracePeriod !== undefined && !(Number.isInteger(spec.gracePeriod) && spec.gracePeriod >= 0)) throw new JobScriptError(`--grace-period ${spec.gracePeriod}: give whole seconds.`);
   if (spec.gracePeriod !== undefined) lines.push(`# svc counts it UNHEALTHY when its health check has not answered ${spec.gracePeriod} s after it started (--grace-period ${spec.gracePeriod}).`);
-  const runtime = runtimeCommand(spec.modelDir, gpus, target, spec.inputDir, mounts);
+  const runtime = runtimeCommand(spec.modelDir, gpus, target, spec.inputDir, mounts, { image: spec.image, withKey: spec.batch !== undefined || spec.apiKey !== undefined });
   if (runtime.comments.some((line) => CONTROL.test(line))) throw new JobScriptError("an image name or path with control characters cannot go into a Slurm job script.");
   lines.push(...runtime.comments, "set -u", "umask 077", ...runtime.checks);
   if (spec.batch) return `${[...lines, ...batchLines(spec, target, runtime.words)].join("\n")}\n`;
@@ -106,10 +115,12 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
   const inputDir = spec.inputDir === undefined ? undefined : remotePathWord(spec.inputDir);
   if (inputDir) lines.push(`mkdir -p ${inputDir}`);
   lines.push(...PORT_PICKER);
-  const command = [...runtime.words, "--model", shellQuote(spec.modelDir), "--host", '"$addr"', "--port", '"$port"'];
+  const modelOption = server === "svc" ? "--model" : GPU_SERVERS[server].modelOption;
+  const command = [...runtime.words, modelOption, shellQuote(spec.modelDir), "--host", '"$addr"', "--port", '"$port"'];
   if (inputDir) command.push("--input-dir", inputDir, "--input-host-dir", inputDir);
   command.push(...spec.args.map(shellQuote));
-  lines.push(`exec ${command.join(" ")}`);
+  if (nodes > 1 && server !== "svc") lines.push(...multiNodeLines(server, nodes, command));
+  else lines.push(`exec ${command.join(" ")}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -146,7 +157,7 @@ function batchLines(spec: LaunchSpec, target: RuntimeTarget, server: string[]): 
       API_KEY_VARIABLE[serverOf(spec.image)],
       "--",
       ...server,
-      "--model",
+      serverOf(spec.image) === "svc" ? "--model" : GPU_SERVERS[serverOf(spec.image) as "vllm" | "sglang"].modelOption,
       shellQuote(spec.modelDir),
       ...spec.args.map(shellQuote),
     ].join(" "),

@@ -1,6 +1,7 @@
 import { remotePathWord } from "@svc/ssh";
 import type { Observation } from "../engine";
 import { JOB_FILES } from "./job-script";
+import { FAILED_MARK } from "./multi-node";
 import { CANNOT_START } from "./runtime-command";
 
 /** A service's Slurm handle: `<job id>:<work folder on the cluster>`. */
@@ -142,12 +143,13 @@ function pendingReason(state: string, reason: string): string {
   return reason ? `${head}${words} (Slurm: ${reason})` : `${head}queued`;
 }
 
-/** The output's last lines; a job script's line saying why it could not start its server leads. */
+/** The output's last lines; a job script's first line saying why it could not start its server, or why it failed (a node lost), leads. */
 function withTail(text: string, tail: string | undefined): string {
   const last = tail?.trim();
   if (!last) return text;
-  const cause = last.split("\n").find((line) => line.startsWith(CANNOT_START));
-  return `${cause ? `${cause.slice(CANNOT_START.length)} (${text})` : text}; last output:\n${last}`;
+  const cause = last.split("\n").find((line) => line.startsWith(CANNOT_START) || line.startsWith(FAILED_MARK));
+  const said = cause?.slice(cause.startsWith(CANNOT_START) ? CANNOT_START.length : FAILED_MARK.length);
+  return `${said ? `${said} (${text})` : text}; last output:\n${last}`;
 }
 
 /**

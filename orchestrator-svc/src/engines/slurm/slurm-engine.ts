@@ -7,7 +7,9 @@ import { clusterFailure } from "./cluster-failure";
 import { inside } from "./cluster-paths";
 import { commentFor, driverOf, JOB_FILES, renderJobScript } from "./job-script";
 import { formatHandle, observe, parseHandle, parseStatusOutput, statusScript } from "./job-status";
-import { DEFAULT_SLURM_RUNTIME, isVllm, type RuntimeTarget } from "./runtime-command";
+import { DEFAULT_SLURM_RUNTIME, isGpuServer, type RuntimeTarget } from "./runtime-command";
+import { serverOf } from "../api-key";
+import { GPU_SERVERS, serverProgram } from "../gpu-servers";
 import type { BundleSource } from "./runtime/bundles";
 import { ClusterRuntime } from "./runtime/cluster-runtime";
 import type { RuntimeInstalls } from "./runtime/installs";
@@ -85,7 +87,7 @@ export class SlurmEngine implements Engine {
    * How the job starts its server, per the profile's runtime kind. With `prepare` (a submit, not a
    * dry run) it first makes that possible: the svc runtime bundle installed, or the Apptainer
    * image pulled or built; its notes say what it did. A batch job also needs the bundle for its
-   * driver, whatever runs the server (the bare runtime, vLLM, an Apptainer image).
+   * driver, whatever runs the server (the bare runtime, vLLM, SGLang, an Apptainer image).
    */
   private async target(spec: LaunchSpec, reach: Reach, prepare: boolean): Promise<{ target: RuntimeTarget; notes: string[] }> {
     const { profile, connection, runtime } = reach;
@@ -104,7 +106,7 @@ export class SlurmEngine implements Engine {
       const notes = prepare ? await this.deps.apptainer.prepare(plan, profile, connection) : [];
       return withDriver({ runtime: "apptainer", sif: plan.sif, prepare: plan.prepare }, notes);
     }
-    if (isVllm(spec.image)) return withDriver({ runtime: "bare" }, []);
+    if (isGpuServer(spec.image)) return withDriver({ runtime: "bare" }, []);
     const { bundle, notes, files } = await bundled();
     if (!bundle.tasks.includes(spec.task)) {
       const why = bundle.unavailable.find((u) => u.task === spec.task)?.reason ?? "it is not in the bundle";
@@ -158,7 +160,7 @@ export class SlurmEngine implements Engine {
       const said = result.stderr.trim() || result.stdout.trim() || `exit code ${result.code}`;
       throw new EngineError("refused", "sbatch_refused", `sbatch on ${profile.host} refused the job: ${said}`);
     }
-    return { handle: formatHandle({ jobId, workDir }), host: null, port: null, notes, runtime: describeTarget(target) };
+    return { handle: formatHandle({ jobId, workDir }), host: null, port: null, notes, runtime: describeTarget(target, spec.image) };
   }
 
   async inspect(handles: string[]): Promise<Map<string, Observation>> {
@@ -251,8 +253,9 @@ export class SlurmEngine implements Engine {
 }
 
 /** What a job runs its server with, as `svc details` shows it: never a container image for a bare job. */
-function describeTarget(target: RuntimeTarget): string {
+function describeTarget(target: RuntimeTarget, image: string): string {
   if (target.runtime === "apptainer") return `apptainer ${target.sif}`;
-  if (!target.bundle) return "vLLM (bare: python3 -m vllm.entrypoints.openai.api_server)";
+  const server = serverOf(image);
+  if (!target.bundle) return `${GPU_SERVERS[server === "svc" ? "vllm" : server].label} (bare: ${serverProgram(server === "svc" ? "vllm" : server, false).join(" ")})`;
   return `svc runtime ${target.bundle.version} (bare: ${target.bundle.main})`;
 }

@@ -13,7 +13,7 @@ class ImageChoice:
     """The image the app runs for a task on an inference server."""
 
     task: Task
-    engine: Literal["svc", "vllm"]
+    engine: Literal["svc", "vllm", "sglang"]
     image: str
     #: The variable of `svc start`'s environment that pinned it (SVC_TEXT_GENERATION_IMAGE, …), or None for the default.
     set_by: str | None
@@ -70,7 +70,7 @@ class RuntimeImage:
     """A runtime image that serves a task."""
 
     task: Task
-    engine: Literal["svc", "vllm"]
+    engine: Literal["svc", "vllm", "sglang"]
     image: str
     #: The variable that pinned it (SVC_TEXT_GENERATION_IMAGE, …), or None for the default.
     set_by: str | None

@@ -1,0 +1,168 @@
+/**
+ * Writes an engine's option list (vllm.json, sglang.json beside this file) from the engine's Python
+ * source at the version svc pins: `bun generate.ts vllm|sglang <checkout> <version> <source note>`.
+ *
+ * Both engines build their command lines from dataclasses: every field of vLLM's EngineArgs and
+ * frontend args, and of SGLang's ServerArgs, is an option `--field-name` (vLLM: a bool field is
+ * `--x` and `--no-x`; SGLang: a bool is a bare `--x`). The `add_argument(` calls add what the fields
+ * do not say: other spellings (`-tp`, `--tp-size`), options taking an optional value (`nargs="?"`),
+ * and simple `choices=[...]` lists; `Literal[...]` field types give choices too.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { EngineOptionList, UpstreamOption } from "./option-list";
+
+interface Layout {
+  /** Source files, relative to the checkout, and the dataclasses in each whose fields are options. */
+  files: { path: string; classes: string[] }[];
+  /** Bool fields: `--x` and `--no-x` (argparse.BooleanOptionalAction, vLLM), or `--x` alone (store_true, SGLang). */
+  negatableFlags: boolean;
+  /** Options added outside the files read (subcommand parsers), each with where it comes from. */
+  extra: (UpstreamOption & { from: string })[];
+  /** Fields that are no option (private ones). */
+  skip: RegExp;
+}
+
+const LAYOUTS: Record<"vllm" | "sglang", Layout> = {
+  vllm: {
+    files: [
+      { path: "vllm/engine/arg_utils.py", classes: ["EngineArgs"] },
+      { path: "vllm/entrypoints/openai/cli_args.py", classes: ["BaseFrontendArgs", "FrontendArgs"] },
+    ],
+    negatableFlags: true,
+    extra: [
+      { name: "--enable-log-requests", aliases: ["--no-enable-log-requests"], value: "none", from: "AsyncEngineArgs" },
+      { name: "--disable-log-requests", aliases: ["--no-disable-log-requests"], value: "none", from: "AsyncEngineArgs (deprecated)" },
+      { name: "--headless", aliases: [], value: "none", from: "make_arg_parser" },
+      { name: "--api-server-count", aliases: ["-asc"], value: "required", from: "make_arg_parser" },
+      { name: "--config", aliases: [], value: "required", from: "FlexibleArgumentParser (a YAML file of options)" },
+    ],
+    skip: /^_/,
+  },
+  sglang: {
+    files: [{ path: "python/sglang/srt/server_args.py", classes: ["ServerArgs"] }],
+    negatableFlags: false,
+    extra: [],
+    skip: /^_/,
+  },
+};
+
+interface Field {
+  name: string;
+  type: string;
+}
+
+/** The `name: type = …` fields of `class <name>` (up to its first method), types joined over continuation lines. */
+export function dataclassFields(source: string, className: string): Field[] {
+  const lines = source.split("\n");
+  const start = lines.findIndex((line) => new RegExp(`^class ${className}\\b`).test(line));
+  if (start < 0) throw new Error(`class ${className} not found`);
+  const fields: Field[] = [];
+  let current: Field | undefined;
+  let depth = 0;
+  for (const line of lines.slice(start + 1)) {
+    if (/^\S/.test(line) && line.trim() !== "") break;
+    if (/^ {4}(def |@)/.test(line)) break;
+    const field = /^ {4}([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$/.exec(line);
+    if (field && depth === 0) {
+      current = { name: field[1], type: field[2].split(" = ")[0] };
+      fields.push(current);
+      depth = countDepth(field[2]);
+    } else if (current && depth > 0) {
+      depth += countDepth(line);
+      current.type += ` ${depth === 0 ? line.trim().split(" = ")[0] : line.trim()}`;
+    }
+  }
+  return fields;
+}
+
+const countDepth = (text: string) => (text.match(/[([{]/g)?.length ?? 0) - (text.match(/[)\]}]/g)?.length ?? 0);
+
+/** Each `add_argument(` call's leading option strings and its simple keywords. */
+export function addArgumentCalls(source: string): { names: string[]; optionalValue: boolean; choices?: string[]; flag: boolean }[] {
+  const calls = [];
+  for (const match of source.matchAll(/add_argument\(/g)) {
+    let depth = 1;
+    let end = match.index! + match[0].length;
+    while (depth > 0 && end < source.length) {
+      const char = source[end++];
+      if (char === "(") depth++;
+      else if (char === ")") depth--;
+    }
+    const body = source.slice(match.index! + match[0].length, end - 1);
+    // The option strings lead the call: `"--x", "-x", type=…` (comments between them dropped).
+    let rest = body.replace(/#[^\n]*/g, "");
+    const leading: string[] = [];
+    for (let m = /^\s*"(-[^"]+)"\s*(,|$)/.exec(rest); m; m = /^\s*"(-[^"]+)"\s*(,|$)/.exec(rest)) {
+      leading.push(m[1]);
+      rest = rest.slice(m[0].length);
+    }
+    if (leading.length === 0) continue;
+    const choices = /choices=\[([^\]]*)\]/.exec(body)?.[1];
+    const strings = choices ? [...choices.matchAll(/"([^"]*)"/g)].map((m) => m[1]) : undefined;
+    calls.push({
+      names: leading,
+      optionalValue: /nargs="\?"/.test(body),
+      choices: strings && strings.length > 0 ? strings : undefined,
+      flag: /action="store_(true|false)"/.test(body),
+    });
+  }
+  return calls;
+}
+
+const optionName = (field: string) => `--${field.replaceAll("_", "-")}`;
+
+function fromField(field: Field, layout: Layout): UpstreamOption {
+  const types = field.type;
+  const isBool = /\bbool\b/.test(types);
+  const literal = /Literal\[([^\]]*)\]/.exec(types)?.[1];
+  const choices = literal ? [...literal.matchAll(/"([^"]*)"/g)].map((m) => m[1]) : [];
+  if (isBool && /\bstr\b/.test(types)) return { name: optionName(field.name), aliases: [], value: "optional" };
+  if (isBool) return { name: optionName(field.name), aliases: layout.negatableFlags ? [`--no-${field.name.replaceAll("_", "-")}`] : [], value: "none" };
+  return { name: optionName(field.name), aliases: [], value: "required", ...(choices.length > 0 ? { choices } : {}) };
+}
+
+export function optionsFrom(checkout: string, layout: Layout): UpstreamOption[] {
+  const options = new Map<string, UpstreamOption>();
+  for (const file of layout.files) {
+    const source = readFileSync(join(checkout, file.path), "utf8");
+    for (const className of file.classes) {
+      for (const field of dataclassFields(source, className)) if (!layout.skip.test(field.name)) options.set(optionName(field.name), fromField(field, layout));
+    }
+    for (const call of addArgumentCalls(source)) {
+      const known = call.names.find((name) => options.has(name));
+      const option: UpstreamOption = known ? options.get(known)! : { name: call.names[0], aliases: [], value: call.flag ? "none" : "required" };
+      if (known) options.delete(known);
+      const names = [...new Set([...call.names, option.name, ...option.aliases])];
+      const merged: UpstreamOption = { ...option, name: call.names[0], aliases: names.filter((name) => name !== call.names[0]) };
+      if (call.optionalValue) merged.value = "optional";
+      if (call.flag) merged.value = "none";
+      if (call.choices) merged.choices = call.choices;
+      options.set(merged.name, merged);
+    }
+  }
+  for (const { from: _from, ...extra } of layout.extra) options.set(extra.name, extra);
+  return [...options.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+if (import.meta.main) {
+  const [engine, checkout, version, source] = process.argv.slice(2);
+  if ((engine !== "vllm" && engine !== "sglang") || !checkout || !version || !source) {
+    console.error("usage: bun generate.ts vllm|sglang <checkout> <version> <where the source came from>");
+    process.exit(2);
+  }
+  const layout = LAYOUTS[engine];
+  const list: EngineOptionList = {
+    engine,
+    version,
+    source,
+    files: layout.files.map((file) => file.path),
+    generatedBy: "orchestrator-svc/src/engines/options/generate.ts",
+    options: optionsFrom(checkout, layout),
+  };
+  // One option a line, so a new version's list reads as a short diff.
+  const { options, ...head } = list;
+  const text = JSON.stringify(head, null, 2).replace(/\n}$/, `,\n  "options": [\n${options.map((option) => `    ${JSON.stringify(option)}`).join(",\n")}\n  ]\n}\n`);
+  writeFileSync(join(import.meta.dir, `${engine}.json`), text);
+  console.log(`${engine} ${version}: ${list.options.length} options`);
+}

@@ -1,0 +1,79 @@
+import { badRequest, DEFAULT_GPU_ENGINE, type GpuEngine, type InferenceServer, type JobOptions, type Placement, type Profile, type RunRequest } from "@svc/contracts";
+import { GPU_SERVERS, givenOptions } from "../engines/gpu-servers";
+import { ENGINE_OPTIONS, readUpstreamArgs } from "../engines/options/check";
+
+/** The GPU engine a text-generation request asks for: --engine, else the profile's `engine`, else vLLM. */
+export const gpuEngineOf = (request: RunRequest, profile: Profile): GpuEngine => request.engine ?? profile.engine ?? DEFAULT_GPU_ENGINE;
+
+/**
+ * Which server runs a text-generation request: on GPUs (--gres, or a partition with GPUs: see
+ * gpu-placement.ts) the GPU engine asked for; else the CPU one. --engine without GPUs is refused:
+ * SGLang and vLLM run on GPUs here.
+ */
+export function chooseServer(request: RunRequest, profile: Profile, onGpus: boolean, cpuTextGeneration: InferenceServer): InferenceServer {
+  if (request.task !== "text-generation") {
+    if (request.engine !== undefined) throw badRequest(`--engine applies to text-generation only: ${request.task} runs on svc's own runtime.`, { field: "engine" });
+    return "svc";
+  }
+  if (onGpus) return gpuEngineOf(request, profile);
+  if (request.engine !== undefined && request.engine !== cpuTextGeneration) {
+    throw badRequest(`--engine ${request.engine} runs on GPUs: add --gres N (GPUs per node) or --partition with a GPU partition, or drop --engine to run on the CPU runtime.`, { field: "engine" });
+  }
+  return cpuTextGeneration;
+}
+
+/**
+ * The placement of a GPU launch the user sized with --gres/--nodes: the GPUs of each node in
+ * tensor parallel, the nodes in pipeline parallel (the planner replaces it where it plans).
+ */
+export function userPlacement(job: JobOptions): Placement | undefined {
+  const gpus = job.gres ?? 0;
+  const nodes = job.nodes ?? 1;
+  if (gpus === 0) return undefined;
+  return {
+    summary: `${nodes} × ${gpus} GPUs as asked (--nodes ${nodes} --gres ${gpus}): tensor parallel ${gpus}${nodes > 1 ? `, pipeline parallel ${nodes}` : ""}`,
+    partition: job.partition ?? null,
+    gpuType: null,
+    nodes,
+    gpusPerNode: gpus,
+    tensorParallel: gpus,
+    pipelineParallel: nodes,
+    maxModelLen: null,
+    concurrency: 1,
+    memory: { weightBytes: 0, kvCacheBytes: 0, overheadBytes: 0, usableBytesPerGpu: 0 },
+    source: "user",
+    reasons: [],
+  };
+}
+
+/**
+ * Engine arguments checked against the engine's pinned options (see engines/options/): a misspelt
+ * or unknown option is refused with the nearest real one. svc's own options (where it listens,
+ * what it serves, its key, a multi-node group's rendezvous) are refused; parallel sizes the
+ * placement sets may be given again: the user's win, with a warning. With `--image` the server
+ * is another build, perhaps another version: its arguments pass unchecked, with a warning.
+ */
+export function checkGpuEngineArgs(engine: GpuEngine, args: readonly string[], placement: Placement | undefined, ownImage: boolean): string[] {
+  const server = GPU_SERVERS[engine];
+  const list = ENGINE_OPTIONS[engine];
+  const given = givenOptions(engine, args);
+  const reserved = server.reserved.filter((option) => given.has(option));
+  if (reserved.length > 0) {
+    throw badRequest(`engine argument ${reserved[0]}: svc sets it itself for ${server.label} (where it listens, the model it serves, its key, the nodes' rendezvous). Use svc run's own options instead.`, { field: "engineArgs" });
+  }
+  if (ownImage) return args.length > 0 ? [`--image: the ${server.label} arguments are not checked (your image may be another version than the pinned ${list.version}).`] : [];
+  const { problems } = readUpstreamArgs(args, list);
+  if (problems.length > 0) {
+    throw badRequest(`${problems.join(" ")} (svc checks ${server.label} arguments against the options of ${server.label} ${list.version}, the version it runs.)`, { field: "engineArgs", engine, version: list.version });
+  }
+  const warnings: string[] = [];
+  const sizes = [
+    [server.tensorParallel, placement?.tensorParallel],
+    [server.pipelineParallel, placement?.pipelineParallel],
+  ] as const;
+  for (const [option, planned] of sizes) {
+    const canonical = list.options.find((each) => each.name === option || each.aliases.includes(option))?.name ?? option;
+    if (planned !== undefined && given.has(canonical)) warnings.push(`${option} from your engine arguments replaces the placement's ${planned}: yours is used.`);
+  }
+  return warnings;
+}
