@@ -80,7 +80,7 @@ test("svc's own options are refused; parallel sizes may be given again, and the 
 });
 
 test("--engine without GPUs, --engine for speech, and more than one node on a local profile are refused saying what to do", async () => {
-  expect((await refusal(plan({ engine: "sglang" }))).message).toBe("--engine sglang runs on GPUs: add --gres N (GPUs per node), or drop --engine to run on the CPU runtime.");
+  expect((await refusal(plan({ engine: "sglang" }))).message).toBe("--engine sglang runs on GPUs: add --gres N (GPUs per node) or --partition with a GPU partition, or drop --engine to run on the CPU runtime.");
   expect((await refusal(planLaunch({ task: "speech-recognition", model: "acme/tiny", engine: "vllm" }, deps(), "default"))).message).toContain("--engine applies to text-generation only");
   const local2 = await refusal(plan({ engine: "sglang", job: { gres: 1, nodes: 2 } }, local));
   expect(local2.status).toBe(400);

@@ -115,7 +115,7 @@ describe("a run on a slurm profile whose GPUs are known", () => {
     expect(error.status).toBe(400);
     expect(error.message).toContain("Give --gres N");
     const plan = await run({ job: { partition: "gpu", gres: 2 }, textGeneration: { sharded: "true" } }, null);
-    expect(plan.placement).toBeUndefined();
+    expect(plan.placement).toMatchObject({ source: "user", nodes: 1, gpusPerNode: 2, tensorParallel: 2, summary: "1 × 2 GPUs as asked (--nodes 1 --gres 2): tensor parallel 2" });
     expect(plan.warnings.join("\n")).toContain("svc cannot size meta-llama/Llama-3.1-70B-Instruct for GPUs");
     expect(option(plan.args, "--tensor-parallel-size")).toBe("2");
   });
@@ -124,6 +124,6 @@ describe("a run on a slurm profile whose GPUs are known", () => {
     const plan = await run({ job: { gres: 2 }, textGeneration: { sharded: "true" } }, llama70b, null);
     expect(plan.server).toBe("vllm");
     expect(option(plan.args, "--tensor-parallel-size")).toBe("2");
-    expect(plan.placement).toBeUndefined();
+    expect(plan.placement).toMatchObject({ source: "user", gpusPerNode: 2, tensorParallel: 2 });
   });
 });

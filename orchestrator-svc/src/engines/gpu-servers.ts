@@ -83,7 +83,7 @@ export function placementArgs(engine: GpuEngine, placement: Placement | undefine
   const given = givenOptions(engine, userArgs);
   const canonical = (option: string) => ENGINE_OPTIONS[engine].options.find((each) => each.name === option || each.aliases.includes(option))?.name ?? option;
   const args: string[] = [];
-  if (!given.has(canonical(server.tensorParallel))) args.push(server.tensorParallel, String(placement.tensorParallel));
+  if (placement.tensorParallel > 1 && !given.has(canonical(server.tensorParallel))) args.push(server.tensorParallel, String(placement.tensorParallel));
   if (placement.pipelineParallel > 1 && !given.has(canonical(server.pipelineParallel))) args.push(server.pipelineParallel, String(placement.pipelineParallel));
   return args;
 }

@@ -23,20 +23,22 @@ export function chooseServer(request: RunRequest, profile: Profile, onGpus: bool
 }
 
 /**
- * The placement of a GPU launch the user sized with --gres/--nodes: the GPUs of each node in
- * tensor parallel, the nodes in pipeline parallel (the planner replaces it where it plans).
+ * The placement of a GPU launch svc could not size (the model's facts or the profile's GPUs unknown)
+ * but the user gave --gres/--nodes: the GPUs of each node in tensor parallel (one, with --sharded
+ * false), the nodes in pipeline parallel.
  */
-export function userPlacement(job: JobOptions): Placement | undefined {
+export function userPlacement(job: JobOptions, unsharded = false): Placement | undefined {
   const gpus = job.gres ?? 0;
   const nodes = job.nodes ?? 1;
   if (gpus === 0) return undefined;
+  const tensorParallel = unsharded ? 1 : gpus;
   return {
-    summary: `${nodes} × ${gpus} GPUs as asked (--nodes ${nodes} --gres ${gpus}): tensor parallel ${gpus}${nodes > 1 ? `, pipeline parallel ${nodes}` : ""}`,
+    summary: `${nodes} × ${gpus} GPUs as asked (--nodes ${nodes} --gres ${gpus}): tensor parallel ${tensorParallel}${nodes > 1 ? `, pipeline parallel ${nodes}` : ""}`,
     partition: job.partition ?? null,
     gpuType: null,
     nodes,
     gpusPerNode: gpus,
-    tensorParallel: gpus,
+    tensorParallel,
     pipelineParallel: nodes,
     maxModelLen: null,
     concurrency: 1,

@@ -67,7 +67,7 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   const image = request.image ?? deps.image(request.task, server);
   const job = launch.job;
   // Unsized (the profile's GPUs unknown, or the model's facts) but GPUs asked for: the user's --gres/--nodes as they are.
-  const placement = server === "svc" ? undefined : (launch.placement ?? userPlacement(job));
+  const placement = server === "svc" ? undefined : (launch.placement ?? userPlacement(job, request.textGeneration?.sharded?.toLowerCase() === "false"));
   if ((placement?.nodes ?? job.nodes ?? 1) > 1 && !capabilities.slurmJobOptions) {
     throw badRequest(`--nodes ${placement?.nodes ?? job.nodes}: profile ${profile.name} runs services on this machine, one node. A model across nodes runs on a slurm profile.`, { field: "job.nodes" });
   }
