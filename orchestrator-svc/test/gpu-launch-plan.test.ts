@@ -22,8 +22,8 @@ const factsOf = (name: string) => {
   writeSnapshot(name, join(root, name));
   return readFacts(join(root, name));
 };
-const llama70b = factsOf("Llama-3.1-70B-Instruct");
-const llama405b = factsOf("Llama-3.1-405B-Instruct");
+const llama70b = await factsOf("Llama-3.1-70B-Instruct");
+const llama405b = await factsOf("Llama-3.1-405B-Instruct");
 
 const cluster: Profile = { name: "hpc", schema: "slurm", host: "localhost", user: "me", home: "~/svc", cache: "/cache", partition: "debug" };
 const gpus: ClusterGpus = {
@@ -78,7 +78,7 @@ describe("a run on a slurm profile whose GPUs are known", () => {
   });
 
   test("a model larger than a node: pipeline parallel over two nodes, --nodes set", async () => {
-    const mixtral = factsOf("Mixtral-8x22B-Instruct-v0.1");
+    const mixtral = await factsOf("Mixtral-8x22B-Instruct-v0.1");
     const plan = await run({ job: { partition: "gpu" } }, mixtral);
     expect(plan.job).toMatchObject({ partition: "gpu", gres: 4, nodes: 2 });
     expect([option(plan.args, "--tensor-parallel-size"), option(plan.args, "--pipeline-parallel-size")]).toEqual(["4", "2"]);
