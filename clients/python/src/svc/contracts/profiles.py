@@ -14,6 +14,8 @@ class LocalProfile:
     cache_dir: str
     #: Default idle_stop of this profile's services (e.g. "30m").
     idle_stop: str | None = None
+    #: The GPU engine of this profile's text-generation services when `run()` gives none (default vllm).
+    engine: Literal["vllm", "sglang"] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,6 +35,8 @@ class SlurmProfile:
     account: str | None = None
     partition: str | None = None
     qos: str | None = None
+    #: The GPU engine of this profile's text-generation services when `run()` gives none (default vllm).
+    engine: Literal["vllm", "sglang"] | None = None
 
 
 Profile = Union[LocalProfile, SlurmProfile]
@@ -56,6 +60,8 @@ class ProfileAttributes(TypedDict, total=False):
     account: str
     partition: str
     qos: str
+    #: The GPU engine of the profile's text-generation services (vllm, sglang); an empty string removes it.
+    engine: str
     #: slurm: the fingerprint (SHA256:…) of the host's key, checked beforehand, for a host not in
     #: known_hosts yet (SvcApiError ssh_host_key_unknown carries it); not stored in the profile.
     host_key_fingerprint: str
