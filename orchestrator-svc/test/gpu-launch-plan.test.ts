@@ -10,9 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError, type ClusterGpus, type Model, type ModelFacts, type Profile, type RunRequest } from "@svc/contracts";
-import { ImageCatalog } from "../src/catalog/images";
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
-import { capabilitiesFor } from "./engine-capabilities";
+import { plannerDeps } from "./planner-deps";
 import { gpuPartition } from "./gpu-partitions";
 import { readFacts, writeSnapshot } from "./model-files";
 
@@ -34,18 +33,8 @@ const gpus: ClusterGpus = {
 };
 
 function deps(facts: ModelFacts | null, clusterGpus: ClusterGpus | null = gpus): PlannerDeps {
-  const catalog = ImageCatalog.fromEnv({});
   const model: Model = { repo: "meta-llama/Llama-3.1-70B-Instruct", revision: "a".repeat(40), profile: "hpc", image: "text-generation", modelDir: "/models/llama", sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z", ...(facts ? { facts } : {}) };
-  return {
-    profile: async () => cluster,
-    models: async () => [model],
-    image: (task, server) => catalog.image(task, server),
-    cpuTextGeneration: catalog.cpuTextGeneration,
-    isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    capabilities: capabilitiesFor,
-    protectedPlaces: [],
-    gpus: async () => clusterGpus,
-  };
+  return plannerDeps({}, cluster, model, clusterGpus);
 }
 const run = (extra: Partial<RunRequest>, facts: ModelFacts | null = llama70b, clusterGpus: ClusterGpus | null = gpus) =>
   planLaunch({ task: "text-generation", model: "meta-llama/Llama-3.1-70B-Instruct", ...extra }, deps(facts, clusterGpus), "hpc");
