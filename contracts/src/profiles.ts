@@ -30,6 +30,9 @@ const JOB_DEFAULT = (what: string, option: string) => `The Slurm ${what} of this
 /** The job options a slurm profile can carry defaults for (profiles.cfg keys, `svc profile add --account …`). */
 export const PROFILE_JOB_DEFAULTS = ["account", "partition", "qos"] as const;
 
+const GPU_MEMORY =
+  "Memory of one GPU, for GPU types svc's table does not know or gives the wrong variant of (e.g. 80G for 80 GB A100s): one size for every type, or sizes per GRES type (`a100:80G, mi50:32G`). G = GiB, as Slurm reads --mem.";
+
 const IDENTITY_FILE = "Private key to log in with; default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_{rsa,ecdsa,ed25519} and ssh-agent.";
 
 export const LocalProfile = Type.Object({
@@ -38,6 +41,7 @@ export const LocalProfile = Type.Object({
   home_dir: line("Absolute path of the user-owned folder for model and image files; created when missing; must be writable."),
   cache_dir: line("Absolute path of a shared folder to source model and image files from; must exist and be readable (never created)."),
   idle_stop: Type.Optional(line(IDLE_STOP, 32)),
+  gpu_memory: Type.Optional(line(GPU_MEMORY, 256)),
 }, { $id: "LocalProfile" });
 export type LocalProfile = Static<typeof LocalProfile>;
 
@@ -55,6 +59,7 @@ export const SlurmProfile = Type.Object({
   account: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.ACCOUNT.source, description: JOB_DEFAULT("account", "--account") })),
   partition: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.PARTITION.source, description: JOB_DEFAULT("partition", "--partition") })),
   qos: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.ACCOUNT.source, description: JOB_DEFAULT("quality of service", "--qos") })),
+  gpu_memory: Type.Optional(line(GPU_MEMORY, 256)),
 }, { $id: "SlurmProfile" });
 export type SlurmProfile = Static<typeof SlurmProfile>;
 
@@ -81,6 +86,7 @@ const attributes = {
   port: SlurmProfile.properties.port,
   identity_file: Type.Optional(text(IDENTITY_FILE)),
   idle_stop: Type.Optional(text(IDLE_STOP, 32)),
+  gpu_memory: Type.Optional(Type.String({ maxLength: 256, description: `${GPU_MEMORY} An empty string removes it.` })),
   runtime: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: RUNTIME })),
   account: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("account", "--account")} An empty string removes it.` })),
   partition: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("partition", "--partition")} An empty string removes it.` })),

@@ -57,6 +57,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   const planner = {
     profile: (name: string) => client.profiles.get(name),
     models: (profile: string, repo?: string) => client.models.list({ profile, repo }),
+    gpus: (profile: string) => client.profiles.gpus(profile),
     image: (task: Parameters<typeof catalog.image>[0], server: Parameters<typeof catalog.image>[1]) => catalog.image(task, server),
     cpuTextGeneration: catalog.cpuTextGeneration,
     capabilities: (profile: Parameters<typeof engines.forProfile>[0]) => engines.forProfile(profile).capabilities,

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { profileFolders, type InferenceServer, type JobOptions, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import { profileFolders, type ClusterGpus, type InferenceServer, type JobOptions, type Model, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import type { EngineCapabilities, Mount } from "../engines/engine";
 import { checkDataPath, type ProtectedPlace } from "./data-paths";
 import { checkCpuEngineArgs } from "./engine-args";
@@ -14,6 +14,8 @@ export interface PlannerDeps {
   profile(name: string): Promise<Profile>;
   /** Registry rows of `repo` on `profile` (without `repo`: all of the profile's). */
   models(profile: string, repo?: string): Promise<Model[]>;
+  /** The profile's partitions and GPUs, from profile-svc (its last reading of the cluster), for sizing GPU launches. */
+  gpus?(profile: string): Promise<ClusterGpus>;
   /** The container image that serves `task` with this inference server. */
   image(task: Task, server: InferenceServer): string;
   /** Which text-generation server to use without GPUs (`svc`, or `vllm` when configured). */

@@ -1,5 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
-import { isSlurmRuntime, parseDuration, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
+import { isSlurmRuntime, parseDuration, parseGpuMemorySetting, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
 import { LineError, type IniSection } from "./ini-document";
 
 /**
@@ -84,6 +84,12 @@ export function profileFromSection(section: IniSection): Profile {
     if (parseDuration(idle.value) === undefined) throw new LineError(idle.line, `idle_stop "${idle.value}" is not a duration: use e.g. 30m, 2h, 1h30m or HH:MM:SS`);
     profile.idle_stop = idle.value;
   }
+  const gpuMemory = pick(section, "gpu_memory");
+  if (gpuMemory?.value) {
+    const problem = parseGpuMemorySetting(gpuMemory.value);
+    if (typeof problem === "string") throw new LineError(gpuMemory.line, problem);
+    profile.gpu_memory = gpuMemory.value;
+  }
   if (!Value.Check(Profile, profile)) {
     const nameOk = new RegExp(Profile.anyOf[0].properties.name.pattern!).test(section.name);
     throw new LineError(
@@ -103,6 +109,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
         ["home_dir", profile.home_dir],
         ["cache_dir", profile.cache_dir],
         ["idle_stop", profile.idle_stop],
+        ["gpu_memory", profile.gpu_memory],
       ],
       aliases: mutable(KEY_ALIASES.local),
     };
@@ -119,6 +126,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
       ["runtime", profile.runtime],
       ["idle_stop", profile.idle_stop],
       ...PROFILE_JOB_DEFAULTS.map((key): [string, string | undefined] => [key, profile[key]]),
+      ["gpu_memory", profile.gpu_memory],
     ],
     aliases: mutable(KEY_ALIASES.slurm),
   };
