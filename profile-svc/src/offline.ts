@@ -11,7 +11,7 @@ import { ProfileService } from "./profiles/service";
 export function profilesOnDisk(profilesFile: string, env: Record<string, string | undefined> = process.env) {
   const service = new ProfileService({ profilesFile, env, gpuCacheDir: gpuCacheDir(profilesFile) });
   const gpus = new GpusService(service);
-  return Object.assign(service, { gpus: (name: string, refresh?: boolean) => gpus.get(name, refresh) });
+  return Object.assign(service, { gpus: (name: string, options: { refresh?: boolean } = {}) => gpus.get(name, options.refresh ?? false) });
 }
 
 /** Where the running profile-svc keeps GPU readings ($SVC_HOME_DIR/data/profile-svc/gpus), so both see the same. */

@@ -80,36 +80,35 @@ export interface SlurmPartition {
 
 const integer = (text: string | undefined) => (text && /^\d+$/.test(text) ? Number(text) : 0);
 
-export function parseNodes(text: string): SlurmNode[] {
-  return text
+/** The records of one `scontrol -o show …` listing: its lines that start with `first=`. */
+const records = (text: string, first: string) =>
+  text
     .split("\n")
-    .filter((line) => line.startsWith("NodeName="))
-    .map((line) => {
-      const fields = recordFields(line);
-      const partitions = fields.get("Partitions");
-      return {
-        name: fields.get("NodeName")!,
-        partitions: partitions && partitions !== "(null)" ? partitions.split(",") : [],
-        gpus: parseGpuGres(fields.get("Gres")),
-        cpus: integer(fields.get("CPUTot")),
-        memoryMb: integer(fields.get("RealMemory")),
-      };
-    });
+    .filter((line) => line.startsWith(`${first}=`))
+    .map(recordFields);
+
+export function parseNodes(text: string): SlurmNode[] {
+  return records(text, "NodeName").map((fields) => {
+    const partitions = fields.get("Partitions");
+    return {
+      name: fields.get("NodeName")!,
+      partitions: partitions && partitions !== "(null)" ? partitions.split(",") : [],
+      gpus: parseGpuGres(fields.get("Gres")),
+      cpus: integer(fields.get("CPUTot")),
+      memoryMb: integer(fields.get("RealMemory")),
+    };
+  });
 }
 
 export function parsePartitions(text: string): SlurmPartition[] {
-  return text
-    .split("\n")
-    .filter((line) => line.startsWith("PartitionName="))
-    .map((line) => {
-      const fields = recordFields(line);
-      const maxTime = fields.get("MaxTime");
-      return {
-        name: fields.get("PartitionName")!,
-        default: fields.get("Default") === "YES",
-        state: fields.get("State") ?? "UP",
-        totalNodes: integer(fields.get("TotalNodes")),
-        maxTime: maxTime && maxTime !== "NONE" ? maxTime : null,
-      };
-    });
+  return records(text, "PartitionName").map((fields) => {
+    const maxTime = fields.get("MaxTime");
+    return {
+      name: fields.get("PartitionName")!,
+      default: fields.get("Default") === "YES",
+      state: fields.get("State") ?? "UP",
+      totalNodes: integer(fields.get("TotalNodes")),
+      maxTime: maxTime && maxTime !== "NONE" ? maxTime : null,
+    };
+  });
 }

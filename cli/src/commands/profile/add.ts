@@ -1,6 +1,6 @@
 import { UsageError } from "../../errors";
 import type { ProfileCliContext } from "./form";
-import { attributeOptions, idleStopAttribute, collectAttributes, newProfileDefaults, parseSchema, slurmExtras, reportChange, type AttributeOptions, type RegisterProfileCommand, type SchemaName } from "./form";
+import { attributeOptions, commonAttributes, collectAttributes, newProfileDefaults, parseSchema, slurmExtras, reportChange, type AttributeOptions, type RegisterProfileCommand, type SchemaName } from "./form";
 import { profilesBackend } from "./backend";
 import { confirmingHostKey } from "./host-key";
 
@@ -21,7 +21,7 @@ export async function addProfile(ctx: ProfileCliContext, options: AttributeOptio
       schema = !options.yes && prompter.interactive ? await prompter.choice<SchemaName>("Schema", ["local", "slurm"], { flag: "--schema", default: "local" }) : "local";
     }
     const { values } = await collectAttributes(schema, options, newProfileDefaults(ctx), prompter, "create");
-    const extras = { ...slurmExtras(schema, options), ...idleStopAttribute(options) };
+    const extras = { ...slurmExtras(schema, options), ...commonAttributes(options) };
     if (!options.json) ctx.io.err(schema === "slurm" && values.host !== "localhost" ? `Checking ${values.user}@${values.host} over SSH…` : "Checking folders…");
     const backend = profilesBackend(ctx);
     const change = await confirmingHostKey(ctx, prompter, options, (fingerprint) =>

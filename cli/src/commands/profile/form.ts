@@ -1,6 +1,6 @@
 import { currentUserName } from "@svc/platform/process";
 import type { CAC, Command } from "cac";
-import { isSlurmRuntime, parseDuration, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime, PROFILE_JOB_DEFAULTS } from "@svc/contracts";
+import { isSlurmRuntime, parseDuration, parseGpuMemorySetting, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime, PROFILE_JOB_DEFAULTS } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext, Prompter } from "../../prompt";
@@ -23,6 +23,7 @@ export interface AttributeOptions {
   identityFile?: string;
   runtime?: string;
   idleStop?: string;
+  gpuMemory?: string | number;
   account?: string | number;
   partition?: string | number;
   qos?: string | number;
@@ -43,6 +44,7 @@ export function attributeOptions(command: Command): Command {
     .option("--identity-file <path>", "slurm: private key to log in with (default: ~/.ssh/config, ~/.ssh/id_*, ssh-agent)")
     .option("--runtime <bare|apptainer>", "slurm: how jobs start the server: bare (the svc runtime, which svc installs in <home>/runtime; default) or apptainer (an image svc pulls or builds on the cluster)")
     .option("--idle-stop <duration>", "Default --idle-stop of the profile's services (e.g. 30m): one that answered no request for that long is stopped")
+    .option("--gpu-memory <size>", "Memory of one GPU where svc's GPU table does not know the type or gives the wrong variant: 80G, or per type a100:80G,mi50:32G ('' removes it)")
     .option("--account <name>", "slurm: the Slurm account of this profile's jobs unless 'svc run --account' says otherwise ('' removes it)")
     .option("--partition <name>", "slurm: the default partition of its jobs ('' removes it)")
     .option("--qos <name>", "slurm: the default quality of service of its jobs ('' removes it)")
@@ -101,12 +103,22 @@ export function slurmExtras(
   return { ...(port !== undefined ? { port } : {}), ...(identity ? { identity_file: identity } : {}), ...(runtime ? { runtime } : {}), ...defaults };
 }
 
-/** --idle-stop as a profile attribute (idle_stop), checked. */
-export function idleStopAttribute(options: AttributeOptions): { idle_stop?: string } {
-  const value = text(options.idleStop);
-  if (value === undefined) return {};
-  if (parseDuration(value) === undefined) throw new UsageError(`--idle-stop ${JSON.stringify(value)}: give a duration such as 30m, 2h, 1h30m or HH:MM:SS.`);
-  return { idle_stop: value };
+/** The options every schema has, as profile attributes (idle_stop, gpu_memory), checked; an empty --gpu-memory removes it. */
+export function commonAttributes(options: AttributeOptions): { idle_stop?: string; gpu_memory?: string } {
+  const attributes: { idle_stop?: string; gpu_memory?: string } = {};
+  const idle = text(options.idleStop);
+  if (idle !== undefined) {
+    if (parseDuration(idle) === undefined) throw new UsageError(`--idle-stop ${JSON.stringify(idle)}: give a duration such as 30m, 2h, 1h30m or HH:MM:SS.`);
+    attributes.idle_stop = idle;
+  }
+  if (options.gpuMemory === "") attributes.gpu_memory = "";
+  const gpuMemory = text(options.gpuMemory);
+  if (gpuMemory !== undefined) {
+    const problem = parseGpuMemorySetting(gpuMemory);
+    if (typeof problem === "string") throw new UsageError(`--gpu-memory: ${problem}.`);
+    attributes.gpu_memory = gpuMemory;
+  }
+  return attributes;
 }
 
 export function parsePort(raw: unknown): number | undefined {
@@ -160,7 +172,7 @@ export function describeProfile(profile: Profile): string {
     profile.schema === "local"
       ? [["home_dir", profile.home_dir], ["cache_dir", profile.cache_dir]]
       : [["host", profile.host], ["user", profile.user], ["home", profile.home], ["cache", profile.cache], ["port", profile.port], ["identity_file", profile.identity_file], ["runtime", profile.runtime ?? "bare"], ["account", profile.account], ["partition", profile.partition], ["qos", profile.qos]];
-  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes, ...(profile.idle_stop ? [["idle_stop", profile.idle_stop] as [string, string]] : [])];
+  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes, ["idle_stop", profile.idle_stop], ["gpu_memory", profile.gpu_memory]];
   return rows
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${`${key}:`.padEnd(15)}${value}`)

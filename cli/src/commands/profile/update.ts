@@ -1,7 +1,7 @@
 import { UsageError } from "../../errors";
 import { profilesBackend } from "./backend";
 import { confirmingHostKey } from "./host-key";
-import { attributeOptions, idleStopAttribute, collectAttributes, FIELDS, parseSchema, slurmExtras, reportChange, type AttributeOptions, type RegisterProfileCommand, SLURM_EXTRA_FLAGS } from "./form";
+import { attributeOptions, commonAttributes, collectAttributes, FIELDS, parseSchema, slurmExtras, reportChange, type AttributeOptions, type RegisterProfileCommand, SLURM_EXTRA_FLAGS } from "./form";
 
 export const registerProfileUpdate: RegisterProfileCommand = (cli, ctx) => {
   attributeOptions(
@@ -21,13 +21,13 @@ export const registerProfileUpdate: RegisterProfileCommand = (cli, ctx) => {
     try {
       const given =
         [...FIELDS.local, ...FIELDS.slurm].some((f) => options[f.option] !== undefined) ||
-        [options.port, options.identityFile, options.runtime, options.idleStop, options.account, options.partition, options.qos, options.hostKeyFingerprint].some((value) => value !== undefined);
+        [options.port, options.identityFile, options.runtime, options.idleStop, options.gpuMemory, options.account, options.partition, options.qos, options.hostKeyFingerprint].some((value) => value !== undefined);
       if (!given && (options.yes || !prompter.interactive)) {
         const flags = [...FIELDS[current.schema].map((f) => f.flag), ...(current.schema === "slurm" ? SLURM_EXTRA_FLAGS : [])];
         throw new UsageError(`nothing to change: pass ${flags.join(", ")}${prompter.interactive ? "" : " (there is no terminal to ask in)"}.`);
       }
       const { values } = await collectAttributes(current.schema, options, current as unknown as Record<string, string>, prompter, "update");
-      const extras = { ...slurmExtras(current.schema, options), ...idleStopAttribute(options) };
+      const extras = { ...slurmExtras(current.schema, options), ...commonAttributes(options) };
       if (!options.json) ctx.io.err(current.schema === "slurm" && values.host !== "localhost" ? `Checking ${values.user}@${values.host} over SSH…` : "Checking folders…");
       const change = await confirmingHostKey(ctx, prompter, options, (fingerprint) =>
         backend.update(name, { ...values, ...extras, ...(fingerprint ? { host_key_fingerprint: fingerprint } : {}) }),
