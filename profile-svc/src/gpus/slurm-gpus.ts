@@ -16,7 +16,7 @@ export const SLURM_GPU_SCRIPT = `PATH="$PATH:/usr/bin:/bin"; scontrol -o show pa
 /** Reads a Slurm cluster's partitions and their nodes' GPUs, CPUs and memory over `connection`, in one command. */
 export async function readSlurmGpus(connection: ClusterConnection, now = new Date()): Promise<GpuReading> {
   const result = await connection.run(SLURM_GPU_SCRIPT);
-  const [partitions, nodes] = result.stdout.split(`\n${NODES_MARK}\n`);
+  const [partitions, nodes] = result.stdout.split(new RegExp(`^${NODES_MARK}$`, "m"));
   if (result.code !== 0 || nodes === undefined) {
     const said = (result.stderr.trim() || result.stdout.trim()).split("\n").slice(-3).join(" ");
     throw new GpuReadError(`scontrol show partition/node failed (exit ${result.code})${said ? `: ${said}` : ""}`);
