@@ -1,3 +1,5 @@
+import type { InferenceServer } from "./service-values";
+
 /**
  * How the application is split: which internal service owns which API prefix.
  * The gateway forwards by this table; the supervisor starts one process per entry.
@@ -49,6 +51,8 @@ export interface ServiceRoute {
   revision: string;
   profile: string;
   engine: "docker" | "slurm";
+  /** The inference server it runs: vLLM and SGLang answer /v1/responses themselves; the gateway translates it to chat completions for svc's runtimes. */
+  server: InferenceServer;
   status: string;
   url: string | null;
   apiKey: string | null;

@@ -27,9 +27,11 @@ import { OpenAiRouter } from "./openai/service";
 import { UsageStore } from "./usage/store";
 import { usageController } from "./usage";
 import { GatewayMetrics } from "./metrics/service";
+import { ResponseStore } from "./responses/store";
+import { ResponsesApi } from "./responses/service";
 import { metricsController } from "./metrics";
 
-/** How often usage older than the retention period is deleted. */
+/** How often usage (and stored responses) older than the retention period is deleted. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
@@ -48,14 +50,20 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   const db = openGatewayDb(layout.dataDir("gateway"));
   const keys = new KeyRing(db);
   const usage = new UsageStore(db, usageRetentionDays);
-  usage.prune();
-  setInterval(() => usage.prune(), PRUNE_EVERY_MS).unref();
+  // Stored responses (/v1/responses) are kept as long as usage.
+  const responses = new ResponseStore(db, usageRetentionDays);
+  const prune = () => {
+    usage.prune();
+    responses.prune();
+  };
+  prune();
+  setInterval(prune, PRUNE_EVERY_MS).unref();
   const catalog = ServiceCatalog.fromClient(client);
   let metrics: GatewayMetrics | undefined = undefined;
   const router = new OpenAiRouter(catalog, v1Authenticator(keys, authToken), (outcome) => {
     usage.record(outcome);
     metrics?.observe(outcome);
-  }, { activity, starts });
+  }, { activity, starts }, new ResponsesApi(responses));
   metrics = new GatewayMetrics(client, router.balancer);
   // normalize: false refuses unknown fields of the gateway's own API (/api/keys) instead of dropping them, as the services do.
   const app: AnyElysia = new Elysia({ name: "gateway", normalize: false, serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT } })

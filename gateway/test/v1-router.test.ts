@@ -90,6 +90,7 @@ const route = (id: string, name: string, model: string, url: string | null, stat
   revision,
   profile: "default",
   engine: "docker",
+  server: "svc",
   status,
   url,
   apiKey: `own-key-${name}`,

@@ -3,6 +3,7 @@ export { CompletionUsage, OpenAiErrorResponse } from "./common";
 export { ChatCompletion, ChatCompletionChunk, ChatCompletionMessage } from "./chat";
 export { TextCompletion, TextCompletionChunk } from "./completions";
 export { EmbeddingList } from "./embeddings";
+export { ResponseDeleted, ResponseFunctionToolCall, ResponseObject, ResponseOutputMessage, ResponseStreamEvent, ResponseStreamEvents, ResponseUsage } from "./responses";
 export { ModelList, ModelObject } from "./models";
 export { segmentNumberProblems, TranscriptionJson, TranscriptionSegment, TranscriptionVerboseJson } from "./transcriptions";
 export { srtProblems, vttProblems, type Cue } from "./subtitles";

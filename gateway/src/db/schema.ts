@@ -39,3 +39,24 @@ export const usage = sqliteTable(
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type UsageRow = typeof usage.$inferSelect;
+
+/**
+ * Responses made through /v1/responses with `store` (the default), so that `previous_response_id`,
+ * GET and DELETE find them; kept as long as usage. `owner` is the key's id, or `app` for the svc
+ * token, a UI session and debug mode's anonymous callers.
+ */
+export const storedResponses = sqliteTable(
+  "responses",
+  {
+    id: text("id").primaryKey(),
+    owner: text("owner").notNull(),
+    createdAt: text("created_at").notNull(),
+    /** JSON array of the input items the model saw, the earlier turns' included (never the instructions). */
+    history: text("history").notNull(),
+    /** JSON of the Response object, as answered. */
+    response: text("response").notNull(),
+  },
+  (table) => [index("responses_created_at").on(table.createdAt), index("responses_owner").on(table.owner)],
+);
+
+export type StoredResponseRow = typeof storedResponses.$inferSelect;

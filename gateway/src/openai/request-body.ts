@@ -11,6 +11,9 @@ export interface V1Body {
   json: Record<string, unknown> | undefined;
 }
 
+/** A JSON body to send upstream. */
+export const jsonBytes = (json: unknown) => new TextEncoder().encode(JSON.stringify(json)).buffer as ArrayBuffer;
+
 export class BodyError extends Error {
   constructor(
     readonly status: number,

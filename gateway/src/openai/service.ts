@@ -8,12 +8,13 @@ import type { ServiceCatalog } from "./catalog";
 import { modelsList } from "./models-list";
 import type { OutcomeSink, V1Outcome } from "./outcome";
 import { ROUTED_ENDPOINTS, USAGE_STREAM_ENDPOINTS } from "./paths";
-import { BodyError, readV1Body, type V1Body } from "./request-body";
+import { BodyError, jsonBytes, readV1Body, type V1Body } from "./request-body";
 import { resolveModel, servedModels } from "./resolve";
 import { JSON_USAGE_LIMIT, jsonUsage, tapUsage } from "./usage-tap";
 import type { ActivityRecorder } from "../activity";
 import { NotServing, type OnDemandStarts } from "../on-demand/ensure-serving";
 import { waitingStream } from "../on-demand/wait-stream";
+import type { Plan, ResponsesApi } from "../responses/service";
 
 /** The lifecycle policies' part in /v1: idle clocks see its requests, and a model whose service is on demand starts it. */
 export interface V1Lifecycle {
@@ -48,6 +49,7 @@ export class OpenAiRouter {
     private readonly authenticate: Authenticate,
     private readonly sink: OutcomeSink,
     private readonly lifecycle?: V1Lifecycle,
+    private readonly responses?: ResponsesApi,
   ) {}
 
   async handle(request: Request, server?: TimeoutControl): Promise<Response> {
@@ -57,6 +59,7 @@ export class OpenAiRouter {
     const path = new URL(request.url).pathname.replace(/\/+$/, "");
 
     if (request.method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"))) return this.models(path, caller);
+    if (this.responses?.handles(path)) return this.respond(request, server, caller, path, started, this.responses);
     if (!ROUTED_ENDPOINTS.has(path)) {
       return proxyError(404, "unknown_url", `Unknown endpoint ${request.method} ${path}: the gateway's /v1 routes ${[...ROUTED_ENDPOINTS].join(", ")} (POST) and /v1/models (GET).`);
     }
@@ -66,8 +69,33 @@ export class OpenAiRouter {
     return hold.settle(await this.route(request, server, caller, path, started, hold));
   }
 
-  /** A routed POST, from reading its body to the service's answer (or the refusal). */
-  private async route(request: Request, server: TimeoutControl, caller: Caller, path: string, started: number, hold: LazyHold): Promise<Response> {
+  /** /v1/responses…: what the Responses API sends to a model is routed as every /v1 request is; its own refusals of a POST are recorded too. */
+  private async respond(request: Request, server: TimeoutControl, caller: Caller, path: string, started: number, responses: ResponsesApi): Promise<Response> {
+    const hold = holdOpenIfSlow(request, server);
+    let routed = false;
+    const answer = await responses.handle(request, caller, path, (body, plan) => {
+      routed = true;
+      return this.route(request, server, caller, path, started, hold, { body, plan });
+    });
+    if (!routed && request.method === "POST") {
+      this.sink({ at: new Date(), caller, endpoint: path, model: null, modelServed: false, serviceId: null, serviceName: null, status: answer.status, end: "complete", latencyMs: performance.now() - started, usage: null });
+    }
+    return hold.settle(answer);
+  }
+
+  /**
+   * A routed POST, from reading its body to the service's answer (or the refusal). `prepared`: a
+   * body read already, and where it goes on the service chosen (its path and JSON), or a refusal.
+   */
+  private async route(
+    request: Request,
+    server: TimeoutControl,
+    caller: Caller,
+    path: string,
+    started: number,
+    hold: LazyHold,
+    prepared?: { body: V1Body; plan: Plan },
+  ): Promise<Response> {
     const outcome = (partial: Partial<V1Outcome> & Pick<V1Outcome, "status">): V1Outcome => ({
       at: new Date(),
       caller,
@@ -88,7 +116,7 @@ export class OpenAiRouter {
 
     let body: V1Body;
     try {
-      body = await readV1Body(request);
+      body = prepared?.body ?? (await readV1Body(request));
     } catch (error) {
       if (error instanceof BodyError) return refuse(proxyError(error.status, error.code, error.message), null);
       if (request.signal.aborted) return new Response(null, { status: 499 });
@@ -114,7 +142,7 @@ export class OpenAiRouter {
       const asked = !!options && typeof options === "object" && (options as { include_usage?: unknown }).include_usage === true;
       if (!asked && (options === undefined || options === null || typeof options === "object")) {
         stripUsage = true;
-        send = new TextEncoder().encode(JSON.stringify({ ...body.json, stream_options: { ...((options as object) ?? {}), include_usage: true } })).buffer as ArrayBuffer;
+        send = jsonBytes({ ...body.json, stream_options: { ...((options as object) ?? {}), include_usage: true } });
       }
     }
 
@@ -139,15 +167,17 @@ export class OpenAiRouter {
           if (request.signal.aborted) return new Response(null, { status: 499 });
           return refuse(proxyError(502, "service_unreachable", `No service of '${repo}' answered (tried ${[...tried].map((key) => key.split(" ")[0]).join(", ")}); svc ls shows their state.`), repo, true);
         }
+        const planned = prepared?.plan(service);
+        if (planned instanceof Response) return refuse(planned, repo, true);
         tried.add(`${service.id} ${service.url}`);
         const done = this.balancer.begin(service.id, service.name);
         this.lifecycle?.activity.touch(service.id);
         let response: Response;
         try {
-          response = await relay(request, `${service.url}${path}`, {
+          response = await relay(request, `${service.url}${planned?.path ?? path}`, {
             drop: DROPPED_REQUEST_HEADERS,
             set: service.apiKey ? { authorization: `Bearer ${service.apiKey}` } : {},
-            body: send,
+            body: planned ? jsonBytes(planned.json) : send,
             // Its usage is read here: plain bytes.
             plainBody: true,
             dropFromResponse: ["set-cookie"],

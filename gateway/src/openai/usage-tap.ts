@@ -18,10 +18,17 @@ export interface TapOptions {
 /** Largest JSON answer whose `usage` is read (embeddings of many inputs are larger: no usage then, the answer passes anyway). */
 export const JSON_USAGE_LIMIT = 4 * 1024 * 1024;
 
+type UsageFields = { prompt_tokens?: unknown; completion_tokens?: unknown; input_tokens?: unknown; output_tokens?: unknown };
+
+/** The `usage` of an answer or chunk: chat's and completions' (prompt/completion tokens), or a Responses answer's or final event's (input/output tokens). */
 export function usageOf(value: unknown): TokenUsage | null {
-  const usage = (value as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
-  if (!usage || typeof usage.prompt_tokens !== "number") return null;
-  return { promptTokens: usage.prompt_tokens, completionTokens: typeof usage.completion_tokens === "number" ? usage.completion_tokens : 0 };
+  const answer = value as { usage?: UsageFields; response?: { usage?: UsageFields } } | null;
+  const usage = answer?.usage ?? answer?.response?.usage;
+  if (!usage) return null;
+  const prompt = usage.prompt_tokens ?? usage.input_tokens;
+  const completion = usage.completion_tokens ?? usage.output_tokens;
+  if (typeof prompt !== "number") return null;
+  return { promptTokens: prompt, completionTokens: typeof completion === "number" ? completion : 0 };
 }
 
 /** The `usage` of a whole JSON answer; null when it has none or is not JSON. */
@@ -58,7 +65,8 @@ export function tapUsage(body: ReadableStream<Uint8Array>, { sse, stripUsage, on
   /** One SSE event: read its usage; the text to pass on ("" to drop it). */
   const event = (text: string): string => {
     if (!text.includes('"usage"')) return `${text}\n\n`;
-    const data = text.startsWith("data: ") ? text.slice(6) : undefined;
+    // A Responses stream names each event on an `event:` line before its data.
+    const data = text.startsWith("data: ") ? text.slice(6) : text.split("\n").find((line) => line.startsWith("data: "))?.slice(6);
     if (data === undefined) return `${text}\n\n`;
     let chunk: Record<string, unknown>;
     try {

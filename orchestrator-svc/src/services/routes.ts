@@ -3,6 +3,7 @@ import { requestsWait, SERVICE_ROUTES_PATH, type ServiceRoute } from "@svc/contr
 import type { ServiceStore } from "../db/service-store";
 import { toServiceRecord } from "./records";
 import { identityOf } from "../workloads/records";
+import { serverOf } from "../engines/api-key";
 
 /**
  * The live services, and the stopped ones a request starts again (--on-demand), with their addresses and API keys, for the gateway's /v1 routing (internal
@@ -16,6 +17,7 @@ export function serviceRoutesController(store: ServiceStore) {
         const record = toServiceRecord(row);
         return {
           ...identityOf(row),
+          server: serverOf(row.runtime),
           url: record.url,
           apiKey: row.apiKey,
           createdAt: row.createdAt,
