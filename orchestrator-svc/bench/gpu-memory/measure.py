@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures on a real GPU what svc's launch plan estimates (issue 29), one model at a time.
 
-Input: the JSON that `bun bench/gpu-memory/plans.ts` writes: per model its config.json and the plan's
+Input: the JSON that `bun orchestrator-svc/bench/gpu-memory/plans.ts` writes: per model its config.json and the plan's
 estimate (weights, KV cache for maxModelLen x concurrency tokens, overhead). For each model this builds
 the architecture from the real config.json with random bf16 weights directly on the GPU (no download,
 no weights), then fills a KV cache of the planned context by running the model over that many random
