@@ -22,6 +22,9 @@ export const GpuPartition = Type.Object(
     cpusPerNode: Type.Integer({ minimum: 0 }),
     memoryBytesPerNode: Type.Integer({ minimum: 0, description: "Node memory (Slurm RealMemory)." }),
     timeLimit: Type.Union([Type.String(), Type.Null()], { description: "The partition's MaxTime as Slurm writes it (null or `UNLIMITED`: none)." }),
+    note: Type.Optional(
+      Type.String({ description: "What the figures leave out: nodes that differ (fewer GPUs, another type, none), or a GPU type whose memory the table gives as its smallest variant." }),
+    ),
   },
   { $id: "GpuPartition" },
 );

@@ -20,4 +20,5 @@ export * from "./usage";
 export * from "./suggest";
 export * from "./model-facts";
 export * from "./cluster-gpus";
+export * from "./gpu-table";
 export * from "./placement";

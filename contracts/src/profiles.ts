@@ -31,6 +31,8 @@ const JOB_DEFAULT = (what: string, option: string) => `The Slurm ${what} of this
 export const PROFILE_JOB_DEFAULTS = ["account", "partition", "qos"] as const;
 
 const ENGINE = "The GPU text-generation server of this profile's services when `svc run` gives no --engine: vllm (the default) or sglang.";
+const GPU_MEMORY =
+  "Memory of one GPU, for GPU types svc's table does not know or gives the wrong variant of (e.g. 80G for 80 GB A100s): one size for every type, or sizes per GRES type (`a100:80G, mi50:32G`). G = GiB, as Slurm reads --mem.";
 
 const IDENTITY_FILE = "Private key to log in with; default: IdentityFile from ~/.ssh/config, else ~/.ssh/id_{rsa,ecdsa,ed25519} and ssh-agent.";
 
@@ -41,6 +43,7 @@ export const LocalProfile = Type.Object({
   cache_dir: line("Absolute path of a shared folder to source model and image files from; must exist and be readable (never created)."),
   idle_stop: Type.Optional(line(IDLE_STOP, 32)),
   engine: Type.Optional(literalUnion(GPU_ENGINES, { description: ENGINE })),
+  gpu_memory: Type.Optional(line(GPU_MEMORY, 256)),
 }, { $id: "LocalProfile" });
 export type LocalProfile = Static<typeof LocalProfile>;
 
@@ -59,6 +62,7 @@ export const SlurmProfile = Type.Object({
   account: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.ACCOUNT.source, description: JOB_DEFAULT("account", "--account") })),
   partition: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.PARTITION.source, description: JOB_DEFAULT("partition", "--partition") })),
   qos: Type.Optional(Type.String({ pattern: SLURM_VALUE_RULES.ACCOUNT.source, description: JOB_DEFAULT("quality of service", "--qos") })),
+  gpu_memory: Type.Optional(line(GPU_MEMORY, 256)),
 }, { $id: "SlurmProfile" });
 export type SlurmProfile = Static<typeof SlurmProfile>;
 
@@ -86,6 +90,7 @@ const attributes = {
   identity_file: Type.Optional(text(IDENTITY_FILE)),
   idle_stop: Type.Optional(text(IDLE_STOP, 32)),
   engine: Type.Optional(Type.String({ maxLength: 16, description: `${ENGINE} An empty string removes it.` })),
+  gpu_memory: Type.Optional(Type.String({ maxLength: 256, description: `${GPU_MEMORY} An empty string removes it.` })),
   runtime: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: RUNTIME })),
   account: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("account", "--account")} An empty string removes it.` })),
   partition: Type.Optional(Type.String({ maxLength: 128, description: `${JOB_DEFAULT("partition", "--partition")} An empty string removes it.` })),

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServiceApp, loadSettings } from "@svc/platform";
-import { profilesController, ProfileService } from "@svc/profile-svc";
+import { gpusController, GpusService, profilesController, ProfileService } from "@svc/profile-svc";
 import { createGateway } from "../src/app";
 
 const SECRET = "pages-test-internal-secret".padEnd(40, "x");
@@ -15,9 +15,20 @@ const home = mkdtempSync(join(tmpdir(), "svc-pages-"));
 const cache = join(home, "cache");
 mkdirSync(cache);
 const file = join(home, "svc", "profiles.cfg");
-const profileSvc = createServiceApp("profile-svc", SECRET, [
-  profilesController(new ProfileService({ profilesFile: file, userHome: home, env: { HOME: home, PATH: "/usr/bin:/bin" } })),
-]).listen({ hostname: "127.0.0.1", port: 0 });
+/**
+ * GPU readings: a local profile's from a stand-in (one H100), the slurm profile hpc's kept from an
+ * earlier check (so no page here reaches for a cluster).
+ */
+const gpuCacheDir = join(home, "gpus");
+mkdirSync(gpuCacheDir);
+const partition = { default: false, nodes: 2, timeLimit: "1-00:00:00", cpusPerNode: 64, memoryBytesPerNode: 500_000 * 1024 ** 2, notes: [] };
+writeFileSync(
+  join(gpuCacheDir, "hpc.json"),
+  JSON.stringify({ source: "slurm", checkedAt: "2026-11-27T10:00:00.000Z", partitions: [{ ...partition, name: "cpu", default: true, gpusPerNode: 0, gpuType: null }, { ...partition, name: "gpu", gpusPerNode: 4, gpuType: "<a100>" }] }),
+);
+const localGpus = async () => ({ source: "docker" as const, checkedAt: new Date().toISOString(), partitions: [{ ...partition, name: "local", default: true, nodes: 1, gpusPerNode: 1, gpuType: "h100", deviceMemoryBytes: 81559 * 1024 ** 2, timeLimit: null }] });
+const profiles = new ProfileService({ profilesFile: file, userHome: home, env: { HOME: home, PATH: "/usr/bin:/bin" }, gpuCacheDir, localGpus });
+const profileSvc = createServiceApp("profile-svc", SECRET, [profilesController(profiles), gpusController(new GpusService(profiles))]).listen({ hostname: "127.0.0.1", port: 0 });
 const upstream = `http://127.0.0.1:${profileSvc.server!.port}`;
 const gateway = createGateway({
   settings: loadSettings({ SVC_HOME_DIR: join(home, "svc"), HOME: home }),
@@ -174,5 +185,27 @@ describe("a slurm profile's job defaults in the UI", () => {
     expect(html).toContain("<dt>qos</dt><dd><code>high</code></dd>");
     expect(html).toMatch(/id="f-account" name="account" type="text" value="proj-1"/);
     expect(html).toContain('id="f-partition" name="partition" type="text" value=""');
+  });
+});
+
+describe("a profile's partitions and GPUs in the UI", () => {
+  test("the details page lists the partitions (escaped), with GPU memory and its source and the table's note; gpu_memory saved from the form overrides it", async () => {
+    const hpc = await get("/profiles/hpc");
+    expect(hpc.status).toBe(200);
+    expect(hpc.html).toContain("<h2>Partitions and GPUs</h2>");
+    expect(hpc.html).toContain("<td>cpu (default)</td><td>2</td>");
+    expect(hpc.html).toContain("<td>4 × &lt;a100&gt;</td><td>unknown (set gpu_memory)</td>");
+    expect(hpc.html).toContain("GPU memory unknown for type &lt;a100&gt;: set gpu_memory");
+    expect(hpc.html).toContain('id="f-gpu_memory" name="gpu_memory" type="text" value=""');
+
+    writeFileSync(file, `[default]\nschema = local\nhome_dir = ${home}/h\ncache_dir = ${cache}\n`);
+    const saved = await post("/profiles/default", { schema: "local", home_dir: `${home}/h`, cache_dir: cache, gpu_memory: "60G" });
+    expect(saved.status).toBe(303);
+    const local = await get("/profiles/default");
+    expect(local.html).toContain("<dt>gpu_memory</dt><dd><code>60G</code></dd>");
+    expect(local.html).toContain("<td>1 × h100</td><td>60.0 GiB (profile)</td>");
+    const bad = await post("/profiles/default", { schema: "local", home_dir: `${home}/h`, cache_dir: cache, gpu_memory: "sixty" });
+    expect(bad.status).toBe(400);
+    expect(bad.html).toMatch(/name="gpu_memory"[^>]*value="sixty"[^>]*aria-invalid="true"/);
   });
 });

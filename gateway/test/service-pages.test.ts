@@ -96,6 +96,16 @@ test("the launch form: registry choices, API messages next to their field (escap
   expect(previewHtml).not.toContain("--revision");
   // The key is not echoed back into the page.
   expect(previewHtml).not.toContain('value="k-1"');
+  // A GPU engine and its GPUs from the form: the plan above the script, SGLang's own options in it; a misspelt engine option next to its field.
+  const gpu = await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", engine: "sglang", gres: "2" }));
+  const gpuHtml = await gpu.text();
+  expect(gpuHtml).toContain("1 × 2 GPUs as asked");
+  expect(gpuHtml).toContain("sglang.launch_server");
+  expect(gpuHtml).toContain("--tp-size 2");
+  const misspelt = await (await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", engine: "vllm", gres: "1", engineArgs: "--max-modle-len\n4096" }))).text();
+  expect(misspelt).toContain("Did you mean --max-model-len");
+  const badEngine = await (await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", engine: "tgi" }))).text();
+  expect(badEngine).toContain("choose vLLM or SGLang");
   expect(await new SvcClient({ baseUrl: app.url }).services.list({ all: true })).toEqual([]);
 });
 

@@ -221,5 +221,13 @@ test("config.json: text_config of a multimodal model fills what the top level la
   expect(deepseek).toMatchObject({ experts: 256, expertsPerToken: 8, kvLoraRank: 512, qkRopeHeadDim: 64, headDim: 56, kvHeads: 128 });
   expect(configFacts(JSON.stringify({ model_type: "qwen2", sliding_window: 131072, use_sliding_window: false }))).toEqual({ modelType: "qwen2" });
   expect(configFacts(JSON.stringify({ model_type: "mistral", sliding_window: 4096 }))).toEqual({ modelType: "mistral", slidingWindow: 4096 });
+  // Which layers slide: all (Mistral 7B v0.1), every other one (Gemma 2), as listed, or those past Qwen2's max_window_layers.
+  const sliding = (config: object) => configFacts(JSON.stringify({ num_hidden_layers: 46, sliding_window: 4096, ...config })).slidingWindowLayers;
+  expect(sliding({ model_type: "mistral" })).toBe(46);
+  expect(sliding({ model_type: "gemma2" })).toBe(23);
+  expect(sliding({ model_type: "gemma3_text", sliding_window_pattern: 6 })).toBe(39);
+  expect(sliding({ layer_types: ["sliding_attention", "full_attention", "sliding_attention"] })).toBe(2);
+  expect(sliding({ model_type: "qwen2", use_sliding_window: true, max_window_layers: 40 })).toBe(6);
+  expect(sliding({ model_type: "qwen2", use_sliding_window: false, max_window_layers: 40 })).toBeUndefined();
   expect(() => configFacts("[1, 2]")).toThrow("not a JSON object");
 });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { AnyElysia } from "elysia";
+import type { Profile } from "@svc/contracts";
 import { internalClient, type ServiceContext } from "@svc/platform";
 import { homeLayout } from "@svc/platform/config";
 import { freePort } from "@svc/platform/net";
@@ -62,9 +63,8 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     capabilities: (profile: Parameters<typeof engines.forProfile>[0]) => engines.forProfile(profile).capabilities,
     protectedPlaces: protectedPlaces(ctx.settings.homeDir, dockerApi.socketPath),
     isProjectRuntime: (image: string) => catalog.isProjectRuntime(image, (name) => docker.images.labels(name)),
-    // TODO(lead): `(profile) => client.profiles.gpus(profile.name).catch(() => null)` once branch `gpus` adds the client call for
-    // GET /api/profiles/{name}/gpus; until then no profile's GPUs are known, and only runs with --gres are GPU launches (unsized).
-    gpus: async () => null,
+    // A profile whose GPUs cannot be read launches unsized on the GPUs the run asks for (see launch/gpu-placement.ts).
+    gpus: (profile: Profile) => client.profiles.gpus(profile.name).catch(() => null),
   };
   const batchStore = new BatchStore(join(ctx.dataDir, "orchestrator.db"));
   const batches = new BatchesService({

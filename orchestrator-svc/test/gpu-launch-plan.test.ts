@@ -10,9 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError, type ClusterGpus, type Model, type ModelFacts, type Profile, type RunRequest } from "@svc/contracts";
-import { ImageCatalog } from "../src/catalog/images";
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
-import { capabilitiesFor } from "./engine-capabilities";
+import { plannerDeps } from "./planner-deps";
 import { gpuPartition } from "./gpu-partitions";
 import { readFacts, writeSnapshot } from "./model-files";
 
@@ -22,8 +21,8 @@ const factsOf = (name: string) => {
   writeSnapshot(name, join(root, name));
   return readFacts(join(root, name));
 };
-const llama70b = factsOf("Llama-3.1-70B-Instruct");
-const llama405b = factsOf("Llama-3.1-405B-Instruct");
+const llama70b = await factsOf("Llama-3.1-70B-Instruct");
+const llama405b = await factsOf("Llama-3.1-405B-Instruct");
 
 const cluster: Profile = { name: "hpc", schema: "slurm", host: "localhost", user: "me", home: "~/svc", cache: "/cache", partition: "debug" };
 const gpus: ClusterGpus = {
@@ -34,18 +33,8 @@ const gpus: ClusterGpus = {
 };
 
 function deps(facts: ModelFacts | null, clusterGpus: ClusterGpus | null = gpus): PlannerDeps {
-  const catalog = ImageCatalog.fromEnv({});
   const model: Model = { repo: "meta-llama/Llama-3.1-70B-Instruct", revision: "a".repeat(40), profile: "hpc", image: "text-generation", modelDir: "/models/llama", sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z", ...(facts ? { facts } : {}) };
-  return {
-    profile: async () => cluster,
-    models: async () => [model],
-    image: (task, server) => catalog.image(task, server),
-    cpuTextGeneration: catalog.cpuTextGeneration,
-    isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    capabilities: capabilitiesFor,
-    protectedPlaces: [],
-    gpus: async () => clusterGpus,
-  };
+  return plannerDeps({}, cluster, model, clusterGpus);
 }
 const run = (extra: Partial<RunRequest>, facts: ModelFacts | null = llama70b, clusterGpus: ClusterGpus | null = gpus) =>
   planLaunch({ task: "text-generation", model: "meta-llama/Llama-3.1-70B-Instruct", ...extra }, deps(facts, clusterGpus), "hpc");
@@ -78,7 +67,7 @@ describe("a run on a slurm profile whose GPUs are known", () => {
   });
 
   test("a model larger than a node: pipeline parallel over two nodes, --nodes set", async () => {
-    const mixtral = factsOf("Mixtral-8x22B-Instruct-v0.1");
+    const mixtral = await factsOf("Mixtral-8x22B-Instruct-v0.1");
     const plan = await run({ job: { partition: "gpu" } }, mixtral);
     expect(plan.job).toMatchObject({ partition: "gpu", gres: 4, nodes: 2 });
     expect([option(plan.args, "--tensor-parallel-size"), option(plan.args, "--pipeline-parallel-size")]).toEqual(["4", "2"]);

@@ -9,8 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError, type Model, type Profile, type RunRequest } from "@svc/contracts";
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
-import { capabilitiesFor } from "./engine-capabilities";
-import { ImageCatalog } from "../src/catalog/images";
+import { plannerDeps } from "./planner-deps";
 
 const home = mkdtempSync(join(tmpdir(), "svc-run-options-"));
 const data = join(home, "data");
@@ -21,18 +20,8 @@ const cluster: Profile = { name: "hpc", schema: "slurm", host: "localhost", user
 const apptainer: Profile = { ...cluster, name: "hpc-sif", runtime: "apptainer" } as Profile;
 
 function deps(profile: Profile = local): PlannerDeps {
-  const catalog = ImageCatalog.fromEnv({});
   const model: Model = { repo: "acme/tiny", revision: "a".repeat(40), profile: profile.name, image: "text-generation", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z" };
-  return {
-    profile: async () => profile,
-    models: async () => [model],
-    image: (task, server) => catalog.image(task, server),
-    cpuTextGeneration: catalog.cpuTextGeneration,
-    isProjectRuntime: (image) => catalog.isProjectRuntime(image),
-    capabilities: capabilitiesFor,
-    protectedPlaces: [],
-    gpus: async () => null,
-  };
+  return plannerDeps({}, profile, model);
 }
 const plan = (extra: Partial<RunRequest>, profile: Profile = local) => planLaunch({ task: "text-generation", model: "acme/tiny", ...extra }, deps(profile), "default");
 const refusal = (promise: Promise<unknown>) =>

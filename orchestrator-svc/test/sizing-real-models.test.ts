@@ -13,19 +13,17 @@ import { join } from "node:path";
 import type { ModelFacts } from "@svc/contracts";
 import { planPlacement } from "../src/launch/sizing/plan";
 import { GPUS, gpuPartition } from "./gpu-partitions";
-import { readFacts, writeSnapshot } from "./model-files";
+import { CONFIGS, readFacts, writeSnapshot } from "./model-files";
 
 const root = mkdtempSync(join(tmpdir(), "svc-sizing-models-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const facts = new Map<string, { facts: ModelFacts; total: number; dir: string }>();
-function model(name: string) {
-  if (!facts.has(name)) {
-    const dir = join(root, name);
-    const total = writeSnapshot(name, dir);
-    facts.set(name, { facts: readFacts(dir), total, dir });
-  }
-  return facts.get(name)!;
+for (const name of readdirSync(CONFIGS, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)) {
+  const dir = join(root, name);
+  const total = writeSnapshot(name, dir);
+  facts.set(name, { facts: await readFacts(dir), total, dir });
 }
+const model = (name: string) => facts.get(name)!;
 
 /** model.safetensors.index.json total_size as the model's Hugging Face repository publishes it. */
 const PUBLISHED_TOTAL_SIZE: Record<string, number> = {

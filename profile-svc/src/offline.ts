@@ -1,3 +1,6 @@
+import { dirname, join } from "node:path";
+import { homeLayout } from "@svc/platform/config";
+import { GpusService } from "./gpus/service";
 import { ProfileService } from "./profiles/service";
 
 /**
@@ -6,5 +9,10 @@ import { ProfileService } from "./profiles/service";
  * writes as /api/profiles, and the same ApiError for every refusal. Loads no HTTP framework.
  */
 export function profilesOnDisk(profilesFile: string, env: Record<string, string | undefined> = process.env) {
-  return new ProfileService({ profilesFile, env });
+  const service = new ProfileService({ profilesFile, env, gpuCacheDir: gpuCacheDir(profilesFile) });
+  const gpus = new GpusService(service);
+  return Object.assign(service, { gpus: (name: string, options: { refresh?: boolean } = {}) => gpus.get(name, options.refresh ?? false) });
 }
+
+/** Where the running profile-svc keeps GPU readings ($SVC_HOME_DIR/data/profile-svc/gpus), so both see the same. */
+export const gpuCacheDir = (profilesFile: string) => join(homeLayout(dirname(profilesFile)).dataDir("profile-svc"), "gpus");

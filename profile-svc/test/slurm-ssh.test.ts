@@ -173,7 +173,8 @@ describe("slurm profiles with host = localhost (svc on the cluster: the same che
     expect(error.code).toBe("remote_check_failed");
     expect(error.message).toContain("sbatch and squeue are not on this machine's PATH");
     expect(existsSync(join(home, "onsite"))).toBe(false);
-    for (const command of ["sbatch", "squeue"]) {
+    // scontrol too: the check reads the partitions with it (one that cannot is told in a notice).
+    for (const command of ["sbatch", "squeue", "scontrol"]) {
       writeFileSync(join(bin, command), "#!/bin/sh\nexit 0\n");
       chmodSync(join(bin, command), 0o755);
     }

@@ -168,10 +168,15 @@ describe("services on Slurm, end to end", () => {
     expect(await onCluster("ls ~/svc/jobs | wc -l")).toBe(jobsBefore);
     const quoted = (word: string) => (word.includes("'") ? word.replaceAll("'", `'\\''`) : word);
 
-    // vLLM's arguments pass unchecked: they reach its job script as quoted words (a dry run: the test cluster has no GPUs).
-    const vllm = await runOnCluster(["--gres", "1", "text-generation", TEXT_MODEL, "--dry-run", ...hostile]);
+    // vLLM's arguments are checked against its own options too: hostile words as options are refused; as
+    // the values of a real option they reach its job script as quoted words (a dry run on the CPU partition).
+    const refusedVllm = await runOnCluster(["--gres", "1", "text-generation", TEXT_MODEL, "--dry-run", ...hostile]);
+    expect(refusedVllm.code).not.toBe(0);
+    expect(refusedVllm.stderr).toContain("is not an option of vLLM");
+    const valued = hostile.map((word) => `--chat-template=${word}`);
+    const vllm = await runOnCluster(["--gres", "1", "text-generation", TEXT_MODEL, "--dry-run", ...valued]);
     expect(vllm.code).toBe(0);
-    for (const word of hostile) expect(vllm.stdout).toContain(quoted(word));
+    for (const word of valued) expect(vllm.stdout).toContain(quoted(word));
     expect(Bun.spawnSync(["bash", "-n", "-c", vllm.stdout]).exitCode).toBe(0);
 
     // A hostile API key stays inert in a running job: it is in its 0600 api_key file, never in the script.

@@ -27,6 +27,14 @@ def test_run_options_reach_the_dry_run_and_the_service(app: App, client: svc.Svc
         assert details.grace_period == 600
 
 
+def test_a_gpu_dry_run_shows_its_placement(client: svc.Svc) -> None:
+    dry = client.dry_run("text-generation", TEXT_MODEL, gres=2, engine="sglang")
+    assert dry.placement is not None
+    assert (dry.placement.source, dry.placement.gpus_per_node, dry.placement.nodes, dry.placement.tensor_parallel) == ("user", 2, 1, 2)
+    assert "--tp-size" in dry.script
+    assert client.dry_run("text-generation", TEXT_MODEL).placement is None
+
+
 def test_hostile_option_values_are_refused(client: svc.Svc) -> None:
     for options in ({"account": "a;id"}, {"mount": ["/etc"]}, {"image": "x y"}, {"exclude": "$(id)"}):
         with pytest.raises(svc.SvcApiError) as refused:

@@ -7,6 +7,7 @@ import type {
   BatchRunRequest,
   BatchRunResponse,
   BatchStatus,
+  ClusterGpus,
   CreatedKey,
   CreateKeyRequest,
   DownloadRequest,
@@ -55,6 +56,7 @@ export interface Operations {
   "GET /api/profiles/{name}": { params: { name: string }; response: Profile };
   "PUT /api/profiles/{name}": { params: { name: string }; body: ProfileUpdate; response: ProfileChange };
   "DELETE /api/profiles/{name}": { params: { name: string }; response: void };
+  "GET /api/profiles/{name}/gpus": { params: { name: string }; query: { refresh?: boolean }; response: ClusterGpus };
   "GET /api/models": { query: ModelQuery; response: Model[] };
   "POST /api/models/refresh": { body: RefreshRequest; response: RefreshReport };
   "POST /api/models/downloads": { body: DownloadRequest; response: DownloadTask };

@@ -1,7 +1,7 @@
-import type { Profile, ProfileChange, ProfileCreate, ProfileUpdate } from "@svc/contracts";
+import type { ClusterGpus, Profile, ProfileChange, ProfileCreate, ProfileUpdate } from "@svc/contracts";
 import type { SvcClient } from "./client";
 
-/** /api/profiles: `client.profiles.list()`, `.get(name)`, `.create(input)`, `.update(name, changes)`, `.remove(name)`. */
+/** /api/profiles: `client.profiles.list()`, `.get(name)`, `.create(input)`, `.update(name, changes)`, `.remove(name)`, `.gpus(name)`. */
 export class ProfilesApi {
   constructor(private readonly client: Pick<SvcClient, "call">) {}
 
@@ -26,5 +26,10 @@ export class ProfilesApi {
 
   remove(name: string): Promise<void> {
     return this.client.call("DELETE /api/profiles/{name}", { params: { name } });
+  }
+
+  /** The profile's partitions and GPUs (the last reading; `refresh` reads the cluster again). */
+  gpus(name: string, options: { refresh?: boolean } = {}): Promise<ClusterGpus> {
+    return this.client.call("GET /api/profiles/{name}/gpus", { params: { name }, query: options.refresh ? { refresh: true } : {} });
   }
 }

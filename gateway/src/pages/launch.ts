@@ -19,6 +19,7 @@ const LaunchForm = t.Object(
     ntasksPerNode: text(16),
     mem: text(16),
     gres: text(16),
+    nodes: text(16),
     partition: text(128),
     constraint: text(256),
     account: text(128),
@@ -32,6 +33,7 @@ const LaunchForm = t.Object(
     maxInputLength: text(16),
     maxTotalTokens: text(16),
     sharded: text(16),
+    engine: text(16),
     disableCustomKernels: text(8),
     engineArgs: text(65536),
     inputDir: text(4096),
@@ -44,12 +46,13 @@ const LaunchForm = t.Object(
   { additionalProperties: true },
 );
 
-type IntegerField = "ntasksPerNode" | "mem" | "gres" | "maxInputLength" | "maxTotalTokens" | "gracePeriod";
+type IntegerField = "ntasksPerNode" | "mem" | "gres" | "nodes" | "maxInputLength" | "maxTotalTokens" | "gracePeriod";
 const LABELS: Record<IntegerField, string> = {
   gracePeriod: "Grace period",
   ntasksPerNode: "Tasks per node",
   mem: "Memory",
   gres: "GPUs per node",
+  nodes: "Nodes",
   maxInputLength: "Max input length",
   maxTotalTokens: "Max total tokens",
 };
@@ -80,6 +83,8 @@ const OPTION_FIELDS: Array<[RegExp, keyof LaunchFormValues]> = [
   [/^--renew\b/, "renew"],
   [/^--mem\b|^job\.mem:/, "mem"],
   [/^--gres\b|^job\.gres:/, "gres"],
+  [/^--nodes\b|^job\.nodes:/, "nodes"],
+  [/^--engine\b|^engine:/, "engine"],
   [/^--ntasks-per-node\b|^job\.ntasksPerNode:/, "ntasksPerNode"],
   [/^The model\b|^model:| is a (text-generation|speech-recognition) model, not /, "model"],
   [/^--revision\b|^revision:/, "revision"],
@@ -119,6 +124,7 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
       nodelist: clean("nodelist"),
       mem: integers.mem,
       gres: integers.gres,
+      nodes: integers.nodes,
       ntasksPerNode: integers.ntasksPerNode,
     }).filter(([, v]) => v !== undefined),
   );
@@ -155,6 +161,9 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
       }).filter(([, v]) => v !== undefined),
     );
     if (Object.keys(options).length) request.textGeneration = options;
+    const engine = clean("engine");
+    if (engine === "vllm" || engine === "sglang") request.engine = engine;
+    else if (engine) return { error: { field: "engine", message: `Engine "${engine}": choose vLLM or SGLang, or leave it unset.` } };
     const args = (values.engineArgs ?? "").split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
     if (args.length) request.engineArgs = args;
   } else if (clean("inputDir")) {

@@ -28,13 +28,14 @@ const FormBody = t.Object(
     account: t.Optional(t.String({ maxLength: 128 })),
     partition: t.Optional(t.String({ maxLength: 128 })),
     qos: t.Optional(t.String({ maxLength: 128 })),
+    gpu_memory: t.Optional(t.String({ maxLength: 256 })),
   },
   { additionalProperties: true },
 );
 const NameParams = t.Object({ name: t.String({ maxLength: 256 }) });
 
-const LOCAL_KEYS = ["home_dir", "cache_dir"] as const;
-const SLURM_KEYS = ["host", "user", "home", "cache", "identity_file", "account", "partition", "qos", "host_key_fingerprint"] as const;
+const LOCAL_KEYS = ["home_dir", "cache_dir", "gpu_memory"] as const;
+const SLURM_KEYS = ["host", "user", "home", "cache", "identity_file", "account", "partition", "qos", "gpu_memory", "host_key_fingerprint"] as const;
 
 /** Form values → API attributes of the chosen schema; blank fields are left out. */
 function attributes(values: ProfileFormValues, schema: string): { attributes: Record<string, string | number>; error?: FormError } {
@@ -134,7 +135,9 @@ export function profilePages(client: SvcClient, session: boolean) {
         try {
           const profile = await client.profiles.get(params.name);
           const notices = new URL(request.url).searchParams.getAll("notice");
-          return page(request, profileDetailPage({ profile, session, notices }), 200);
+          // The profile is shown even when its cluster cannot be read now.
+          const gpus = await client.profiles.gpus(profile.name).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+          return page(request, profileDetailPage({ profile, session, notices, gpus }), 200);
         } catch (error) {
           return failure(request, error);
         }

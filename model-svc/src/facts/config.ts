@@ -23,6 +23,23 @@ const KEYS = {
   qkRopeHeadDim: ["qk_rope_head_dim"],
 } as const satisfies Partial<Record<keyof ModelFacts, readonly string[]>>;
 
+/**
+ * How many layers attend only within the sliding window: `layer_types` where the config lists them;
+ * Gemma 2 alternates (every other layer); Gemma 3's `sliding_window_pattern` N makes N - 1 of each
+ * N slide; Qwen2's `max_window_layers` first layers attend fully; else (Mistral 7B v0.1) every layer,
+ * as transformers runs such a config.
+ */
+function slidingLayers(raw: (key: string) => unknown, layers: number): number {
+  const types = raw("layer_types");
+  if (Array.isArray(types)) return types.filter((type) => type === "sliding_attention").length;
+  if (raw("model_type") === "gemma2") return Math.ceil(layers / 2);
+  const pattern = count(raw("sliding_window_pattern"));
+  if (pattern && pattern > 1) return layers - Math.floor(layers / pattern);
+  const full = count(raw("max_window_layers"));
+  if (raw("use_sliding_window") === true && full !== undefined) return Math.max(0, layers - full);
+  return layers;
+}
+
 /** Drops the keys whose value is undefined, so that absent facts are absent (not `undefined`) in JSON and in spreads. */
 export function defined<T extends object>(facts: T): T {
   return Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined)) as T;
@@ -46,6 +63,7 @@ export function configFacts(configText: string): ModelFacts {
   for (const [fact, keys] of Object.entries(KEYS)) (facts as Record<string, number | undefined>)[fact] = first(keys);
   // Qwen2-style configs name a window but switch it off.
   if (raw("use_sliding_window") === false) facts.slidingWindow = undefined;
+  if (facts.slidingWindow !== undefined && facts.layers !== undefined) facts.slidingWindowLayers = slidingLayers(raw, facts.layers);
   if (facts.kvHeads === undefined) facts.kvHeads = facts.attentionHeads;
   if (facts.headDim === undefined && facts.hiddenSize && facts.attentionHeads && facts.hiddenSize % facts.attentionHeads === 0) {
     facts.headDim = facts.hiddenSize / facts.attentionHeads;

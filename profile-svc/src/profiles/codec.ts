@@ -1,5 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
-import { GPU_ENGINES, isGpuEngine, isSlurmRuntime, parseDuration, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
+import { GPU_ENGINES, isGpuEngine, isSlurmRuntime, parseDuration, parseGpuMemorySetting, PROFILE_NAME_RULE, Profile, type LocalProfile, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
 import { LineError, type IniSection } from "./ini-document";
 
 /**
@@ -89,6 +89,12 @@ export function profileFromSection(section: IniSection): Profile {
     if (!isGpuEngine(engine.value)) throw new LineError(engine.line, `engine "${engine.value}" is not one of ${GPU_ENGINES.join(", ")}`);
     profile.engine = engine.value;
   }
+  const gpuMemory = pick(section, "gpu_memory");
+  if (gpuMemory?.value) {
+    const problem = parseGpuMemorySetting(gpuMemory.value);
+    if (typeof problem === "string") throw new LineError(gpuMemory.line, problem);
+    profile.gpu_memory = gpuMemory.value;
+  }
   if (!Value.Check(Profile, profile)) {
     const nameOk = new RegExp(Profile.anyOf[0].properties.name.pattern!).test(section.name);
     throw new LineError(
@@ -109,6 +115,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
         ["cache_dir", profile.cache_dir],
         ["idle_stop", profile.idle_stop],
         ["engine", profile.engine],
+        ["gpu_memory", profile.gpu_memory],
       ],
       aliases: mutable(KEY_ALIASES.local),
     };
@@ -126,6 +133,7 @@ export function sectionValues(profile: Profile): { values: Array<[string, string
       ["idle_stop", profile.idle_stop],
       ["engine", profile.engine],
       ...PROFILE_JOB_DEFAULTS.map((key): [string, string | undefined] => [key, profile[key]]),
+      ["gpu_memory", profile.gpu_memory],
     ],
     aliases: mutable(KEY_ALIASES.slurm),
   };

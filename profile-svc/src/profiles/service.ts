@@ -1,9 +1,12 @@
 import { homedir } from "node:os";
-import { ApiError, badRequest, closest, didYouMean, GPU_ENGINES, isGpuEngine, parseDuration, conflict, notFound, DEFAULT_PROFILE, PROFILE_NAME_PATTERN, PROFILE_NAME_RULE, SLURM_RUNTIMES, isSlurmRuntime, type LocalProfile, type Profile, type ProfileChange, type ProfileCreate, type ProfileUpdate, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
+import { ApiError, badRequest, closest, didYouMean, GPU_ENGINES, isGpuEngine, parseDuration, parseGpuMemorySetting, conflict, notFound, DEFAULT_PROFILE, PROFILE_NAME_PATTERN, PROFILE_NAME_RULE, SLURM_RUNTIMES, isSlurmRuntime, type LocalProfile, type Profile, type ProfileChange, type ProfileCreate, type ProfileUpdate, type SlurmProfile, PROFILE_JOB_DEFAULTS, SLURM_VALUE_RULES } from "@svc/contracts";
 import { sectionValues } from "./codec";
 import { checkLocalProfile } from "./local-checks";
 import { localPath, remotePath } from "./paths";
-import { checkSlurmProfile } from "./slurm-checks";
+import { checkSlurmProfile, type SlurmCheckOptions } from "./slurm-checks";
+import { GpuCache } from "../gpus/cache";
+import { readLocalGpus } from "../gpus/local-gpus";
+import type { GpuReading } from "../gpus/reading";
 import { ProfileStore, ProfilesFileBusyError, ProfilesFileError, type ProfilesState } from "./store";
 
 export interface ProfileServiceOptions {
@@ -14,6 +17,10 @@ export interface ProfileServiceOptions {
   env?: Record<string, string | undefined>;
   /** Time limit for the SSH handshake of Slurm checks. */
   sshTimeoutMs?: number;
+  /** Where each profile's last GPU reading is kept (see GpuCache); in memory when absent. */
+  gpuCacheDir?: string;
+  /** How a local profile's GPUs are read (default: nvidia-smi, when there is one). */
+  localGpus?: () => Promise<GpuReading>;
 }
 
 const LOCAL_FIELDS = ["home_dir", "cache_dir"] as const;
@@ -35,11 +42,14 @@ function oneLine(attributes: Record<string, unknown>): void {
 /** Profiles: the rules of spec §2.2 over profiles.cfg. No HTTP here; the controller and the CLI both use it. */
 export class ProfileService {
   readonly store: ProfileStore;
+  /** The last GPU reading of each profile: written with each check, read by the GPU routes. */
+  readonly gpuCache: GpuCache;
   private readonly userHome: string;
   private readonly env: Record<string, string | undefined>;
 
   constructor(private readonly options: ProfileServiceOptions) {
     this.store = new ProfileStore(options.profilesFile);
+    this.gpuCache = new GpuCache(options.gpuCacheDir);
     this.env = options.env ?? process.env;
     this.userHome = options.userHome ?? (this.env.HOME || homedir());
   }
@@ -93,12 +103,13 @@ export class ProfileService {
       oneLine(attributes);
       const profile = this.normalise(name, schema, attributes);
       this.checkCanAdd(this.store.load(), name);
-      const checks = await this.check(profile, fingerprint);
+      const { gpus, ...checks } = await this.check(profile, fingerprint);
       await this.store.update((state) => {
         this.checkCanAdd(state, name);
         const { values, aliases } = sectionValues(profile);
         state.doc.setSection(name, values, aliases);
       });
+      this.keepGpus(name, gpus);
       return { profile, ...checks };
     });
   }
@@ -118,13 +129,14 @@ export class ProfileService {
       oneLine(changes);
       const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
       const profile = this.normalise(name, current.schema, { ...existing, ...defined }, Object.keys(defined));
-      const checks = await this.check(profile, fingerprint);
+      const { gpus, ...checks } = await this.check(profile, fingerprint);
       await this.store.update((state) => {
         const now = this.find(state, name);
         if (now.schema !== profile.schema) throw conflict(`Profile "${name}" changed schema meanwhile (now ${now.schema}); try again.`);
         const { values, aliases } = sectionValues(profile);
         state.doc.setSection(name, values, aliases);
       });
+      this.keepGpus(name, gpus);
       return { profile, ...checks };
     });
   }
@@ -139,7 +151,24 @@ export class ProfileService {
         this.find(state, name);
         state.doc.removeSection(name);
       });
+      this.gpuCache.forget(name);
     });
+  }
+
+  /** A check's GPU reading replaces the last one; a check that could not read them drops it (it may be of another host). */
+  private keepGpus(name: string, gpus: GpuReading | undefined): void {
+    if (gpus) this.gpuCache.save(name, gpus);
+    else this.gpuCache.forget(name);
+  }
+
+  /** This machine's GPUs, for local profiles. */
+  readLocalGpus(): Promise<GpuReading> {
+    return (this.options.localGpus ?? readLocalGpus)();
+  }
+
+  /** How this service reaches a slurm profile's cluster (its checks' options). */
+  get clusterOptions(): SlurmCheckOptions {
+    return { userHome: this.userHome, env: this.env, timeoutMs: this.options.sshTimeoutMs };
   }
 
   private checkCanAdd(state: ProfilesState, name: string): void {
@@ -163,6 +192,12 @@ export class ProfileService {
     if (engine) {
       if (!isGpuEngine(engine)) throw badRequest(`engine "${engine}" is not one of ${GPU_ENGINES.join(", ")}.${didYouMean(closest(engine, GPU_ENGINES))}`, { field: "engine" });
       profile.engine = engine;
+    }
+    const gpuMemory = attributes.gpu_memory?.trim();
+    if (gpuMemory) {
+      const problem = parseGpuMemorySetting(gpuMemory);
+      if (typeof problem === "string") throw badRequest(`${problem}.`, { field: "gpu_memory" });
+      profile.gpu_memory = gpuMemory;
     }
     return profile;
   }
@@ -214,8 +249,8 @@ export class ProfileService {
     throw badRequest(`schema "${schema}" is not one of local, slurm.`, { field: "schema" });
   }
 
-  private async check(profile: Profile, hostKeyFingerprint: string | undefined): Promise<Omit<ProfileChange, "profile">> {
-    if (profile.schema === "local") return { notices: checkLocalProfile(profile.home_dir, profile.cache_dir) };
-    return checkSlurmProfile(profile, { userHome: this.userHome, env: this.env, timeoutMs: this.options.sshTimeoutMs, hostKeyFingerprint });
+  private async check(profile: Profile, hostKeyFingerprint: string | undefined): Promise<Omit<ProfileChange, "profile"> & { gpus?: GpuReading }> {
+    if (profile.schema === "local") return { notices: checkLocalProfile(profile.home_dir, profile.cache_dir), gpus: await this.readLocalGpus() };
+    return checkSlurmProfile(profile, { ...this.clusterOptions, hostKeyFingerprint });
   }
 }

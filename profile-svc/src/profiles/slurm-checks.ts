@@ -2,6 +2,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ApiError, type HostKeyNotice, type SlurmProfile } from "@svc/contracts";
 import { clusterConnection, hostKeyAddedNotice, remotePathWord, SshError, type ClusterConnection } from "@svc/ssh";
+import type { GpuReading } from "../gpus/reading";
+import { GpuReadError, readSlurmGpus } from "../gpus/slurm-gpus";
 
 /** The commands a Slurm profile needs on the server's PATH. */
 export const SLURM_COMMANDS = ["sbatch", "squeue"] as const;
@@ -9,6 +11,8 @@ export const SLURM_COMMANDS = ["sbatch", "squeue"] as const;
 export interface SlurmCheckResult {
   notices: string[];
   hostKey?: HostKeyNotice;
+  /** The cluster's partitions and GPUs, read with the check (absent when they could not be read). */
+  gpus?: GpuReading;
 }
 
 export interface SlurmCheckOptions {
@@ -83,14 +87,10 @@ async function runChecks(connection: ClusterConnection, profile: SlurmProfile, u
 }
 
 /**
- * Checks a Slurm profile (spec §2.2, §7) through its cluster connection: over SSH with key
- * authentication (verifying the host key; a host not in known_hosts yet is refused with its
- * fingerprint, 422 ssh_host_key_unknown, until the user confirms that fingerprint, which is then
- * recorded), or on this machine for
- * `host = localhost`; `cache` must be readable, sbatch and squeue on the PATH, and `home` is
- * created. Throws ApiError (422) saying what failed.
+ * Runs `work` on the profile's cluster connection (strict host keys; a new host only with the
+ * fingerprint the user confirmed), closing it after; SSH failures become 422 ApiErrors saying what to fix.
  */
-export async function checkSlurmProfile(profile: SlurmProfile, options: SlurmCheckOptions = {}): Promise<SlurmCheckResult> {
+export async function onCluster<T>(profile: SlurmProfile, options: SlurmCheckOptions, work: (connection: ClusterConnection, userHome: string) => Promise<T>): Promise<T> {
   const env = options.env ?? process.env;
   const userHome = options.userHome ?? (env.HOME || homedir());
   const connection = clusterConnection(profile, {
@@ -102,15 +102,36 @@ export async function checkSlurmProfile(profile: SlurmProfile, options: SlurmChe
     keepaliveMs: 0,
   });
   try {
-    const notices = await runChecks(connection, profile, userHome);
-    if (!connection.hostKey) return { notices };
-    const hostKey: HostKeyNotice = { ...connection.hostKey };
-    if (hostKey.status === "added") notices.unshift(hostKeyAddedNotice(connection.hostKey));
-    return { notices, hostKey };
+    return await work(connection, userHome);
   } catch (error) {
     if (error instanceof SshError) throw sshFailure(error);
     throw error;
   } finally {
     connection.close();
   }
+}
+
+/**
+ * Checks a Slurm profile (spec §2.2, §7) through its cluster connection: over SSH with key
+ * authentication (verifying the host key; a host not in known_hosts yet is refused with its
+ * fingerprint, 422 ssh_host_key_unknown, until the user confirms that fingerprint, which is then
+ * recorded), or on this machine for
+ * `host = localhost`; `cache` must be readable, sbatch and squeue on the PATH, and `home` is
+ * created. Throws ApiError (422) saying what failed. Then reads the cluster's GPUs on the same
+ * connection (one more command); a cluster whose partitions cannot be read still passes, with a notice.
+ */
+export function checkSlurmProfile(profile: SlurmProfile, options: SlurmCheckOptions = {}): Promise<SlurmCheckResult> {
+  return onCluster(profile, options, async (connection, userHome) => {
+    const notices = await runChecks(connection, profile, userHome);
+    const gpus = await readSlurmGpus(connection).catch((error: unknown) => {
+      if (!(error instanceof GpuReadError)) throw error;
+      notices.push(`Could not read the cluster's partitions and GPUs (${error.message}); \`svc profile show\` tries again.`);
+      return undefined;
+    });
+    const read = gpus ? { gpus } : {};
+    if (!connection.hostKey) return { notices, ...read };
+    const hostKey: HostKeyNotice = { ...connection.hostKey };
+    if (hostKey.status === "added") notices.unshift(hostKeyAddedNotice(connection.hostKey));
+    return { notices, hostKey, ...read };
+  });
 }

@@ -16,6 +16,7 @@ export interface LaunchFormValues {
   ntasksPerNode?: string;
   mem?: string;
   gres?: string;
+  nodes?: string;
   partition?: string;
   constraint?: string;
   account?: string;
@@ -29,6 +30,7 @@ export interface LaunchFormValues {
   maxInputLength?: string;
   maxTotalTokens?: string;
   sharded?: string;
+  engine?: string;
   disableCustomKernels?: string;
   engineArgs?: string;
   inputDir?: string;
@@ -94,7 +96,7 @@ function field(values: LaunchFormValues, error: LaunchError | undefined, spec: F
     ${fieldError(error, spec.key)}</div>`;
 }
 
-const JOB_FIELDS: (keyof LaunchFormValues)[] = ["time", "ntasksPerNode", "mem", "gres", "partition", "constraint", "account", "qos", "reservation", "exclude", "nodelist"];
+const JOB_FIELDS: (keyof LaunchFormValues)[] = ["time", "ntasksPerNode", "mem", "gres", "nodes", "partition", "constraint", "account", "qos", "reservation", "exclude", "nodelist"];
 const SERVICE_FIELDS: (keyof LaunchFormValues)[] = ["mounts", "gracePeriod", "image"];
 
 const number = (key: keyof LaunchFormValues, label: string, hint?: string): FieldSpec => ({ key, label, hint, inputmode: "numeric" });
@@ -180,6 +182,10 @@ export function launchPage(options: {
                 <select id="f-sharded" name="sharded" ${invalid(error, "sharded")}>
                   ${[["", "not set"], ["true", "true (needs 2+ GPUs)"], ["false", "false"]].map(([v, l]) => html`<option value="${v}" ${v === (values.sharded ?? "") ? html`selected` : ""}>${l}</option>`)}
                 </select>${fieldError(error, "sharded")}</div>
+              <div><label for="f-engine">GPU engine</label>
+                <select id="f-engine" name="engine" ${invalid(error, "engine")}>
+                  ${[["", "the profile's (else vLLM)"], ["vllm", "vLLM"], ["sglang", "SGLang"]].map(([v, l]) => html`<option value="${v}" ${v === (values.engine ?? "") ? html`selected` : ""}>${l}</option>`)}
+                </select>${fieldError(error, "engine")}</div>
             </div>
             <label class="check"><input type="checkbox" name="disableCustomKernels" ${values.disableCustomKernels ? html`checked` : ""} /> Disable custom GPU kernels</label>
             <label for="f-engineArgs">Engine arguments (optional)</label>
@@ -196,6 +202,7 @@ export function launchPage(options: {
               ${field(values, error, { key: "time", label: "Time limit", placeholder: "01:30:00", hint: "Minutes, MM:SS, HH:MM:SS or D-HH:MM:SS." })}
               ${field(values, error, number("mem", "Memory (GB per node)"))}
               ${field(values, error, number("gres", "GPUs per node"))}
+              ${field(values, error, number("nodes", "Nodes", "More than one: the model spans nodes (pipeline parallel)."))}
               ${field(values, error, number("ntasksPerNode", "Tasks per node"))}
               ${field(values, error, { key: "partition", label: "Partition" })}
               ${field(values, error, { key: "constraint", label: "Constraint", hint: "Node features, e.g. gpu80g&avx512." })}
@@ -246,6 +253,8 @@ const FIELD_OF_OPTION: Record<string, string> = {
   "--time": "Time limit",
   "--mem": "Memory",
   "--gres": "GPUs per node",
+  "--nodes": "Nodes",
+  "--engine": "GPU engine",
   "--ntasks-per-node": "Tasks per node",
   "--partition": "Partition",
   "--constraint": "Constraint",

@@ -44,7 +44,7 @@ const STYLE = html`<style>
   .add-form select { display: block; min-width: 12rem; padding: .45rem .5rem; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
   .toolbar select, .toolbar input { width: auto; min-width: 12rem; padding: .45rem .5rem; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
   .toolbar button { margin-top: 0; }
-  .models code.rev { white-space: nowrap; }
+  .models code.rev { white-space: nowrap; font-size: .8rem; font-weight: 400; color: var(--muted); }
   .models td.repo { white-space: nowrap; font-weight: 600; }
   .models td.folder { white-space: nowrap; font-size: .85rem; }
   .models th, .models td { padding: .45rem .45rem; }
@@ -79,23 +79,31 @@ export function shortPath(path: string): string {
   return `…/${tail.join("/")}`;
 }
 
+/** Parameters · weight bytes (dtype in the title), each "unknown" where the files do not say; one "unknown" for both. */
+function modelSize(model: Model): SafeHtml {
+  const unknown = html`<span class="unknown">unknown</span>`;
+  const { parameters, weightBytes, dtype } = model.facts ?? {};
+  if (parameters === undefined && weightBytes === undefined) return unknown;
+  const params = parameters !== undefined ? formatParameterCount(parameters) : unknown;
+  const weights = weightBytes !== undefined ? html`<span title="${dtype ? `weights in ${dtype}` : ""}">${formatDecimalBytes(weightBytes)}</span>` : unknown;
+  return html`${params} · ${weights}`;
+}
+
 function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
   if (models.length === 0) {
     const filtered = filters.profile || filters.image;
     return html`<p>${filtered ? "No models match these filters." : "No models registered yet: refresh to scan the profiles' model folders, or add one from the hub below."}</p>`;
   }
   return html`<div class="models-wrap"><table class="models">
-    <thead><tr><th scope="col" class="repo">Repo</th><th scope="col">Revision</th><th scope="col">Profile</th><th scope="col">Image</th><th scope="col" title="Parameters, from the weight files' headers">Params</th><th scope="col" title="Bytes of the weights, from their headers">Weights</th><th scope="col" title="All files of the snapshot">Size</th><th scope="col">Folder</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <thead><tr><th scope="col" class="repo">Repo and revision</th><th scope="col">Profile</th><th scope="col">Image</th><th scope="col" title="Parameters and bytes of the weights, from the weight files' headers">Params · weights</th><th scope="col" title="All files of the snapshot">Size</th><th scope="col">Folder</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>
       ${models.map((m, i) => {
         const launch = `/services/new?task=${encodeURIComponent(m.image)}&model=${encodeURIComponent(m.repo)}&revision=${encodeURIComponent(m.revision)}&profile=${encodeURIComponent(m.profile)}`;
         return html`<tr data-repo="${m.repo}">
-          <td class="repo">${m.repo}${m.partial ? html` <span class="badge" title="Downloaded with --include/--exclude: not every file of the snapshot">partial</span>` : ""}</td>
-          <td><code class="rev" title="${m.revision}">${m.revision.slice(0, 12)}</code></td>
+          <td class="repo">${m.repo}${m.partial ? html` <span class="badge" title="Downloaded with --include/--exclude: not every file of the snapshot">partial</span>` : ""}<br /><code class="rev" title="${m.revision}">${m.revision.slice(0, 12)}</code></td>
           <td>${m.profile}</td>
           <td><span class="badge">${m.image}</span></td>
-          <td class="num">${m.facts?.parameters !== undefined ? formatParameterCount(m.facts.parameters) : html`<span class="unknown">unknown</span>`}</td>
-          <td class="num">${m.facts?.weightBytes !== undefined ? formatDecimalBytes(m.facts.weightBytes) : html`<span class="unknown">unknown</span>`}${m.facts?.dtype ? html` <small>${m.facts.dtype}</small>` : ""}</td>
+          <td class="num">${modelSize(m)}</td>
           <td class="num">${formatBytes(m.sizeBytes)}</td>
           <td class="folder"><code id="model-dir-${i}" title="${m.modelDir}" data-full="${m.modelDir}">${shortPath(m.modelDir)}</code>
             <button type="button" class="secondary-button copy-path" data-copy="#model-dir-${i}" aria-label="Copy the folder path of ${m.repo}">Copy</button></td>

@@ -1,6 +1,7 @@
-import type { Profile } from "@svc/contracts";
+import type { ClusterGpus, Profile } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
+import { partitionsSection } from "./profile-partitions";
 
 /** What the profile forms hold: the submitted (or current) values, as text. */
 export interface ProfileFormValues {
@@ -17,6 +18,7 @@ export interface ProfileFormValues {
   account?: string;
   partition?: string;
   qos?: string;
+  gpu_memory?: string;
   /** The cluster host key fingerprint the user ticked to accept. */
   host_key_fingerprint?: string;
 }
@@ -78,6 +80,7 @@ function attributeFields(values: ProfileFormValues, error: FormError | undefined
           <legend>Local profile</legend>
           ${field(values, error, { key: "home_dir", label: "Home folder (home_dir)", hint: "Absolute path (or ~/…) for model and image files; created when missing, must be writable." })}
           ${field(values, error, { key: "cache_dir", label: "Cache folder (cache_dir)", hint: "An existing folder to read shared model and image files from; never created. It may be the home folder." })}
+          ${gpuMemoryField(values, error)}
         </fieldset>`
       : ""}
     ${schemas.includes("slurm")
@@ -93,9 +96,13 @@ function attributeFields(values: ProfileFormValues, error: FormError | undefined
           ${field(values, error, { key: "account", label: "Slurm account (optional)", hint: "Its jobs' account when a launch gives none." })}
           ${field(values, error, { key: "partition", label: "Partition (optional)", hint: "Its jobs' partition when a launch gives none." })}
           ${field(values, error, { key: "qos", label: "QOS (optional)", hint: "Its jobs' quality of service when a launch gives none." })}
+          ${gpuMemoryField(values, error)}
         </fieldset>`
       : ""}`;
 }
+
+const gpuMemoryField = (values: ProfileFormValues, error: FormError | undefined) =>
+  field(values, error, { key: "gpu_memory", label: "GPU memory (optional)", hint: "For GPU types svc's table does not know or gives the wrong size of: 80G, or per type a100:80G, mi50:32G." });
 
 function noticeList(notices: string[]) {
   return notices.length ? html`<div role="status">${notices.map((n) => html`<p class="notice">${n}</p>`)}</div>` : "";
@@ -156,13 +163,14 @@ export function profileAddPage(options: { values: ProfileFormValues; session: bo
   );
 }
 
-export function profileDetailPage(options: { profile: Profile; values?: ProfileFormValues; session: boolean; notices?: string[]; error?: FormError }): string {
+export function profileDetailPage(options: { profile: Profile; values?: ProfileFormValues; session: boolean; notices?: string[]; error?: FormError; gpus?: ClusterGpus | { error: string } }): string {
   const { profile, error } = options;
   const values: ProfileFormValues = options.values ?? { ...(profile as unknown as ProfileFormValues), port: profile.schema === "slurm" && profile.port ? String(profile.port) : "" };
   const facts: Array<[string, string | number | undefined]> =
     profile.schema === "local"
       ? [["home_dir", profile.home_dir], ["cache_dir", profile.cache_dir]]
       : [["host", profile.host], ["user", profile.user], ["home", profile.home], ["cache", profile.cache], ["port", profile.port], ["identity_file", profile.identity_file], ["account", profile.account], ["partition", profile.partition], ["qos", profile.qos]];
+  facts.push(["gpu_memory", profile.gpu_memory]);
   return layout(
     { title: `Profile ${profile.name}`, current: CURRENT, session: options.session },
     html`${FORM_STYLE}<p><a href="/profiles">← Profiles</a></p>
@@ -174,6 +182,7 @@ export function profileDetailPage(options: { profile: Profile; values?: ProfileF
           ${facts.filter(([, v]) => v !== undefined).map(([k, v]) => html`<dt>${k}</dt><dd><code>${v}</code></dd>`)}
         </dl>
       </section>
+      ${options.gpus ? partitionsSection(options.gpus) : ""}
       <section class="card">
         <h2>Update</h2>
         <p class="hint">Name and schema cannot change. Saving runs the checks again${profile.schema === "slurm" ? " (over SSH)" : ""}.</p>

@@ -1,4 +1,4 @@
-import type { Profile, ProfileChange, ProfileCreate, ProfileUpdate } from "@svc/contracts";
+import type { ClusterGpus, Profile, ProfileChange, ProfileCreate, ProfileUpdate } from "@svc/contracts";
 import { SvcUnreachableError } from "@svc/client";
 import { homeLayout } from "@svc/platform/config";
 import type { CliContext } from "../../io";
@@ -10,6 +10,8 @@ export interface ProfilesBackend {
   create(input: ProfileCreate): Promise<ProfileChange>;
   update(name: string, changes: ProfileUpdate): Promise<ProfileChange>;
   remove(name: string): Promise<void>;
+  /** The profile's partitions and GPUs (the last reading; `refresh` reads again). */
+  gpus(name: string, options?: { refresh?: boolean }): Promise<ClusterGpus>;
 }
 
 type Operation = keyof ProfilesBackend;
@@ -57,5 +59,6 @@ function openBackend(ctx: CliContext): ProfilesBackend {
     create: (input) => call("create", input) as Promise<ProfileChange>,
     update: (name, changes) => call("update", name, changes) as Promise<ProfileChange>,
     remove: (name) => call("remove", name) as Promise<void>,
+    gpus: (name, options) => call("gpus", name, options) as Promise<ClusterGpus>,
   };
 }

@@ -1,6 +1,6 @@
 import { currentUserName } from "@svc/platform/process";
 import type { CAC, Command } from "cac";
-import { closest, didYouMean, GPU_ENGINES, isGpuEngine, isSlurmRuntime, parseDuration, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime, PROFILE_JOB_DEFAULTS } from "@svc/contracts";
+import { closest, didYouMean, GPU_ENGINES, isGpuEngine, isSlurmRuntime, parseDuration, parseGpuMemorySetting, SLURM_RUNTIMES, type Profile, type ProfileChange, type SlurmRuntime, PROFILE_JOB_DEFAULTS } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext, Prompter } from "../../prompt";
@@ -24,6 +24,7 @@ export interface AttributeOptions {
   runtime?: string;
   idleStop?: string;
   engine?: string;
+  gpuMemory?: string | number;
   account?: string | number;
   partition?: string | number;
   qos?: string | number;
@@ -45,6 +46,7 @@ export function attributeOptions(command: Command): Command {
     .option("--runtime <bare|apptainer>", "slurm: how jobs start the server: bare (the svc runtime, which svc installs in <home>/runtime; default) or apptainer (an image svc pulls or builds on the cluster)")
     .option("--idle-stop <duration>", "Default --idle-stop of the profile's services (e.g. 30m): one that answered no request for that long is stopped")
     .option("--engine <vllm|sglang>", "The GPU text-generation engine of the profile's services when 'svc run' gives no --engine (default vllm; '' removes it)")
+    .option("--gpu-memory <size>", "Memory of one GPU where svc's GPU table does not know the type or gives the wrong variant: 80G, or per type a100:80G,mi50:32G ('' removes it)")
     .option("--account <name>", "slurm: the Slurm account of this profile's jobs unless 'svc run --account' says otherwise ('' removes it)")
     .option("--partition <name>", "slurm: the default partition of its jobs ('' removes it)")
     .option("--qos <name>", "slurm: the default quality of service of its jobs ('' removes it)")
@@ -103,15 +105,25 @@ export function slurmExtras(
   return { ...(port !== undefined ? { port } : {}), ...(identity ? { identity_file: identity } : {}), ...(runtime ? { runtime } : {}), ...defaults };
 }
 
-/** The attributes of every schema: --idle-stop (idle_stop) and --engine (engine), checked; an empty --engine removes it. */
-export function commonAttributes(options: AttributeOptions): { idle_stop?: string; engine?: string } {
+/** The options every schema has, as profile attributes (idle_stop, engine, gpu_memory), checked; an empty --engine or --gpu-memory removes it. */
+export function commonAttributes(options: AttributeOptions): { idle_stop?: string; engine?: string; gpu_memory?: string } {
+  const attributes: { idle_stop?: string; engine?: string; gpu_memory?: string } = {};
+  const idle = text(options.idleStop);
+  if (idle !== undefined) {
+    if (parseDuration(idle) === undefined) throw new UsageError(`--idle-stop ${JSON.stringify(idle)}: give a duration such as 30m, 2h, 1h30m or HH:MM:SS.`);
+    attributes.idle_stop = idle;
+  }
   const engine = options.engine === undefined ? undefined : String(options.engine).trim();
   if (engine && !isGpuEngine(engine)) throw new UsageError(`--engine ${JSON.stringify(engine)}: use one of ${GPU_ENGINES.join(", ")}.${didYouMean(closest(engine, GPU_ENGINES))}`);
-  const engines = engine === undefined ? {} : { engine };
-  const value = text(options.idleStop);
-  if (value === undefined) return engines;
-  if (parseDuration(value) === undefined) throw new UsageError(`--idle-stop ${JSON.stringify(value)}: give a duration such as 30m, 2h, 1h30m or HH:MM:SS.`);
-  return { idle_stop: value, ...engines };
+  if (engine !== undefined) attributes.engine = engine;
+  if (options.gpuMemory === "") attributes.gpu_memory = "";
+  const gpuMemory = text(options.gpuMemory);
+  if (gpuMemory !== undefined) {
+    const problem = parseGpuMemorySetting(gpuMemory);
+    if (typeof problem === "string") throw new UsageError(`--gpu-memory: ${problem}.`);
+    attributes.gpu_memory = gpuMemory;
+  }
+  return attributes;
 }
 
 export function parsePort(raw: unknown): number | undefined {
@@ -165,7 +177,7 @@ export function describeProfile(profile: Profile): string {
     profile.schema === "local"
       ? [["home_dir", profile.home_dir], ["cache_dir", profile.cache_dir]]
       : [["host", profile.host], ["user", profile.user], ["home", profile.home], ["cache", profile.cache], ["port", profile.port], ["identity_file", profile.identity_file], ["runtime", profile.runtime ?? "bare"], ["account", profile.account], ["partition", profile.partition], ["qos", profile.qos]];
-  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes, ...(profile.idle_stop ? [["idle_stop", profile.idle_stop] as [string, string]] : []), ...(profile.engine ? [["engine", profile.engine] as [string, string]] : [])];
+  const rows: Array<[string, string | number | undefined]> = [["name", profile.name], ["schema", profile.schema], ...attributes, ["idle_stop", profile.idle_stop], ["engine", profile.engine], ["gpu_memory", profile.gpu_memory]];
   return rows
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${`${key}:`.padEnd(15)}${value}`)

@@ -1,13 +1,26 @@
+import type { ClusterGpus } from "@svc/contracts";
 import { profilesBackend } from "./backend";
 import { describeProfile, type RegisterProfileCommand } from "./form";
+import { describePartitions } from "./partitions";
 
 export const registerProfileShow: RegisterProfileCommand = (cli, ctx) => {
   cli
-    .command("show", "Show a profile (the default profile when --name is omitted)")
+    .command("show", "Show a profile (the default profile when --name is omitted) and its partitions and GPUs")
     .option("--name <name>", "Profile name", { default: "default" })
-    .option("--json", "Print JSON")
-    .action(async (options: { name: string | number; json?: boolean }) => {
-      const profile = await profilesBackend(ctx).get(String(options.name));
-      ctx.emit(profile, Boolean(options.json), () => describeProfile(profile));
+    .option("--refresh", "Read the cluster's partitions and GPUs again (otherwise: as the last profile check read them)")
+    .option("--json", "Print JSON (the profile, with its partitions and GPUs under `gpus`)")
+    .action(async (options: { name: string | number; refresh?: boolean; json?: boolean }) => {
+      const backend = profilesBackend(ctx);
+      const profile = await backend.get(String(options.name));
+      // The profile is shown even when its cluster cannot be read now.
+      let gpus: ClusterGpus | undefined;
+      let unread: string | undefined;
+      try {
+        gpus = await backend.gpus(profile.name, { refresh: Boolean(options.refresh) });
+      } catch (error) {
+        unread = error instanceof Error ? error.message : String(error);
+      }
+      if (unread) ctx.io.err(`Partitions and GPUs could not be read: ${unread}`);
+      ctx.emit({ ...profile, ...(gpus ? { gpus } : {}) }, Boolean(options.json), () => [describeProfile(profile), ...(gpus ? ["", describePartitions(gpus)] : [])].join("\n"));
     });
 };

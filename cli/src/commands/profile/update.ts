@@ -21,7 +21,7 @@ export const registerProfileUpdate: RegisterProfileCommand = (cli, ctx) => {
     try {
       const given =
         [...FIELDS.local, ...FIELDS.slurm].some((f) => options[f.option] !== undefined) ||
-        [options.port, options.identityFile, options.runtime, options.idleStop, options.engine, options.account, options.partition, options.qos, options.hostKeyFingerprint].some((value) => value !== undefined);
+        [options.port, options.identityFile, options.runtime, options.idleStop, options.engine, options.gpuMemory, options.account, options.partition, options.qos, options.hostKeyFingerprint].some((value) => value !== undefined);
       if (!given && (options.yes || !prompter.interactive)) {
         const flags = [...FIELDS[current.schema].map((f) => f.flag), ...(current.schema === "slurm" ? SLURM_EXTRA_FLAGS : [])];
         throw new UsageError(`nothing to change: pass ${flags.join(", ")}${prompter.interactive ? "" : " (there is no terminal to ask in)"}.`);

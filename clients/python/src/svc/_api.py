@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypedDict, TypeVar
 from urllib.parse import quote
 
-from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
 from .batch_options import BatchOptions, batch_request
 from .contracts.batches import BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
@@ -74,6 +74,10 @@ def update_profile(name: str, attributes: ProfileAttributes) -> Call[ProfileChan
 
 def remove_profile(name: str) -> Call[None]:
     return Call("DELETE", "/api/profiles/{name}", None, {"name": name})
+
+
+def profile_gpus(name: str, refresh: bool = False) -> Call[ClusterGpus]:
+    return Call("GET", "/api/profiles/{name}/gpus", ClusterGpus, {"name": name}, query=_query(refresh=refresh or None))
 
 
 def list_models(profile: str | None = None, image: ModelImage | None = None, repo: str | None = None) -> Call[list[Model]]:
@@ -224,7 +228,7 @@ def usage(since: str | None = None, by: UsageGrouping | None = None) -> Call[Usa
 
 CALLS: tuple[Callable[..., Call[Any]], ...] = (
     info, health, openapi_document,
-    list_profiles, get_profile, create_profile, update_profile, remove_profile,
+    list_profiles, get_profile, create_profile, update_profile, remove_profile, profile_gpus,
     list_models, refresh_models, start_download, get_download, list_downloads,
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs, report_service_activity,
     run_batch, list_batches, get_batch, stop_batch, resume_batch, remove_batch,

@@ -13,7 +13,7 @@ from . import _api as api
 from ._client_base import ClientBase
 from ._http import NEXT_CURSOR_HEADER, AsyncHttp
 from .async_service import AsyncService
-from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
@@ -112,6 +112,9 @@ class AsyncSvc(ClientBase[AsyncHttp]):
 
     async def remove_profile(self, name: str) -> None:
         await self._http.call(api.remove_profile(name))
+
+    async def profile_gpus(self, name: str = "default", refresh: bool = False) -> ClusterGpus:
+        return await self._http.call(api.profile_gpus(name, refresh))
 
     # Batch jobs (as in Svc)
 

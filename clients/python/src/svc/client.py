@@ -11,7 +11,7 @@ import httpx
 from . import _api as api
 from ._client_base import ClientBase
 from ._http import NEXT_CURSOR_HEADER, SyncHttp
-from .contracts import AppInfo, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
 from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
@@ -111,6 +111,10 @@ class Svc(ClientBase[SyncHttp]):
 
     def remove_profile(self, name: str) -> None:
         self._http.call(api.remove_profile(name))
+
+    def profile_gpus(self, name: str = "default", refresh: bool = False) -> ClusterGpus:
+        """The profile's partitions and GPUs as its last check read them (`svc profile show`); `refresh` reads them again."""
+        return self._http.call(api.profile_gpus(name, refresh))
 
     # Batch jobs
 

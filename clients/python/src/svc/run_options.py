@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from ._decode import camel
 from ._workload_options import JOB_KEYS, TEXT_GENERATION_KEYS, WorkloadKeywords
@@ -41,7 +41,7 @@ class RunOptions(WorkloadKeywords, total=False):
     max_input_length: int
     max_total_tokens: int
     #: The GPU engine with gres: "vllm" or "sglang" (default: the profile's engine, else vllm).
-    engine: str
+    engine: Literal["vllm", "sglang"]
     # speech-recognition
     #: Folder on the service host that `transcribe(audio_path)` paths are resolved in.
     input_dir: str | os.PathLike[str]

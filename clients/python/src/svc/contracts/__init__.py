@@ -6,13 +6,15 @@ from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport,
 from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
-from .profiles import HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
+from .profiles import ClusterGpus, GpuPartition, HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
 from .runtimes import RuntimeInstall, RuntimeList, RuntimeRemoval, RuntimeVersion, UnavailableTask
 from .services import (
     SERVICE_STATUSES,
     TASKS,
     TERMINAL_STATUSES,
     JobOptions,
+    Placement,
+    PlacementMemory,
     RunResponse,
     ServiceDetails,
     ServiceEvent,
@@ -58,6 +60,8 @@ __all__ = [
     "EngineReach",
     "HealthReport",
     "HostKeyNotice",
+    "ClusterGpus",
+    "GpuPartition",
     "ImageBuild",
     "ImageChoice",
     "JobOptions",
@@ -70,6 +74,8 @@ __all__ = [
     "ProfileChange",
     "ProfileRefresh",
     "RefreshReport",
+    "Placement",
+    "PlacementMemory",
     "RunResponse",
     "RuntimeImage",
     "RuntimeInstall",

@@ -153,6 +153,36 @@ class ServiceDetails(ServiceRecord):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PlacementMemory:
+    weight_bytes: int
+    kv_cache_bytes: int
+    overhead_bytes: int
+    #: GPU memory x the engine's utilisation.
+    usable_bytes_per_gpu: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Placement:
+    """Where a GPU launch runs and why (docs/gpu-sizing.md): planned by svc, or the user's own, checked."""
+
+    #: One line, e.g. "141 GB bf16 weights + 11 GB KV (8 x 8,192 tokens) -> 2 x A100-80GB, tensor parallel 2, partition gpu".
+    summary: str
+    partition: str | None
+    gpu_type: str | None
+    nodes: int
+    gpus_per_node: int
+    tensor_parallel: int
+    pipeline_parallel: int
+    #: The context the engine is started with (lowered from the model's when the whole one does not fit).
+    max_model_len: int | None
+    concurrency: int
+    memory: PlacementMemory
+    #: "planned": svc chose it; "user": --gres/--nodes given, checked only.
+    source: Literal["planned", "user"]
+    reasons: list[str]
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunResponse:
     """Answer of a run or dry run."""
 
@@ -166,3 +196,5 @@ class RunResponse:
     service: ServiceRecord | None
     #: The policies the service gets (also on a dry run).
     policies: ServicePolicyState | None = None
+    #: A GPU launch: where it runs and why (also on a dry run).
+    placement: Placement | None = None
