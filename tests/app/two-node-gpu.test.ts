@@ -1,6 +1,7 @@
 /**
  * A model larger than one node, on the Slurm test cluster's two GPU nodes (partition `gpu`: gpu-a and
- * gpu-b, four a100 each), end to end: the real app and CLI, `sbatch --nodes 2`, and the image's
+ * gpu-b, four a100 each), end to end: the real app and CLI, the model's facts and the profile's GPUs
+ * (svc plans 2 nodes, tensor parallel 4 × pipeline parallel 2), `sbatch --nodes 2`, and the image's
  * stand-in vLLM, SGLang and Ray (images/slurm-test/gpu-stand-ins), which check their arguments
  * against the option lists svc pins and their group (world size = tensor × pipeline = GPUs per node
  * × nodes, node ranks, the head's address reached from the other node) before the head serves the
@@ -21,8 +22,10 @@ const PROFILE = "cluster";
 const MODEL = "svc-test/Qwen2.5-72B-Instruct";
 const KEY = "sk-two-nodes";
 const TINY_GGUF = "/shared/cache/models/models--svc-tiny--tiny-llama-gguf/snapshots/*/tiny-llama-f32.gguf";
-/** The placement asked for: both GPU nodes, four GPUs each. */
-const PLACEMENT = ["--partition", GPU_TEST_NODES.partition, "--nodes", "2", "--gres", String(GPU_TEST_NODES.gpusPerNode)];
+/** Only the partition is given (the default one, `debug`, has no GPUs): svc plans the placement from the model's facts and the partition's GPUs. */
+const PARTITION = ["--partition", GPU_TEST_NODES.partition];
+/** The plan for the model on 2 nodes × 4 A100 (40 GB, the GPU table's assumption for `a100`), for either engine. */
+const PLAN = "145 GB bf16 weights + 21 GB KV (2 × 32,768 tokens) → 2 nodes × 4 × A100-40GB, tensor parallel 4 × pipeline parallel 2, partition gpu";
 
 let started: ClusterApp;
 let cluster: SshTestHost;
@@ -107,17 +110,23 @@ const ENGINES = [
 ] as const;
 
 describe("a model larger than one node, on both GPU nodes", () => {
-  test("the model's facts come from its safetensors headers, beside the GGUF the stand-ins serve", async () => {
+  test("the model's facts come from its safetensors headers, beside the GGUF the stand-ins serve; its plan needs both GPU nodes", async () => {
     const model = (await client.models.list({ profile: PROFILE })).find((each) => each.repo === MODEL);
     expect(model?.facts?.weightBytes).toBe(145412407296);
     expect(model?.facts?.architecture).toBe("Qwen2ForCausalLM");
     expect(model?.facts?.files?.some((file) => file.endsWith(".gguf"))).toBe(false);
+    for (const engine of ["vllm", "sglang"]) {
+      const dry = await run(["run", "-p", PROFILE, ...PARTITION, "--engine", engine, "text-generation", MODEL, "--dry-run"]);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stderr).toContain(`Plan: ${PLAN}`);
+      expect(dry.stdout).toContain("\n#SBATCH --nodes=2\n#SBATCH --gres=gpu:a100:4\n");
+    }
   });
 
   for (const { engine, joined, killed, part } of ENGINES) {
     test(`${engine}: HEALTHY once both nodes joined, a chat through /v1, stopped with no job or process left; gpu-b's part killed fails it naming gpu-b`, async () => {
       const runIt = async () => {
-        const result = await run(["run", "-p", PROFILE, ...PLACEMENT, "--engine", engine, "--api-key", KEY, "text-generation", MODEL]);
+        const result = await run(["run", "-p", PROFILE, ...PARTITION, "--engine", engine, "--api-key", KEY, "text-generation", MODEL]);
         expect(result.code, result.stderr).toBe(0);
         return result.stdout.trim();
       };
