@@ -9,7 +9,7 @@
  * safetensors shards of the true size (sparse: headers only), plus the tiny GGUF the runtime serves.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
 import type { SvcClient } from "@svc/client";
@@ -69,7 +69,7 @@ async function installTwoNodeModel() {
   for (const name of readdirSync(full)) {
     const path = join(full, name);
     if (!name.endsWith(".safetensors")) {
-      writeFileSync(join(heads, name), Bun.file(path).size ? await Bun.file(path).bytes() : "");
+      copyFileSync(path, join(heads, name));
       continue;
     }
     const fd = openSync(path, "r");
@@ -138,6 +138,10 @@ describe("a model larger than one node, on both GPU nodes", () => {
       expect(logs).toContain(joined);
       expect(logs).toContain(`serving ${MODEL} on http://127.0.0.1:`);
 
+      // The key reached the head's server as this engine takes it: asked without it, the service refuses.
+      const { url } = await client.services.get(id);
+      expect((await fetch(`${url}/v1/models`)).status).toBe(401);
+      expect((await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(200);
       const answer = await new OpenAI({ baseURL: `${started.app.url}/v1`, apiKey: "unused", maxRetries: 0 }).chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 4 });
       expect(answer.model).toBe(MODEL);
       expect(answer.usage!.completion_tokens).toBeGreaterThan(0);
