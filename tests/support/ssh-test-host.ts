@@ -6,10 +6,10 @@
  * Nothing here sends traffic anywhere but loopback.
  */
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
 import { freePort, retryWhilePortTaken } from "@svc/platform/net";
 import { ensureBaseImage } from "./docker";
@@ -38,6 +38,18 @@ function docker(args: string[]): { code: number; stdout: string; stderr: string 
 
 let imageTag: string | undefined;
 
+/** The option lists svc pins for vLLM and SGLang: the image's stand-ins check their arguments against these same files. */
+const ENGINE_OPTIONS_DIR = join(root, "orchestrator-svc", "src", "engines", "options");
+const engineOptionFiles = () => readdirSync(ENGINE_OPTIONS_DIR).filter((name) => name.endsWith(".json")).sort();
+
+/** Every file under `dir` (Python's __pycache__ left out), by its path relative to `dir`, sorted. */
+function filesUnder(dir: string, under = dir): string[] {
+  return readdirSync(dir)
+    .filter((name) => name !== "__pycache__")
+    .sort()
+    .flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name), under) : [relative(under, join(dir, name))]));
+}
+
 /**
  * Builds the image once per content: the tag carries a hash of the image folder and of the base
  * image, so an unchanged image is reused across runs (and rebuilt when either changes).
@@ -47,7 +59,8 @@ export function ensureSlurmTestImage(): string {
   const base = ensureBaseImage();
   const baseId = docker(["image", "inspect", "--format", "{{.Id}}", base]).stdout.trim();
   const hash = createHash("sha256").update(baseId);
-  for (const name of readdirSync(SLURM_TEST_IMAGE_DIR).sort()) hash.update(name).update(readFileSync(join(SLURM_TEST_IMAGE_DIR, name)));
+  for (const name of filesUnder(SLURM_TEST_IMAGE_DIR)) hash.update(name).update(readFileSync(join(SLURM_TEST_IMAGE_DIR, name)));
+  for (const name of engineOptionFiles()) hash.update(name).update(readFileSync(join(ENGINE_OPTIONS_DIR, name)));
   // The staged tiny models: by the sources of their generator.
   const modelsSrc = join(root, "runtimes", "tiny-models", "src");
   for (const name of readdirSync(modelsSrc).sort()) hash.update(name).update(readFileSync(join(modelsSrc, name)));
@@ -55,8 +68,10 @@ export function ensureSlurmTestImage(): string {
   if (docker(["image", "inspect", tag]).code !== 0) {
     const context = mkdtempSync(join(tmpdir(), "svc-slurm-test-"));
     try {
-      for (const name of readdirSync(SLURM_TEST_IMAGE_DIR)) copyFileSync(join(SLURM_TEST_IMAGE_DIR, name), join(context, name));
+      cpSync(SLURM_TEST_IMAGE_DIR, context, { recursive: true, filter: (path) => !path.includes("__pycache__") });
       const staged = join(context, "staged");
+      mkdirSync(join(staged, "engine-options"), { recursive: true });
+      for (const name of engineOptionFiles()) cpSync(join(ENGINE_OPTIONS_DIR, name), join(staged, "engine-options", name));
       const models = Bun.spawnSync([process.execPath, join(root, "runtimes", "tiny-models", "src", "cli.ts"), join(staged, "models")], { stdout: "pipe", stderr: "pipe" });
       if (models.exitCode !== 0) throw new Error(`making the tiny models failed:\n${models.stderr.toString()}`);
       // Host networking: apt-get inside the build reaches the same Debian mirror as this machine.

@@ -1,0 +1,1 @@
+"""Stand-ins for vLLM, SGLang and Ray on the Slurm test cluster (images/slurm-test): see each module."""

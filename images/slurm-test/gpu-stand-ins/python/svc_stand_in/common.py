@@ -1,0 +1,125 @@
+"""What the stand-ins share: failing with a clear message, the node they run on, its GPUs, pid files,
+and reading an engine's arguments against the option list svc pins for it."""
+import argparse
+import json
+import os
+import socket
+import sys
+
+OPTIONS_DIR = "/usr/share/svc-stand-ins/options"
+PID_DIR = "/tmp/svc-stand-ins"
+
+
+def say(prog, message):
+    print(f"{prog}: {message}", file=sys.stderr, flush=True)
+
+
+def fail(prog, message, code=1):
+    say(prog, f"error: {message}")
+    sys.exit(code)
+
+
+def node_name():
+    return os.environ.get("SLURMD_NODENAME") or socket.gethostname()
+
+
+def visible_gpus():
+    """The GPUs Slurm gave this job or step on this node (its GRES), as CUDA_VISIBLE_DEVICES lists them."""
+    value = os.environ.get("CUDA_VISIBLE_DEVICES", "").strip()
+    return [gpu for gpu in value.split(",") if gpu.strip()] if value else []
+
+
+def write_pid(role):
+    """Where a test finds the process of `role` on this node (e.g. to kill one node's part)."""
+    os.makedirs(PID_DIR, exist_ok=True)
+    job = os.environ.get("SLURM_JOB_ID", "nojob")
+    with open(os.path.join(PID_DIR, f"{job}.{node_name()}.{role}.pid"), "w") as file:
+        file.write(f"{os.getpid()}\n")
+
+
+def option_list(engine):
+    with open(os.path.join(OPTIONS_DIR, f"{engine}.json")) as file:
+        return json.load(file)
+
+
+class ArgumentError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise ArgumentError(message)
+
+
+def parse_engine_args(prog, engine, argv):
+    """
+    Reads `argv` as the engine's own argparse parser would (long names, aliases, unique prefixes,
+    `--name=value`, choices), built from the same pinned list `svc run` checks against. vLLM also
+    takes `--max_model_len` for `--max-model-len`. Returns {long name: [values] or True}.
+    """
+    pinned = option_list(engine)
+    if engine == "vllm":
+        argv = [_dashes(arg) for arg in argv]
+    parser = _Parser(prog=prog, add_help=False)
+    for option in pinned["options"]:
+        dest = option["name"][2:]
+        negations = [alias for alias in option["aliases"] if alias.startswith("--no-")]
+        names = [option["name"], *[alias for alias in option["aliases"] if alias not in negations]]
+        if option["value"] == "none":
+            parser.add_argument(*names, dest=dest, action="store_true", default=None)
+            if negations:
+                parser.add_argument(*negations, dest=dest, action="store_false")
+        else:
+            nargs = "+" if option["value"] == "required" else "?"
+            parser.add_argument(*names, dest=dest, nargs=nargs, choices=option.get("choices"), default=None)
+    try:
+        values = vars(parser.parse_args(argv))
+    except ArgumentError as error:
+        fail(prog, f"{error} (checked against {engine} {pinned['version']}'s options)", 2)
+    return {f"--{dest}": value for dest, value in values.items() if value is not None}
+
+
+def _dashes(arg):
+    if not arg.startswith("--"):
+        return arg
+    name, equals, value = arg.partition("=")
+    return name.replace("_", "-") + equals + value
+
+
+def one(args, name, default=None):
+    value = args.get(name)
+    if value is None or value is True or value is False:
+        return default
+    return value[0] if isinstance(value, list) else value
+
+
+def integer(prog, args, name, default):
+    value = one(args, name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        fail(prog, f"{name} {value!r} is not a whole number", 2)
+
+
+def model_config(prog, model_dir):
+    """The model folder's config.json, as the engines read it before anything else."""
+    path = os.path.join(model_dir, "config.json")
+    try:
+        with open(path) as file:
+            return json.load(file)
+    except OSError as error:
+        fail(prog, f"cannot read the model's config.json ({path}): {error.strerror}")
+    except ValueError as error:
+        fail(prog, f"{path} is not JSON: {error}")
+
+
+def check_parallel(prog, config, tensor, pipeline):
+    """The engines' own checks of the parallel sizes against the model: heads split evenly, a layer or more per stage."""
+    heads = config.get("num_attention_heads")
+    if isinstance(heads, int) and heads % tensor != 0:
+        fail(prog, f"the model's {heads} attention heads must be divisible by the tensor parallel size ({tensor})")
+    layers = config.get("num_hidden_layers")
+    if isinstance(layers, int) and layers < pipeline:
+        fail(prog, f"the model's {layers} layers cannot be split into {pipeline} pipeline stages")
