@@ -13,7 +13,7 @@ import { ApiError, type ClusterGpus, type Model, type ModelFacts, type Profile, 
 import { planLaunch, type PlannerDeps } from "../src/launch/planner";
 import { plannerDeps } from "./planner-deps";
 import { gpuPartition } from "./gpu-partitions";
-import { readFacts, writeSnapshot } from "./model-files";
+import { readFacts, writeSnapshot } from "@svc/testing/real-models";
 
 const root = mkdtempSync(join(tmpdir(), "svc-gpu-plan-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 /**
- * Plans for real models (issue 29): each model's real config.json (test/fixtures/model-configs, see
+ * Plans for real models (issue 29): each model's real config.json (tests/support/fixtures/model-configs, see
  * its README) and safetensors shards of the true size written as sparse files, their facts read from
  * the headers, sized on 40/48/80/141 GB GPUs. The expected placements are what people run these
  * models with; each case names its source. vec-inf = VectorInstitute/vector-inference,
@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { ModelFacts } from "@svc/contracts";
 import { planPlacement } from "../src/launch/sizing/plan";
 import { GPUS, gpuPartition } from "./gpu-partitions";
-import { CONFIGS, readFacts, writeSnapshot } from "./model-files";
+import { CONFIGS, readFacts, writeSnapshot } from "@svc/testing/real-models";
 
 const root = mkdtempSync(join(tmpdir(), "svc-sizing-models-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -16,7 +16,7 @@ import type { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
 import { shellQuote } from "@svc/platform/shell";
 import { commitOf, eventually, GPU_TEST_NODES, runSvc, startAppWithCluster, tempHome, type ClusterApp, type SshTestHost } from "@svc/testing";
-import { writeSnapshot } from "../../orchestrator-svc/test/model-files";
+import { writeSnapshot } from "@svc/testing/real-models";
 
 const PROFILE = "cluster";
 const MODEL = "svc-test/Qwen2.5-72B-Instruct";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { planPlacement } from "../../src/launch/sizing/plan";
 import { gpuPartition } from "../../test/gpu-partitions";
-import { CONFIGS, readFacts, writeSnapshot } from "../../test/model-files";
+import { CONFIGS, readFacts, writeSnapshot } from "@svc/testing/real-models";
 
 const MODELS = ["Llama-3.2-1B-Instruct", "Llama-3.1-8B", "Qwen2.5-7B-Instruct", "Mistral-7B-Instruct-v0.3", "Qwen2.5-14B-Instruct", "Qwen3-30B-A3B"];
 

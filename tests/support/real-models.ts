@@ -8,7 +8,7 @@ import { closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, readFileSy
 import { join } from "node:path";
 import type { ModelFacts } from "@svc/contracts";
 import { readFolderFacts } from "@svc/model-svc/facts";
-import { checkpointTensors, tensorBytes, type TensorSpec } from "./model-tensors";
+import { checkpointTensors, tensorBytes, type TensorSpec } from "./real-model-tensors";
 
 export const CONFIGS = join(import.meta.dir, "fixtures", "model-configs");
 const SHARD_BYTES = 5e9;
