@@ -17,6 +17,11 @@ export class BatchesApi extends WorkloadsApi<"/api/batches"> {
     return this.client.call("GET /api/batches", { query: { status: filter.status, all: filter.all || undefined } });
   }
 
+  /** An openai job's results file as it is now (JSONL in OpenAI's batch output format). */
+  results(ref: string): Promise<string> {
+    return this.client.call("GET /api/batches/{ref}/results", { params: { ref } });
+  }
+
   /** Starts it again; inputs with an output are skipped, failed ones run again with retryFailed. */
   resume(ref: string, options: { retryFailed?: boolean } = {}): Promise<BatchRecord> {
     return this.client.call("POST /api/batches/{ref}/resume", { params: { ref }, body: { retryFailed: options.retryFailed || undefined } });
