@@ -5,9 +5,9 @@ import { PROXY_PREFIX } from "./paths";
  * the service behind it: OpenAI's error shape `{error: {message, type, param, code}}` (what the
  * services answer too), with svc's error code as `code`.
  */
-export function proxyError(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+export function proxyError(status: number, code: string, message: string, headers: Record<string, string> = {}, param: string | null = null): Response {
   const type = status >= 500 ? "server_error" : "invalid_request_error";
-  return Response.json({ error: { message, type, param: null, code } }, { status, headers });
+  return Response.json({ error: { message, type, param, code } }, { status, headers });
 }
 
 export const isProxyPath = (path: string) => path.startsWith(PROXY_PREFIX);
