@@ -8,7 +8,7 @@ import { WorkloadsApi } from "./workloads";
  * the outputs). A ref is a batch job id, a unique prefix of it, or its name.
  */
 export class BatchesApi extends WorkloadsApi<"/api/batches"> {
-  constructor(client: Pick<SvcClient, "call">) {
+  constructor(protected override readonly client: Pick<SvcClient, "call" | "callStream">) {
     super(client, "/api/batches");
   }
 
@@ -18,8 +18,8 @@ export class BatchesApi extends WorkloadsApi<"/api/batches"> {
   }
 
   /** An openai job's results file as it is now (JSONL in OpenAI's batch output format). */
-  results(ref: string): Promise<string> {
-    return this.client.call("GET /api/batches/{ref}/results", { params: { ref } });
+  async results(ref: string): Promise<string> {
+    return (await this.client.callStream("GET /api/batches/{ref}/results", { params: { ref } })).text();
   }
 
   /** Starts it again; inputs with an output are skipped, failed ones run again with retryFailed. */
