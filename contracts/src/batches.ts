@@ -75,6 +75,14 @@ export const BatchRunRequest = Type.Object(
     outputDir: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "Folder tasks: where outputs go, at the inputs' relative paths." })),
     input: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "task openai: the requests file (JSONL in OpenAI's batch input format)." })),
     output: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "task openai: the results file (JSONL in OpenAI's batch output format)." })),
+    upload: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description:
+          "task openai, instead of input and output: a requests file in svc's uploads folder on its own machine (where the gateway keeps /v1/files). svc copies it to `<profile home>/batches/<job id>/requests.jsonl` on the host that runs the job and writes the results beside it (`results.jsonl`, read back with GET /api/batches/{ref}/results).",
+      }),
+    ),
     params: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 100_000 }), Type.Number(), Type.Boolean()]), { description: "transcribe: language, format (json, text, srt, vtt), prompt, temperature; chat: prompt (a template with {text}), system, max_tokens, temperature, seed." })),
     inputExt: Type.Optional(Type.Array(Type.String({ pattern: "^\\.?[A-Za-z0-9]{1,16}$" }), { minItems: 1, maxItems: 32, description: "Extensions of the inputs, e.g. [\".wav\", \".mp3\"]." })),
     concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 256, description: "Requests in flight at once (default 4)." })),

@@ -30,6 +30,12 @@ import { GatewayMetrics } from "./metrics/service";
 import { ResponseStore } from "./responses/store";
 import { ResponsesApi } from "./responses/service";
 import { metricsController } from "./metrics";
+import { batchApiController } from "./batch-api";
+import { batchApiRoutes } from "./batch-api/routes";
+import { FilesService } from "./batch-api/files-service";
+import { FileStore } from "./batch-api/file-store";
+import { BatchApiService } from "./batch-api/batches-service";
+import { BatchStore } from "./batch-api/batch-store";
 
 /** How often usage (and stored responses) older than the retention period is deleted. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -65,6 +71,12 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     metrics?.observe(outcome);
   }, { activity, starts }, new ResponsesApi(responses));
   metrics = new GatewayMetrics(client, router.balancer);
+  const fileStore = new FileStore(db, layout.uploadsDir);
+  const batchApi = batchApiRoutes(
+    new FilesService(fileStore),
+    new BatchApiService({ batches: new BatchStore(db), files: fileStore, client, record: (outcome) => usage.record(outcome) }),
+    v1Authenticator(keys, authToken),
+  );
   // normalize: false refuses unknown fields of the gateway's own API (/api/keys) instead of dropping them, as the services do.
   const app: AnyElysia = new Elysia({ name: "gateway", normalize: false, serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT } })
     .use(errorHandler)
@@ -88,6 +100,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     })
     // /proxy/ first: its many small requests then pass no other route's checks.
     .use(proxyController(proxy))
+    .use(batchApiController(batchApi))
     .use(openAiController(router))
     // A service stopped, restarted or removed through the API leaves (or joins) /v1's list at once, also while it is stopping.
     .use(

@@ -69,6 +69,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   const batchStore = new BatchStore(join(ctx.dataDir, "orchestrator.db"));
   const batches = new BatchesService({
     store: batchStore,
+    uploadsDir: homeLayout(ctx.settings.homeDir).uploadsDir,
     planner,
     engineFor: (profile) => engines.forProfile(profile),
     engineOf: (row) => engines.forRecord(row),

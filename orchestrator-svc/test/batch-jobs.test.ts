@@ -101,7 +101,7 @@ describe("each status pass, for a job", () => {
   async function setUp(engineKind: "docker" | "slurm") {
     const store = new BatchStore(join(mkdtempSync(join(root, "db-")), "orchestrator.db"));
     const engine = new FakeEngine(engineKind);
-    const batches = new BatchesService({ store, planner: {} as never, engineFor: () => engine, engineOf: () => engine, wake: () => {} });
+    const batches = new BatchesService({ store, uploadsDir: "/nonexistent", planner: {} as never, engineFor: () => engine, engineOf: () => engine, wake: () => {} });
     const now = new Date().toISOString();
     store.insert(
       { id: ID, name: "b", task: "chat", model: "m", revision: "r", profile: "p", engine: engineKind, status: "RUNNING", reason: null, handle: "fake-0", allocations: 1, progress: null, spec: JSON.stringify(stored()), createdBy: "u", createdAt: now, updatedAt: now },
@@ -158,7 +158,7 @@ describe("each status pass, for a job", () => {
 test("a job whose submit was cut off before its handle was recorded is adopted from the engine by its id", async () => {
   const store = new BatchStore(join(mkdtempSync(join(root, "db-")), "orchestrator.db"));
   const engine = new FakeEngine("docker");
-  const batches = new BatchesService({ store, planner: {} as never, engineFor: () => engine, engineOf: () => engine, wake: () => {} });
+  const batches = new BatchesService({ store, uploadsDir: "/nonexistent", planner: {} as never, engineFor: () => engine, engineOf: () => engine, wake: () => {} });
   const now = new Date().toISOString();
   store.insert({ id: ID, name: "b", task: "chat", model: "m", revision: "r", profile: "p", engine: "docker", status: "SUBMITTED", reason: null, handle: null, allocations: 1, progress: null, spec: JSON.stringify(stored()), createdBy: "u", createdAt: now, updatedAt: now }, "submitted");
   await batches.beforeTick();

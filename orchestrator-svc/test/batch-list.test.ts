@@ -21,7 +21,7 @@ const ago = (hours: number) => new Date(NOW.getTime() - hours * HOUR).toISOStrin
 function setUp() {
   const store = new BatchStore(join(mkdtempSync(join(root, "db-")), "orchestrator.db"));
   const engine = new FakeEngine("docker");
-  const batches = new BatchesService({ store, planner: {} as never, engineFor: () => engine, engineOf: () => engine, wake: () => {} });
+  const batches = new BatchesService({ store, uploadsDir: "/nonexistent", planner: {} as never, engineFor: () => engine, engineOf: () => engine, wake: () => {} });
   const add = (id: string, name: string, status: BatchStatus, createdHoursAgo: number, endedHoursAgo = createdHoursAgo) =>
     store.insert(
       { id, name, task: "chat", model: "m", revision: "r", profile: "p", engine: "docker", status, reason: null, handle: null, allocations: 1, progress: null, spec: JSON.stringify({ inputDir: "/in", outputDir: `/out/${name}`, params: {}, concurrency: 1, idleTimeout: 60, job: {}, launch: { image: "i", args: [], modelDir: "/m" } }), createdBy: "u", createdAt: ago(createdHoursAgo), updatedAt: ago(endedHoursAgo) },

@@ -20,3 +20,4 @@ export * from "./page-tests";
 export * from "./batch-jobs";
 export * from "./doc-blocks";
 export * from "./safetensors-model";
+export * from "./openai-batches";

@@ -74,6 +74,7 @@ export interface Operations {
   "POST /api/batches": { body: BatchRunRequest; response: BatchRunResponse };
   "GET /api/batches/{ref}": { params: { ref: string }; response: BatchDetails };
   "DELETE /api/batches/{ref}": { params: { ref: string }; query: { force?: boolean }; response: BatchRecord };
+  "GET /api/batches/{ref}/results": { params: { ref: string }; response: string };
   "POST /api/batches/{ref}/stop": { params: { ref: string }; response: BatchRecord };
   "POST /api/batches/{ref}/resume": { params: { ref: string }; body: BatchResumeRequest; response: BatchRecord };
   "GET /api/images": { response: RuntimeImage[] };

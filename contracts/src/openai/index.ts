@@ -8,3 +8,4 @@ export { ModelList, ModelObject } from "./models";
 export { segmentNumberProblems, TranscriptionJson, TranscriptionSegment, TranscriptionVerboseJson } from "./transcriptions";
 export { srtProblems, vttProblems, type Cue } from "./subtitles";
 export { assertShape, shapeMismatches } from "./check";
+export { BATCH_STATUSES_OPENAI, BatchList, BatchObject, BatchRequestOutput, FileDeleted, FileList, FileObject } from "./batches";

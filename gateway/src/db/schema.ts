@@ -60,3 +60,63 @@ export const storedResponses = sqliteTable(
 );
 
 export type StoredResponseRow = typeof storedResponses.$inferSelect;
+
+/** Files uploaded through /v1/files (OpenAI batch inputs) and the output and error files of batches; the bytes are in homeLayout's uploadsDir. */
+export const v1Files = sqliteTable(
+  "v1_files",
+  {
+    id: text("id").primaryKey(),
+    /** Who may see it: `key:<id>`, `token` or `anonymous` (see batch-api/owner.ts). */
+    owner: text("owner").notNull(),
+    filename: text("filename").notNull(),
+    purpose: text("purpose").notNull(),
+    bytes: integer("bytes").notNull(),
+    /** Unix seconds, as OpenAI's `created_at`. */
+    createdAt: integer("created_at").notNull(),
+    /** A batch input: its requests, the model they name and the endpoints they use (JSON array). */
+    lines: integer("lines"),
+    model: text("model"),
+    urls: text("urls"),
+  },
+  (table) => [index("v1_files_owner").on(table.owner, table.createdAt)],
+);
+
+/** OpenAI batches (/v1/batches): each one an svc batch job of task openai. */
+export const v1Batches = sqliteTable(
+  "v1_batches",
+  {
+    id: text("id").primaryKey(),
+    owner: text("owner").notNull(),
+    /** The owner's name as usage records it (the key's name, `svc-token`, `anonymous`). */
+    caller: text("caller").notNull(),
+    /** The svc batch job (orchestrator's /api/batches) that runs it. */
+    jobId: text("job_id").notNull(),
+    inputFileId: text("input_file_id").notNull(),
+    endpoint: text("endpoint").notNull(),
+    model: text("model").notNull(),
+    completionWindow: text("completion_window").notNull(),
+    /** JSON object of strings, or null. */
+    metadata: text("metadata"),
+    /** OpenAI's status, as last seen (the terminal ones stay). */
+    status: text("status").notNull(),
+    total: integer("total").notNull(),
+    completed: integer("completed").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    outputFileId: text("output_file_id"),
+    errorFileId: text("error_file_id"),
+    /** JSON array of `{code, message, line?}`, when the batch failed. */
+    errors: text("errors"),
+    createdAt: integer("created_at").notNull(),
+    inProgressAt: integer("in_progress_at"),
+    finalizingAt: integer("finalizing_at"),
+    completedAt: integer("completed_at"),
+    failedAt: integer("failed_at"),
+    cancellingAt: integer("cancelling_at"),
+    cancelledAt: integer("cancelled_at"),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (table) => [index("v1_batches_owner").on(table.owner, table.createdAt)],
+);
+
+export type V1FileRow = typeof v1Files.$inferSelect;
+export type V1BatchRow = typeof v1Batches.$inferSelect;

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import { BatchDetails, BatchRecord, BatchResumeRequest, BatchRunRequest, BatchRunResponse } from "@svc/contracts";
-import { operation } from "@svc/platform";
+import { operation, textAnswer } from "@svc/platform";
 import type { BatchesService } from "./service";
 import { BATCH_WORDS } from "../workloads/lookup";
 import { ENGINE_ERRORS, ENGINE_REACH_ERRORS, runStatus, workloadDocs } from "../workloads/route-docs";
@@ -29,6 +29,19 @@ export function batchesController(batches: BatchesService) {
       params: BatchRefParams,
       ...docs.onRef("getBatch", { summary: "A batch job with each input's status, its failures and events", ok: { 200: BatchDetails }, engine: ENGINE_REACH_ERRORS }),
     })
+    .get(
+      "/:ref/results",
+      async ({ params }) => new Response(await batches.results(params.ref), { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" } }),
+      {
+        params: BatchRefParams,
+        ...docs.onRef("getBatchResults", {
+          summary: "An openai batch job's results file as it is now: one JSON line per request done, in OpenAI's batch output format",
+          ok: { 200: textAnswer("JSONL: `{id, custom_id, response, error}` per line.") },
+          missing: "Or the job has written no results yet.",
+          engine: { 400: "The job is not an openai job (its outputs are a folder of files).", ...ENGINE_REACH_ERRORS },
+        }),
+      },
+    )
     .post("/:ref/stop", ({ params }) => batches.stop(params.ref), {
       params: BatchRefParams,
       ...docs.onRef("stopBatch", { summary: "Stop a batch job (final until resumed)", ok: { 200: BatchRecord }, engine: ENGINE_ERRORS, conflicts: "or the job is not live" }),

@@ -1,5 +1,6 @@
-import { posix } from "node:path";
-import { badRequest, batchParamsProblem, BATCH_TASK_MODEL, batchTasksFor, DEFAULT_PROFILE, type BatchRunRequest, type JobOptions, type Profile, type RunRequest } from "@svc/contracts";
+import { realpathSync, statSync } from "node:fs";
+import { isAbsolute, posix } from "node:path";
+import { badRequest, batchParamsProblem, BATCH_TASK_MODEL, batchTasksFor, DEFAULT_PROFILE, profileFolders, type BatchRunRequest, type JobOptions, type Profile, type RunRequest } from "@svc/contracts";
 import type { BatchLaunch, EngineCapabilities } from "../engines/engine";
 import { checkDataPath, type DataPathUse, type ProtectedPlace } from "../launch/data-paths";
 import { checkContainerPlace } from "../launch/mounts";
@@ -14,6 +15,8 @@ export interface StoredBatchSpec {
   outputDir?: string;
   input?: string;
   output?: string;
+  /** task openai from an upload: the requests file on svc's machine that was copied to `input`. */
+  upload?: string;
   params: Record<string, string | number | boolean>;
   inputExt?: string[];
   concurrency: number;
@@ -69,12 +72,22 @@ const within = (path: string, folder: string) => path === folder || path.startsW
  * written; on this machine the inputs must be there). On this machine each is bound into the
  * job's container at its own path, so it must not hide what the container needs itself.
  */
-function checkPaths(request: BatchRunRequest, capabilities: EngineCapabilities, protectedHere: readonly ProtectedPlace[]) {
-  const check = (given: string, use: Omit<DataPathUse, "mustExist">) => {
-    const path = checkDataPath(given, { ...use, mustExist: use.access === "read" }, capabilities, protectedHere);
+function checkPaths(request: BatchRunRequest, capabilities: EngineCapabilities, protectedHere: readonly ProtectedPlace[], staging: Staging) {
+  const check = (given: string, use: Omit<DataPathUse, "mustExist">, mustExist = use.access === "read") => {
+    const path = checkDataPath(given, { ...use, mustExist }, capabilities, protectedHere);
     if (capabilities.dataPaths === "this-machine") checkContainerPlace(path, given, use.option, use.field);
     return path;
   };
+  if (request.upload !== undefined) {
+    if (request.task !== "openai") throw badRequest(`upload is for task openai (an OpenAI batch file), not ${request.task}.`, { field: "upload" });
+    if (request.input || request.output) throw badRequest("Give upload, or input and output: not both.", { field: "upload" });
+    const upload = checkUpload(request.upload, staging.uploadsDir);
+    const folder = posix.join(staging.home, "batches", staging.id);
+    // Not there yet: the job's run copies the upload to it.
+    const input = check(posix.join(folder, "requests.jsonl"), { option: "upload", field: "upload", access: "read", kind: "file" }, false);
+    const output = check(posix.join(folder, "results.jsonl"), { option: "upload", field: "upload", access: "write", kind: "file" });
+    return { input, output, upload };
+  }
   if (request.task === "openai") {
     if (!request.input || !request.output) throw badRequest("task openai needs --input <requests.jsonl> and --output <results.jsonl>.", { field: "input" });
     if (request.inputDir || request.outputDir) throw badRequest("task openai takes --input and --output (files), not --input-dir and --output-dir.", { field: "inputDir" });
@@ -91,11 +104,35 @@ function checkPaths(request: BatchRunRequest, capabilities: EngineCapabilities, 
   return { inputDir, outputDir };
 }
 
+/** Where an upload may come from, and where it goes: the job's folder under the profile's home. */
+export interface Staging {
+  /** svc's uploads folder on this machine (homeLayout's uploadsDir). */
+  uploadsDir: string;
+  /** The profile's home on the host that runs its jobs. */
+  home: string;
+  /** The job's id. */
+  id: string;
+}
+
+/** An upload is a file inside svc's uploads folder on this machine, named without links or `..`. */
+function checkUpload(given: string, uploadsDir: string): string {
+  const refuse = (why: string) => badRequest(`upload ${given}: ${why}`, { field: "upload" });
+  if (!isAbsolute(given) || given.split("/").includes("..") || !within(given, uploadsDir) || given === uploadsDir) throw refuse(`give a file in svc's uploads folder (${uploadsDir}).`);
+  let real: string;
+  try {
+    real = realpathSync(given);
+  } catch {
+    throw refuse("there is no such file.");
+  }
+  if (!within(real, realpathSync(uploadsDir)) || !statSync(real).isFile()) throw refuse(`give a file in svc's uploads folder (${uploadsDir}).`);
+  return real;
+}
+
 /**
  * Checks a batch request and plans its runtime as `svc run` would (the same profile, model choice,
  * server, image and job option rules: with --gres, vLLM on GPUs, sized like a service). A task the model cannot serve is refused naming those it can.
  */
-export async function planBatch(request: BatchRunRequest, deps: PlannerDeps): Promise<BatchPlan> {
+export async function planBatch(request: BatchRunRequest, deps: PlannerDeps, staging: Omit<Staging, "home">): Promise<BatchPlan> {
   const modelTask = BATCH_TASK_MODEL[request.task];
   const profile = await deps.profile(request.profile ?? DEFAULT_PROFILE);
   const rows = await deps.models(profile.name, request.model);
@@ -105,7 +142,7 @@ export async function planBatch(request: BatchRunRequest, deps: PlannerDeps): Pr
   }
   const problem = batchParamsProblem(request.task, request.params ?? {});
   if (problem) throw badRequest(problem, { field: "params" });
-  const paths = checkPaths(request, deps.capabilities(profile), deps.protectedPlaces);
+  const paths = checkPaths(request, deps.capabilities(profile), deps.protectedPlaces, { ...staging, home: profileFolders(profile).home });
   const plan = await planLaunch(
     { task: modelTask, model: request.model, revision: request.revision, profile: profile.name, name: request.name, job: request.job, textGeneration: request.textGeneration },
     deps,

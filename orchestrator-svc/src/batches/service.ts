@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { BATCH_TASK_MODEL, conflict, isBusyBatch, isLiveBatch, type BatchDetails, type BatchRecord, type BatchRunRequest, type BatchRunResponse, type BatchStatus, type Profile } from "@svc/contracts";
+import { BATCH_TASK_MODEL, badRequest, conflict, notFound, isBusyBatch, isLiveBatch, type BatchDetails, type BatchRecord, type BatchRunRequest, type BatchRunResponse, type BatchStatus, type Profile } from "@svc/contracts";
 import type { BatchRow, BatchStore } from "../db/batch-store";
 import type { Engine, LaunchSpec, Observation } from "../engines/engine";
 import type { PlannerDeps } from "../launch/planner";
@@ -14,6 +14,8 @@ import { KIND_TRAITS } from "../engines/kind-traits";
 
 export interface BatchesDeps {
   store: BatchStore;
+  /** svc's uploads folder on this machine (see homeLayout): where an `upload` may come from. */
+  uploadsDir: string;
   planner: PlannerDeps;
   engineFor(profile: Profile): Engine;
   engineOf(row: BatchRow): Engine;
@@ -23,6 +25,16 @@ export interface BatchesDeps {
 }
 
 const NAME_PREFIX = "batch-";
+/** The most of a results file GET /api/batches/{ref}/results reads (OpenAI's inputs are up to 200 MB). */
+const MAX_RESULTS_BYTES = 1024 * 1024 * 1024;
+
+/** Copies an uploaded requests file to where the job reads it (over the profile's connection for a cluster). */
+async function stageUpload(engine: Engine, upload: string, target: string) {
+  if (!engine.putJobFile) throw badRequest(`The ${engine.kind} engine cannot take an uploaded file: give input and output paths.`, { field: "upload" });
+  await engine.putJobFile(target, new Uint8Array(await Bun.file(upload).arrayBuffer())).catch((error) => {
+    throw engineFailure(error, `The uploaded requests could not be copied for the job`);
+  });
+}
 /** A submit cut off before its handle was recorded, and not found in the engine after this long, failed. */
 const ADOPT_GRACE_MS = 30_000;
 
@@ -39,10 +51,10 @@ export class BatchesService implements JobFollower {
 
   async run(request: BatchRunRequest): Promise<BatchRunResponse> {
     const { store } = this.deps;
-    const { plan, stored } = await planBatch(request, this.deps.planner);
+    const id = randomUUID();
+    const { plan, stored } = await planBatch(request, this.deps.planner, { uploadsDir: this.deps.uploadsDir, id });
     if (request.name && store.live().some((row) => row.name === request.name)) throw conflict(`A live batch job is already named ${request.name}: choose another --name.`);
     const engine = this.deps.engineFor(plan.profile);
-    const id = randomUUID();
     const name = request.name ?? unusedName(NAME_PREFIX, store.live());
     const spec = this.launchSpec({ id, name, task: request.task }, stored, false);
     const script = await engine.render(spec).catch((error) => {
@@ -50,6 +62,7 @@ export class BatchesService implements JobFollower {
     });
     const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script };
     if (request.dryRun) return { ...base, batch: null };
+    if (stored.upload) await stageUpload(engine, stored.upload, stored.input!);
     store.insert(
       { ...submittedRow({ id, name, task: request.task, model: request.model, revision: plan.model.revision, profile: plan.profile.name, engine: engine.kind, spec: stored }), allocations: 1, progress: null },
       `submitted to ${engine.kind}`,
@@ -114,6 +127,19 @@ export class BatchesService implements JobFollower {
     }
     const state = readStateFile(text);
     return toBatchDetails(row, this.deps.store.events(row.id), note ? { ...state, note } : state);
+  }
+
+  /** The results file of an `openai` job as it is now (whole lines, in the order they were done); 404 before the job wrote any. */
+  async results(ref: string): Promise<string> {
+    const row = this.resolve(ref);
+    if (row.task !== "openai") throw badRequest(`Batch job ${row.id} is a ${row.task} job: its outputs are files in ${readBatchSpec(row).outputDir}, not one results file.`, { field: "ref" });
+    const { output } = readBatchSpec(row);
+    const engine = this.deps.engineOf(row);
+    if (!engine.readJobFile) throw badRequest(`The ${engine.kind} engine cannot read a job's files.`);
+    const text = await engine.readJobFile(row.handle ?? "", output!, { maxBytes: MAX_RESULTS_BYTES });
+    if (text === undefined) throw notFound(`Batch job ${row.id} has no results yet (${output} is not there).`);
+    // A line being written as it was read is left for the next read.
+    return text.endsWith("\n") || text === "" ? text : text.slice(0, text.lastIndexOf("\n") + 1);
   }
 
   async stop(ref: string): Promise<BatchRecord> {

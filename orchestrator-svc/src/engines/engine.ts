@@ -107,7 +107,9 @@ export interface Engine {
   /** Frees what the engine keeps for a finished service (the stopped container, the tunnel). */
   release(handle: string): Promise<void>;
   /** A small file a job wrote on the host that runs it (a batch job's state file), or undefined when it is not there. */
-  readJobFile?(handle: string, path: string): Promise<string | undefined>;
+  readJobFile?(handle: string, path: string, options?: { maxBytes?: number }): Promise<string | undefined>;
+  /** Writes a file on the host that runs jobs (a batch job's uploaded requests), its folder made when missing; the file appears whole or not at all. */
+  putJobFile?(path: string, data: Uint8Array): Promise<void>;
   /** Handles of this manager's services that the engine knows, by service id (to adopt a submit interrupted before its handle was recorded). */
   adopt(serviceIds: string[]): Promise<Map<string, string>>;
   /** With capabilities.watches: calls `onChange` when the engine reports a change; returns a stop function. */

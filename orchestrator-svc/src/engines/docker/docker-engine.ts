@@ -1,5 +1,5 @@
-import { chownSync, mkdirSync, readFileSync } from "node:fs";
-import { isAbsolute } from "node:path";
+import { chownSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute } from "node:path";
 import { shellJoin } from "@svc/platform/shell";
 import { runtimeContainerUser, type Task } from "@svc/contracts";
 import type { Engine, EngineCapabilities, ImageStore, LaunchSpec, Observation, Submitted } from "../engine";
@@ -152,6 +152,17 @@ export class DockerEngine implements Engine, ImageStore {
       throw error;
     }
     return { handle: created.Id, host: null, port: null, notes };
+  }
+
+  async putJobFile(path: string, data: Uint8Array): Promise<void> {
+    if (!isAbsolute(path)) throw new EngineError("invalid", "invalid_request", `${path}: give an absolute path.`);
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(`${path}.part`, data, { mode: 0o644 });
+      renameSync(`${path}.part`, path);
+    } catch (error) {
+      throw new EngineError("failed", "engine_error", `Could not write ${path}: ${(error as Error).message}`);
+    }
   }
 
   async readJobFile(_handle: string, path: string): Promise<string | undefined> {

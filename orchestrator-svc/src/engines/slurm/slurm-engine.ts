@@ -1,5 +1,5 @@
 import type { SlurmProfile } from "@svc/contracts";
-import { connectionKey, remotePathWord, Tunnels, type ClusterConnection } from "@svc/ssh";
+import { connectionKey, remotePathWord, shCommand, Tunnels, type ClusterConnection } from "@svc/ssh";
 import { instanceKey, type Engine, type EngineCapabilities, type LaunchSpec, type Observation, type Submitted } from "../engine";
 import { EngineError } from "../engine-error";
 import type { ApptainerImages } from "./apptainer-images";
@@ -13,6 +13,15 @@ import { GPU_SERVERS, serverProgram } from "../gpu-servers";
 import type { BundleSource } from "./runtime/bundles";
 import { ClusterRuntime } from "./runtime/cluster-runtime";
 import type { RuntimeInstalls } from "./runtime/installs";
+
+/** Copying a file (a batch's requests or results, up to a few hundred MB) may take long on a slow link. */
+const FILE_TRANSFER_TIMEOUT_MS = 30 * 60_000;
+
+/** Writes standard input to `path` through a temporary file beside it, so a cut transfer leaves no half file. */
+const putFileScript = (path: string) => {
+  const word = remotePathWord(path);
+  return `set -e; mkdir -p "$(dirname ${word})"; cat > ${word}.part; mv -f ${word}.part ${word}`;
+};
 
 /** The work folder of a service's job on the cluster: <home>/jobs/<service id>. */
 export const slurmWorkDir = (profile: Pick<SlurmProfile, "home">, serviceId: string) => inside(profile.home, "jobs", serviceId);
@@ -216,12 +225,20 @@ export class SlurmEngine implements Engine {
     }
   }
 
-  async readJobFile(_handle: string, path: string): Promise<string | undefined> {
+  async readJobFile(_handle: string, path: string, options: { maxBytes?: number } = {}): Promise<string | undefined> {
     const { profile, connection } = await this.current();
-    const result = await connection.run(`cat ${remotePathWord(path)}`).catch((error) => {
+    const result = await connection.run(`cat ${remotePathWord(path)}`, { maxBytes: options.maxBytes, timeoutMs: options.maxBytes ? FILE_TRANSFER_TIMEOUT_MS : undefined }).catch((error) => {
       throw clusterFailure(error, `Could not read ${path} on ${profile.host}`);
     });
     return result.code === 0 ? result.stdout : undefined;
+  }
+
+  async putJobFile(path: string, data: Uint8Array): Promise<void> {
+    const { profile, connection } = await this.current();
+    const result = await connection.send(shCommand(putFileScript(path)), data, { timeoutMs: FILE_TRANSFER_TIMEOUT_MS }).catch((error) => {
+      throw clusterFailure(error, `Could not copy ${path} to ${profile.host}`);
+    });
+    if (result.code !== 0) throw new EngineError("failed", "engine_error", `Could not write ${path} on ${profile.host}: ${result.stderr.trim() || `exit code ${result.code}`}`);
   }
 
   async release(handle: string): Promise<void> {
