@@ -57,7 +57,7 @@ describe("vLLM over Ray on two nodes", () => {
     const words = read("python3.n1").trimEnd().split("\n");
     expect(words.slice(0, 3)).toEqual(["-m", "vllm.entrypoints.openai.api_server", "--model"]);
     expect(words.slice(-10)).toEqual(["--served-model-name", "acme/big", "--tensor-parallel-size", "4", "--pipeline-parallel-size", "2", "--chat-template", HOSTILE, "--distributed-executor-backend", "ray"]);
-  });
+  }, 30_000);
 
   test("the worker on n2 ending fails the job with a reason naming n2", () => {
     const { code, output } = run(script, { SERVE_SECONDS: "600", FAIL_NODE: "n2" });
@@ -66,14 +66,15 @@ describe("vLLM over Ray on two nodes", () => {
     const observed = observe({ jobId: "7", state: "FAILED", reason: "NonZeroExitCode", exitCode: "1:0", tail: output });
     expect(observed).toMatchObject({ phase: "exited", outcome: "failed" });
     expect(observed.phase === "exited" && observed.reason).toStartWith("node n2 lost: its Ray worker ended (exit 137) (the Slurm job FAILED");
-  });
+  }, 30_000);
 });
 
 describe("SGLang on two nodes", () => {
   const script = renderJobScript(spec("lmsysorg/sglang:v0.5.5", ["--served-model-name", "acme/big", "--tp-size", "4", "--pp-size", "2", "--chat-template", HOSTILE]), { runtime: "bare" });
 
   test("one rank per node, each with its node rank, the same rendezvous on the head, HTTP on the head's address", () => {
-    const { read } = run(script);
+    // Each rank serves a second, so neither ends (and takes the group down) before the other has started.
+    const { read } = run(script, { SERVE_SECONDS: "1" });
     expect(read("srun")).toMatch(/^--nodes=2 --ntasks=2 --ntasks-per-node=1 --kill-on-bad-exit=1 bash -c /);
     const ranks = ["n1", "n2"].map((node) => read(`python3.${node}`).trimEnd().split("\n"));
     for (const [rank, words] of ranks.entries()) {
@@ -90,7 +91,7 @@ describe("SGLang on two nodes", () => {
     expect(code).toBe(1);
     const observed = observe({ jobId: "7", state: "FAILED", reason: "NonZeroExitCode", exitCode: "1:0", tail: output });
     expect(observed.phase === "exited" && observed.reason).toStartWith("node n2 lost: its SGLang rank ended (exit 137) (the Slurm job FAILED");
-  });
+  }, 30_000);
 });
 
 test("a CPU service or a batch job cannot span nodes", () => {
