@@ -116,3 +116,35 @@ describe("a run on a slurm profile whose GPUs are known", () => {
     expect(plan.placement).toMatchObject({ source: "user", gpusPerNode: 2, tensorParallel: 2 });
   });
 });
+
+/** `svc run --dry-run` shows plan.args: a vLLM or SGLang launch gets the tool-call parser of the model's family (issue 30). */
+const qwen = await factsOf("Qwen2.5-7B-Instruct");
+const gemma = await factsOf("gemma-2-27b-it");
+
+describe("tool calling options of a GPU launch", () => {
+  test("vLLM with a Llama 3 model: --enable-auto-tool-choice --tool-call-parser llama3_json", async () => {
+    const plan = await run({ job: { partition: "gpu" } });
+    expect(plan.server).toBe("vllm");
+    expect(plan.args.join(" ")).toContain("--enable-auto-tool-choice --tool-call-parser llama3_json");
+    expect(plan.warnings.join("\n")).not.toContain("tool-call parser");
+  });
+
+  test("SGLang with a Qwen 2.5 model: --tool-call-parser qwen25; vLLM: hermes", async () => {
+    const sglang = await run({ job: { partition: "gpu" }, engine: "sglang" }, qwen);
+    expect(sglang.server).toBe("sglang");
+    expect(option(sglang.args, "--tool-call-parser")).toBe("qwen25");
+    expect(sglang.args).not.toContain("--enable-auto-tool-choice");
+    expect(option((await run({ job: { partition: "gpu" } }, qwen)).args, "--tool-call-parser")).toBe("hermes");
+  });
+
+  test("the user's engine arguments win; a family without a known parser gets none and a warning", async () => {
+    const own = await run({ job: { partition: "gpu" }, engineArgs: ["--tool-call-parser", "pythonic", "--enable-auto-tool-choice"] });
+    expect(own.args.filter((arg) => arg === "--tool-call-parser")).toHaveLength(1);
+    expect(option(own.args, "--tool-call-parser")).toBe("pythonic");
+    const plain = await run({ job: { partition: "gpu" } }, gemma);
+    expect(plain.args).not.toContain("--tool-call-parser");
+    expect(plain.warnings).toContain(
+      "svc knows no vLLM tool-call parser for model type gemma2: requests with tools are not answered with tool_calls. Give one in the engine arguments (--tool-call-parser NAME) if the model has one.",
+    );
+  });
+});

@@ -18,6 +18,14 @@ const ToolCall = Type.Object({
   function: Type.Object({ name: Type.String(), arguments: Type.String() }),
 });
 
+/** `ChatCompletionMessageToolCallChunk`: the first chunk of a call names it (id, type, function.name), later ones add `function.arguments` pieces. */
+const ToolCallDelta = Type.Object({
+  index: Type.Integer(),
+  id: Type.Optional(Type.String()),
+  type: Type.Optional(Type.Literal("function")),
+  function: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), arguments: Type.Optional(Type.String()) })),
+});
+
 /** `ChatCompletionResponseMessage`: role, content and refusal are required (the last two nullable). */
 export const ChatCompletionMessage = Type.Object({
   role: Type.Literal("assistant"),
@@ -49,7 +57,7 @@ const ChatCompletionDelta = Type.Object({
   role: Type.Optional(Type.Union(["developer", "system", "user", "assistant", "tool"].map((role) => Type.Literal(role)))),
   content: Type.Optional(nullable(Type.String())),
   refusal: Type.Optional(nullable(Type.String())),
-  tool_calls: Type.Optional(Type.Array(Type.Object({ index: Type.Integer() }))),
+  tool_calls: Type.Optional(Type.Array(ToolCallDelta)),
 });
 
 /**

@@ -78,7 +78,7 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
       : request.task === "text-generation" && (!capabilities.runsImages || (await deps.isProjectRuntime(image)))
         ? checkCpuEngineArgs(request.engineArgs ?? [])
         : [];
-  const { args, warnings } = serverArgs(server, request, request.model, placement, choice.model.facts?.contextLength);
+  const { args, warnings } = serverArgs(server, request, request.model, placement, choice.model.facts);
   const idle = idleOptionWarnings(request, job, profile, server, capabilities);
   return {
     profile,

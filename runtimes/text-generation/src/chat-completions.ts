@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
-import { invalidRequest } from "@svc/runtime-common";
-import { generate, samplingOptions, type GenerationDeps } from "./generation";
-import type { ChatTurn } from "./llama-engine";
+import { planAnswer, type AnswerEvent, type ChatAnswer } from "./chat-answer";
+import { chatHistory } from "./chat-history";
+import { samplingOptions, type GenerationDeps } from "./generation";
+import { fieldsOf, refuseUnsupported } from "./request-options";
 import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
 import { ChatCompletionRequest, integerStringsToNumbers } from "./schemas";
 import { jsonWithText, TEXT, sseResponse } from "./sse";
@@ -13,22 +14,15 @@ export interface RouteDeps extends GenerationDeps {
   limits: () => TokenLimits;
 }
 
-const ROLES: Record<string, ChatTurn["role"]> = {
-  system: "system",
-  developer: "system",
-  user: "user",
-  assistant: "assistant",
-  tool: "user",
-};
+const CHAT_FIELDS = fieldsOf(ChatCompletionRequest);
 
-function toTurns(messages: ChatCompletionRequest["messages"]): ChatTurn[] {
-  return messages.map((message, index) => {
-    const role = ROLES[message.role];
-    if (!role) throw invalidRequest(`messages.${index}.role: "${message.role}" is not one of ${Object.keys(ROLES).join(", ")}`, `messages.${index}.role`);
-    const content =
-      typeof message.content === "string" ? message.content : (message.content ?? []).map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
-    return { role, content };
-  });
+/** A tool call's id, as OpenAI writes them: `call_` and 24 letters and digits. */
+const callId = () => `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+
+/** The answer's message: text, or one tool call with null content. */
+function message(answer: ChatAnswer, id: string) {
+  const tool_calls = answer.call ? [{ id, type: "function", function: answer.call }] : [];
+  return { role: "assistant", reasoning_content: null, content: answer.text, refusal: null, tool_calls };
 }
 
 /** `POST /v1/chat/completions`, in the response shape of spec §4.2 and OpenAI's `CreateChatCompletionResponse`. */
@@ -36,13 +30,15 @@ export function chatCompletionsRoute(deps: RouteDeps) {
   return new Elysia().post(
     "/v1/chat/completions",
     async ({ body, request }) => {
-      const prompt = deps.engine().tokenizeChat(toTurns(body.messages));
+      refuseUnsupported(body, CHAT_FIELDS, "/v1/chat/completions");
+      const plan = await planAnswer(deps, chatHistory(body.messages), body);
       const requested = body.max_completion_tokens ?? body.max_tokens ?? undefined;
       const maxTokensParam = body.max_completion_tokens != null ? "max_completion_tokens" : "max_tokens";
-      const maxTokens = completionBudget(prompt.length, requested, deps.limits(), { prompt: "messages", maxTokens: maxTokensParam });
+      const maxTokens = completionBudget(plan.prompt.length + plan.reserve, requested, deps.limits(), { prompt: "messages", maxTokens: maxTokensParam });
       const id = completionId("chatcmpl");
+      const toolCallId = callId();
       const created = unixSeconds();
-      const usage = (completionTokens: number) => usageOf(prompt.length, completionTokens);
+      const usage = (completionTokens: number) => usageOf(plan.prompt.length, completionTokens);
 
       if (body.stream) {
         const chunk = (delta: object, finishReason: string | null = null, stopReason: string | null = null) => ({
@@ -55,32 +51,40 @@ export function chatCompletionsRoute(deps: RouteDeps) {
         });
         return sseResponse(async (send, abort) => {
           const signal = AbortSignal.any([abort, request.signal]);
-          send(chunk({ role: "assistant", content: "" }));
+          // With tools the first chunk waits for the model's choice: text, or a call (content null).
+          let started = false;
+          const start = (delta: object) => {
+            if (!started) send(chunk({ role: "assistant", ...delta }));
+            started = true;
+          };
+          if (!body.tools?.length) start({ content: "" });
           const content = jsonWithText(chunk({ content: TEXT }));
-          const result = await generate(deps, prompt, samplingOptions(body, maxTokens, signal), (piece) => send.piece(content(piece)));
-          send(chunk({}, result.finishReason, result.stopReason));
+          const args = jsonWithText(chunk({ tool_calls: [{ index: 0, function: { arguments: TEXT } }] }));
+          const onEvent = (event: AnswerEvent) => {
+            if (event.kind === "call") start({ content: null, tool_calls: [{ index: 0, id: toolCallId, type: "function", function: { name: event.name, arguments: "" } }] });
+            else if (event.kind === "arguments") send.piece(args(event.piece));
+            else {
+              start({ content: "" });
+              send.piece(content(event.piece));
+            }
+          };
+          const answer = await plan.run(samplingOptions(body, maxTokens, signal), onEvent);
+          start({ content: "" });
+          send(chunk({}, answer.finishReason, answer.stopReason));
           if (body.stream_options?.include_usage) {
-            send({ id, object: "chat.completion.chunk", created, model: deps.modelName, choices: [], usage: usage(result.completionTokens) });
+            send({ id, object: "chat.completion.chunk", created, model: deps.modelName, choices: [], usage: usage(answer.completionTokens) });
           }
         });
       }
 
-      const result = await generate(deps, prompt, samplingOptions(body, maxTokens, request.signal));
+      const answer = await plan.run(samplingOptions(body, maxTokens, request.signal), () => {});
       return {
         id,
         object: "chat.completion",
         created,
         model: deps.modelName,
-        choices: [
-          {
-            index: 0,
-            message: { role: "assistant", reasoning_content: null, content: result.text, refusal: null, tool_calls: [] },
-            logprobs: null,
-            finish_reason: result.finishReason,
-            stop_reason: result.stopReason,
-          },
-        ],
-        usage: usage(result.completionTokens),
+        choices: [{ index: 0, message: message(answer, toolCallId), logprobs: null, finish_reason: answer.finishReason, stop_reason: answer.stopReason }],
+        usage: usage(answer.completionTokens),
         prompt_logprobs: null,
       };
     },

@@ -2,9 +2,12 @@ import { Elysia } from "elysia";
 import type { RouteDeps } from "./chat-completions";
 import { generate, samplingOptions } from "./generation";
 import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
+import { fieldsOf, refuseUnsupported } from "./request-options";
 import { CompletionRequest, integerStringsToNumbers } from "./schemas";
 import { jsonWithText, TEXT, sseResponse } from "./sse";
 import { completionBudget } from "./token-limits";
+
+const COMPLETION_FIELDS = fieldsOf(CompletionRequest);
 
 /** OpenAI's default when a completion request names no max_tokens. */
 const DEFAULT_MAX_TOKENS = 16;
@@ -14,6 +17,7 @@ export function completionsRoute(deps: RouteDeps) {
   return new Elysia().post(
     "/v1/completions",
     async ({ body, request }) => {
+      refuseUnsupported(body, COMPLETION_FIELDS, "/v1/completions");
       const text = typeof body.prompt === "string" ? body.prompt : body.prompt[0];
       const prompt = deps.engine().tokenizePrompt(text);
       const limits = deps.limits();

@@ -2,8 +2,13 @@ import {
   getLlama,
   resolveChatWrapper,
   GeneralChatWrapper,
+  LlamaGrammarEvaluationState,
   LlamaLogLevel,
   type ChatHistoryItem,
+  type ChatModelFunctions,
+  type GbnfJsonSchema,
+  type Llama,
+  type LlamaGrammar,
   type ChatWrapper,
   type LlamaContextSequence,
   type LlamaModel,
@@ -11,6 +16,7 @@ import {
 } from "node-llama-cpp";
 import { EmbeddingEngine } from "./embedding-engine";
 import type { EngineSettings } from "./engine-settings";
+import { plainJsonGrammar } from "./json-schema";
 import { StopTextFilter } from "./stop-text-filter";
 
 export interface GenerationOptions {
@@ -20,6 +26,8 @@ export interface GenerationOptions {
   seed?: number;
   stop: string[];
   signal?: AbortSignal;
+  /** Constrains every token to this grammar; the generation ends when it is complete. */
+  grammar?: LlamaGrammar;
 }
 
 export type FinishReason = "stop" | "length";
@@ -46,8 +54,11 @@ export class LlamaEngine {
   /** Idle sequences, each ready once its previous generation has been cleared from it. */
   private readonly free: Array<Promise<IdleSequence>>;
   private embeddings?: Promise<EmbeddingEngine>;
+  /** Grammars by their JSON schema, most recently used last. */
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
 
   private constructor(
+    private readonly llama: Llama,
     private readonly model: LlamaModel,
     sequences: LlamaContextSequence[],
     private readonly chatWrapper: ChatWrapper,
@@ -72,7 +83,7 @@ export class LlamaEngine {
     const sequences = Array.from({ length: settings.parallel }, () => context.getSequence());
     // resolveChatWrapper reads tokenizer.chat_template from the GGUF metadata.
     const chatWrapper = resolveChatWrapper(model) ?? new GeneralChatWrapper();
-    return new LlamaEngine(model, sequences, chatWrapper, settings, contextSize);
+    return new LlamaEngine(llama, model, sequences, chatWrapper, settings, contextSize);
   }
 
   /** What the log line and `/v1/models` tell about the running setup. */
@@ -96,12 +107,35 @@ export class LlamaEngine {
   }
 
   tokenizeChat(turns: ChatTurn[]): Token[] {
-    const chatHistory: ChatHistoryItem[] = turns.map((turn) =>
-      turn.role === "assistant" ? { type: "model", response: [turn.content] } : { type: turn.role, text: turn.content },
-    );
-    chatHistory.push({ type: "model", response: [] });
-    const { contextText } = this.chatWrapper.generateContextState({ chatHistory });
+    return this.tokenizeHistory(turns.map((turn) => (turn.role === "assistant" ? { type: "model", response: [turn.content] } : { type: turn.role, text: turn.content })));
+  }
+
+  /**
+   * The prompt of a chat history in the model's template, `functions` documented in its system text
+   * the template's way, then the answer's start: the template's assistant header and `answerStart`.
+   */
+  tokenizeHistory(history: ChatHistoryItem[], functions?: ChatModelFunctions, answerStart = ""): Token[] {
+    const chatHistory = [...history, { type: "model" as const, response: answerStart ? [answerStart] : [] }];
+    const { contextText } = this.chatWrapper.generateContextState({ chatHistory, availableFunctions: functions, documentFunctionParams: true });
     return contextText.tokenize(this.model.tokenizer);
+  }
+
+  /** How the chat template writes a function call's start (e.g. "||call: "), as text. */
+  get functionCallPrefix(): string {
+    const prefix = this.chatWrapper.settings.functions.call.prefix;
+    return (typeof prefix === "string" ? prefix : prefix.toString()).trimStart();
+  }
+
+  /** The grammar of JSON values valid against `schema` (see json-schema.ts), made once per schema. */
+  jsonGrammar(schema: GbnfJsonSchema): Promise<LlamaGrammar> {
+    const key = JSON.stringify(schema);
+    let grammar = this.grammars.get(key);
+    if (grammar) this.grammars.delete(key);
+    else grammar = this.llama.createGrammarForJsonSchema(schema as Parameters<Llama["createGrammarForJsonSchema"]>[0]).then((json) => this.llama.createGrammar({ grammar: plainJsonGrammar(json.grammar) }));
+    this.grammars.set(key, grammar);
+    if (this.grammars.size > GRAMMARS_KEPT) this.grammars.delete(this.grammars.keys().next().value!);
+    grammar.catch(() => this.grammars.delete(key));
+    return grammar;
   }
 
   tokenizePrompt(prompt: string): Token[] {
@@ -136,6 +170,7 @@ export class LlamaEngine {
       temperature: options.temperature,
       topP: options.topP,
       seed: options.seed ?? this.settings.seed,
+      grammarEvaluationState: options.grammar ? new LlamaGrammarEvaluationState({ model: this.model, grammar: options.grammar }) : undefined,
     });
     let next = evaluation.next();
     try {
@@ -230,3 +265,4 @@ class IncrementalDecoder {
 }
 
 const CONTEXT_TOKENS = 4;
+const GRAMMARS_KEPT = 32;

@@ -37,7 +37,45 @@ const sampling = {
   n: nullable(integer({ minimum: 1, maximum: 1 }), "n: only one choice per request is supported"),
 };
 
+/** Other fields reach the route (Elysia would drop them), which refuses those it cannot honour (request-options.ts). */
+const KEEP_OTHER_FIELDS = { additionalProperties: true };
+
 const contentPart = t.Object({ type: t.String(), text: t.Optional(t.String()) });
+
+const toolCall = t.Object({
+  id: t.String(),
+  type: t.Literal("function"),
+  function: t.Object({ name: t.String(), arguments: t.String() }),
+});
+
+/** A JSON schema, checked against what the grammar can enforce when it is used (json-schema.ts). */
+const jsonSchema = t.Record(t.String(), t.Unknown());
+
+const tool = t.Object({
+  type: t.Literal("function", { error: 'tools: each tool is {type: "function", function: {name, description?, parameters?}}' }),
+  function: t.Object({
+    name: t.String({ pattern: "^[a-zA-Z0-9_-]{1,64}$", error: "tools: a function name is 1 to 64 letters, digits, _ or -" }),
+    description: t.Optional(t.String()),
+    parameters: t.Optional(jsonSchema),
+    strict: t.Optional(t.Nullable(t.Boolean())),
+  }),
+});
+
+const toolChoice = t.Union([t.Literal("none"), t.Literal("auto"), t.Literal("required"), t.Object({ type: t.Literal("function"), function: t.Object({ name: t.String() }) })], {
+  error: 'tool_choice: must be "none", "auto", "required" or {type: "function", function: {name}}',
+});
+
+const responseFormat = t.Union(
+  [
+    t.Object({ type: t.Literal("text") }),
+    t.Object({ type: t.Literal("json_object") }),
+    t.Object({
+      type: t.Literal("json_schema"),
+      json_schema: t.Object({ name: t.String(), description: t.Optional(t.String()), schema: t.Optional(jsonSchema), strict: t.Optional(t.Nullable(t.Boolean())) }),
+    }),
+  ],
+  { error: 'response_format: must be {type: "text"}, {type: "json_object"} or {type: "json_schema", json_schema: {name, schema, strict?}}' },
+);
 
 export const ChatCompletionRequest = t.Object({
   ...sampling,
@@ -46,11 +84,17 @@ export const ChatCompletionRequest = t.Object({
       role: t.String(),
       content: t.Optional(t.Nullable(t.Union([t.String(), t.Array(contentPart)]))),
       name: t.Optional(t.String()),
+      tool_calls: t.Optional(t.Nullable(t.Array(toolCall))),
+      tool_call_id: t.Optional(t.String()),
+      refusal: t.Optional(t.Nullable(t.String())),
     }),
     { minItems: 1 },
   ),
   max_completion_tokens: nullable(integer({ minimum: 1 }), "max_completion_tokens: must be an integer of at least 1"),
-});
+  tools: t.Optional(t.Nullable(t.Array(tool))),
+  tool_choice: t.Optional(t.Nullable(toolChoice)),
+  response_format: t.Optional(t.Nullable(responseFormat)),
+}, KEEP_OTHER_FIELDS);
 export type ChatCompletionRequest = typeof ChatCompletionRequest.static;
 
 export const CompletionRequest = t.Object({
@@ -59,7 +103,7 @@ export const CompletionRequest = t.Object({
     error: "prompt: must be a string (or an array holding one string)",
   }),
   max_tokens: nullable(integer({ minimum: 1 }), "max_tokens: must be an integer of at least 1"),
-});
+}, KEEP_OTHER_FIELDS);
 export type CompletionRequest = typeof CompletionRequest.static;
 
 export type SamplingRequest = Pick<ChatCompletionRequest, "temperature" | "top_p" | "stop" | "seed">;

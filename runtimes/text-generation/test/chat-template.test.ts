@@ -8,6 +8,7 @@ import { makeTinyModels } from "@svc/runtime-tiny-models";
 import { engineSettings } from "../src/engine-settings";
 import { LlamaEngine } from "../src/llama-engine";
 import { parseRuntimeArgs } from "@svc/runtime-common";
+import { chatHistory } from "../src/chat-history";
 
 let cacheDir: string;
 let modelFile: string;
@@ -39,4 +40,22 @@ test("the tiny model's tokenizer round-trips text, bytes included", () => {
   const tokens = engine.tokenizePrompt(text);
   expect(tokens[0]).toBe(model.tokens.bos!);
   expect(model.detokenize(tokens.slice(1))).toBe(text);
+});
+
+test("an assistant's tool call and the tool's result are rendered in the template's function syntax", () => {
+  const history = chatHistory([
+    { role: "user", content: "weather?" },
+    { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+    { role: "tool", tool_call_id: "call_1", content: "sunny" },
+  ]);
+  // Detokenized with its special tokens, which the tokenizer writes with a space after.
+  const prompt = model.detokenize(engine.tokenizeHistory(history), true).replaceAll(" ", "");
+  expect(prompt).toContain('<|im_start|>assistant\n||call:get_weather({"city":"Paris"})\n||result:"sunny"\n<|im_end|>');
+});
+
+test("the JSON grammars write numbers without exponents and end with the value", async () => {
+  const grammar = (await engine.jsonGrammar({ type: "object", properties: { n: { type: "integer" }, x: { type: "number" } } })).grammar;
+  expect(grammar).toContain('"-"? ("0" | [1-9] [0-9]{0,15})');
+  expect(grammar).not.toMatch(/\[eE\]/);
+  expect(grammar).not.toContain("\\n\\n\\n\\n");
 });
