@@ -106,6 +106,32 @@ describe("responses with the openai client", () => {
     expect(await failure(alice.responses.retrieve(unkept.id))).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  test("function tools and text.format json_schema: a function_call whose arguments parse, JSON text that validates", async () => {
+    const weather = { type: "object", properties: { city: { type: "string", maxLength: 12 } }, required: ["city"], additionalProperties: false };
+    const called = await alice.responses.create({
+      model: TEXT_MODEL,
+      input: "What is the weather in Paris?",
+      tools: [{ type: "function", name: "get_weather", description: "The weather in a city.", parameters: weather, strict: true }],
+      tool_choice: "required",
+      max_output_tokens: 48,
+    });
+    assertShape(ResponseObject, raw(called), "a function call");
+    const call = called.output.find((item) => item.type === "function_call") as OpenAI.Responses.ResponseFunctionToolCall;
+    expect(call).toMatchObject({ type: "function_call", name: "get_weather" });
+    expect(typeof JSON.parse(call.arguments).city).toBe("string");
+    // The tool's result goes back as an item; the next answer is text.
+    const answered = await alice.responses.create({ model: TEXT_MODEL, previous_response_id: called.id, input: [{ type: "function_call_output", call_id: call.call_id, output: "sunny" }], max_output_tokens: 8 });
+    expect(answered.output_text.length).toBeGreaterThan(0);
+    const structured = await alice.responses.create({
+      model: TEXT_MODEL,
+      input: "Give me a city.",
+      text: { format: { type: "json_schema", name: "city", schema: weather, strict: true } },
+      max_output_tokens: 48,
+    });
+    assertShape(ResponseObject, raw(structured), "structured output");
+    expect(Object.keys(JSON.parse(structured.output_text))).toEqual(["city"]);
+  });
+
   test("an option the CPU runtime cannot honour is a 400 in OpenAI's shape naming it", async () => {
     const response = await fetch(`${tiny.app.url}/v1/responses`, {
       method: "POST",
