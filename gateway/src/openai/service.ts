@@ -14,6 +14,7 @@ import { JSON_USAGE_LIMIT, jsonUsage, tapUsage } from "./usage-tap";
 import type { ActivityRecorder } from "../activity";
 import { NotServing, type OnDemandStarts } from "../on-demand/ensure-serving";
 import { waitingStream } from "../on-demand/wait-stream";
+import { requestUrl } from "../guard/request-url";
 
 /** The lifecycle policies' part in /v1: idle clocks see its requests, and a model whose service is on demand starts it. */
 export interface V1Lifecycle {
@@ -54,7 +55,7 @@ export class OpenAiRouter {
     const started = performance.now();
     const caller = this.authenticate(request);
     if (caller instanceof Response) return caller;
-    const path = new URL(request.url).pathname.replace(/\/+$/, "");
+    const path = requestUrl(request).pathname.replace(/\/+$/, "");
 
     if (request.method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"))) return this.models(path, caller);
     if (!ROUTED_ENDPOINTS.has(path)) {
