@@ -8,10 +8,12 @@ import {
   type LlamaContextSequence,
   type LlamaModel,
   type Token,
+  type Tokenizer,
 } from "node-llama-cpp";
 import { EmbeddingEngine } from "./embedding-engine";
 import type { EngineSettings } from "./engine-settings";
 import { StopTextFilter } from "./stop-text-filter";
+import { templateTokenizer } from "./template-tokenizer";
 
 export interface GenerationOptions {
   maxTokens: number;
@@ -46,6 +48,8 @@ export class LlamaEngine {
   /** Idle sequences, each ready once its previous generation has been cleared from it. */
   private readonly free: Array<Promise<IdleSequence>>;
   private embeddings?: Promise<EmbeddingEngine>;
+  /** Tokenizes a chat: the template's own pieces once, the messages on every request. */
+  private readonly chatTokenizer: Tokenizer;
 
   private constructor(
     private readonly model: LlamaModel,
@@ -55,6 +59,7 @@ export class LlamaEngine {
     readonly contextSize: number,
   ) {
     this.free = sequences.map((sequence) => Promise.resolve({ sequence, cleared: true }));
+    this.chatTokenizer = templateTokenizer(model.tokenizer);
   }
 
   static async load(settings: EngineSettings): Promise<LlamaEngine> {
@@ -101,7 +106,7 @@ export class LlamaEngine {
     );
     chatHistory.push({ type: "model", response: [] });
     const { contextText } = this.chatWrapper.generateContextState({ chatHistory });
-    return contextText.tokenize(this.model.tokenizer);
+    return contextText.tokenize(this.chatTokenizer);
   }
 
   tokenizePrompt(prompt: string): Token[] {
