@@ -7,7 +7,8 @@
  *   medians of 15, alternating. The direct side is timed from prompt tokens: the runtime also
  *   applies the chat template and tokenizes, inside its time. For scale, the HTTP floor: the same
  *   client against a Bun server that answers the same request with its first token at once, the
- *   least any runtime over HTTP adds to the engine's first token;
+ *   least any runtime over HTTP adds to the engine's first token: the first token's goal is 0.95 of
+ *   the ratio that floor allows;
  * - speech: a transcription over HTTP from the speech runtime against whisper.node's transcribeFile
  *   on the same 16 kHz WAV (spoken by espeak-ng); transcriptions/s, medians of 9, alternating.
  * A round of either takes well under a second, so more rounds than other figures: on a shared
@@ -147,21 +148,23 @@ async function text(modelDir: string): Promise<Row[]> {
     const ttftD = median(d.map((r) => r.ttft));
     const ttftH = median(h.map((r) => r.ttft));
     const ttftFloor = median(sides.floor.map((r) => r.ttft));
+    // The floor bounds the ratio any runtime over HTTP can reach: the engine's time over the engine's plus the floor.
+    const bound = ttftD / (ttftD + ttftFloor);
     return [
       {
         ...atLeast(`runtime vs engine: text tokens/s after the first (${tokens}, 1 thread)`, median(h.map((r) => r.tps)), "node-llama-cpp in-process", median(d.map((r) => r.tps)), 0.95, "tok/s"),
         // End to end (the first token's wait included) for reference; the first token is its own figure below.
         comparison: `node-llama-cpp in-process ${median(d.map((r) => r.tps)).toFixed(1)} tok/s (end to end: runtime ${median(h.map((r) => r.endToEnd)).toFixed(0)}, in-process ${median(d.map((r) => r.endToEnd)).toFixed(0)} tok/s)`,
       },
-      // Time to first token is a time: the engine's over the runtime's, so ≥ 0.95 means at most ~5% slower.
+      // Time to first token is a time: the engine's over the runtime's. The goal is 0.95 of the best
+      // ratio HTTP allows in this run (issue 28): the runtime adds at most ~5% beyond what the floor adds.
       {
         figure: "runtime vs engine: text time to first token",
         svc: `${ttftH.toFixed(2)} ms`,
-        // The floor bounds the ratio any runtime over HTTP can reach: the engine's time over the engine's plus the floor.
-        comparison: `node-llama-cpp in-process ${ttftD.toFixed(2)} ms; HTTP floor ${ttftFloor.toFixed(2)} ms (at best ${(ttftD / (ttftD + ttftFloor)).toFixed(2)} over HTTP)`,
+        comparison: `node-llama-cpp in-process ${ttftD.toFixed(2)} ms; HTTP floor ${ttftFloor.toFixed(2)} ms (at best ${bound.toFixed(2)} over HTTP)`,
         ratio: ttftD / ttftH,
-        goal: "≥ 0.95",
-        met: ttftD / ttftH >= 0.95,
+        goal: `≥ ${(0.95 * bound).toFixed(2)} (0.95 of the floor's ${bound.toFixed(2)})`,
+        met: ttftD / ttftH >= 0.95 * bound,
       },
     ];
   } finally {

@@ -36,6 +36,7 @@ import { FilesService } from "./batch-api/files-service";
 import { FileStore } from "./batch-api/file-store";
 import { BatchApiService } from "./batch-api/batches-service";
 import { BatchStore } from "./batch-api/batch-store";
+import { requestUrl } from "./guard/request-url";
 
 /** How often usage (and stored responses) older than the retention period is deleted. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -96,7 +97,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     )
     // Writes through the UI (a launch may build an image, a refresh scan a cluster) may take long: their body is parsed by now.
     .onBeforeHandle(({ request, server, set }) => {
-      if (request.method !== "GET" && request.method !== "HEAD" && new URL(request.url).pathname !== "/login") Object.assign(set.headers, holdOpen(request, server));
+      if (request.method !== "GET" && request.method !== "HEAD" && requestUrl(request).pathname !== "/login") Object.assign(set.headers, holdOpen(request, server));
     })
     // /proxy/ first: its many small requests then pass no other route's checks.
     .use(proxyController(proxy))
@@ -105,7 +106,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     // A service stopped, restarted or removed through the API leaves (or joins) /v1's list at once, also while it is stopping.
     .use(
       forwardController(upstreams, internalSecret, (request) => {
-        if (request.method !== "GET" && new URL(request.url).pathname.startsWith("/api/services")) catalog.invalidate();
+        if (request.method !== "GET" && requestUrl(request).pathname.startsWith("/api/services")) catalog.invalidate();
       }),
     )
     .use(statusController(settings, client))

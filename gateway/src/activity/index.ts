@@ -22,8 +22,7 @@ export class ActivityRecorder {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.flush();
-    }, this.everyMs);
-    this.timer.unref?.();
+    }, this.everyMs).unref();
   }
 
   /** Sends what was noted since the last report (tests and shutdown call it directly). */

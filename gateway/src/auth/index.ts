@@ -7,6 +7,7 @@ import { isV1Path } from "../openai/paths";
 import { clearedSessionCookie, issueSession, readCookie, SESSION_COOKIE, sessionCookie, sessionValid } from "./session";
 import { RevokedSessions } from "./revoked-sessions";
 import { LoginForm } from "./model";
+import { requestUrl } from "../guard/request-url";
 
 export interface AuthOptions {
   /** undefined: debug mode, no authentication. */
@@ -35,7 +36,7 @@ export function authController({ token, tokenFile, revokedSessionsFile, allowedH
     .onRequest(({ request }) => {
       const access = checkAccess(request, { token, allowedHosts, revoked: (session) => revoked.has(session) });
       if (access.kind === "allow") return;
-      const url = new URL(request.url);
+      const url = requestUrl(request);
       // Clients of /proxy/<service>/… speak OpenAI's API: they get its error shape.
       const error = isProxyPath(url.pathname) || isV1Path(url.pathname) ? proxyError : jsonError;
       if (access.kind === "cross-origin") {

@@ -3,6 +3,7 @@ import { ASSET_PREFIX, DOCS_PATH } from "@svc/ui";
 import { isSafeMethod, originVerdict } from "../guard/service";
 import { isV1Path } from "../openai/paths";
 import { readCookie, SESSION_COOKIE, sessionValid } from "./session";
+import { requestUrl } from "../guard/request-url";
 
 export type Access =
   | { kind: "allow"; via: "debug" | "public" | "bearer" | "session" }
@@ -64,7 +65,7 @@ export interface AccessRules {
 /** Decides whether a request may pass. */
 export function checkAccess(request: Request, { token, allowedHosts = [], revoked = () => false }: AccessRules): Access {
   if (token === undefined) return { kind: "allow", via: "debug" };
-  const path = new URL(request.url).pathname;
+  const path = requestUrl(request).pathname;
   if (isPublicPath(path)) return { kind: "allow", via: "public" };
   const proxied = path.startsWith("/proxy/");
   if (proxied && secretsEqual(request.headers.get(TOKEN_HEADER), token)) return { kind: "allow", via: "bearer" };

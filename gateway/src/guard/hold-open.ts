@@ -35,29 +35,46 @@ export interface LazyHold {
  * sending many small requests does not open a connection for each (what nginx does too).
  */
 export function holdOpenIfSlow(request: Request, server: TimeoutControl, liftAfterMs = LIFT_AFTER_MS): LazyHold {
-  let lifted = false;
-  const lift = () => {
-    if (lifted) return;
-    lifted = true;
+  return new SlowAnswerHold(request, server, liftAfterMs);
+}
+
+const NOTHING: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const CLOSING: Record<string, string> = Object.freeze({ connection: "close" });
+
+/** holdOpenIfSlow's hold: one object and (with a server) one timer per request, as every proxied request makes one. */
+class SlowAnswerHold implements LazyHold {
+  private lifted = false;
+  private readonly timer: Timer | undefined;
+
+  constructor(
+    private readonly request: Request,
+    private readonly server: TimeoutControl,
+    liftAfterMs: number,
+  ) {
+    if (server) this.timer = setTimeout(liftHold, liftAfterMs, this).unref();
+  }
+
+  lift(): void {
+    if (this.lifted) return;
+    this.lifted = true;
     try {
-      server?.timeout(request, 0);
+      this.server?.timeout(this.request, 0);
     } catch {
       // The request is already over: nothing to hold open.
     }
-  };
-  const timer = server ? setTimeout(lift, liftAfterMs) : undefined;
-  (timer as { unref?: () => void } | undefined)?.unref?.();
-  const close = (): Record<string, string> => (lifted ? { connection: "close" } : {});
-  return {
-    answered(upstream) {
-      clearTimeout(timer);
-      if (!upstream.headers.has("content-length")) lift();
-      return close();
-    },
-    settle(response) {
-      clearTimeout(timer);
-      if (lifted && !response.headers.has("connection")) response.headers.set("connection", "close");
-      return response;
-    },
-  };
+  }
+
+  answered(upstream: Response): Record<string, string> {
+    clearTimeout(this.timer);
+    if (!upstream.headers.has("content-length")) this.lift();
+    return this.lifted ? CLOSING : NOTHING;
+  }
+
+  settle(response: Response): Response {
+    clearTimeout(this.timer);
+    if (this.lifted && !response.headers.has("connection")) response.headers.set("connection", "close");
+    return response;
+  }
 }
+
+const liftHold = (hold: SlowAnswerHold) => hold.lift();

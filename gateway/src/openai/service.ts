@@ -15,6 +15,7 @@ import type { ActivityRecorder } from "../activity";
 import { NotServing, type OnDemandStarts } from "../on-demand/ensure-serving";
 import { waitingStream } from "../on-demand/wait-stream";
 import type { Plan, ResponsesApi } from "../responses/service";
+import { requestUrl } from "../guard/request-url";
 
 /** The lifecycle policies' part in /v1: idle clocks see its requests, and a model whose service is on demand starts it. */
 export interface V1Lifecycle {
@@ -56,7 +57,7 @@ export class OpenAiRouter {
     const started = performance.now();
     const caller = this.authenticate(request);
     if (caller instanceof Response) return caller;
-    const path = new URL(request.url).pathname.replace(/\/+$/, "");
+    const path = requestUrl(request).pathname.replace(/\/+$/, "");
 
     if (request.method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"))) return this.models(path, caller);
     if (this.responses?.handles(path)) return this.respond(request, server, caller, path, started, this.responses);

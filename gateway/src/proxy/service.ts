@@ -9,6 +9,7 @@ import { NotServing, OnDemandStarts } from "../on-demand/ensure-serving";
 import { asksForStream, waitingStream } from "../on-demand/wait-stream";
 import { splitProxyPath } from "./paths";
 import { proxyError } from "./proxy-error";
+import { requestUrl } from "../guard/request-url";
 
 /** How long a looked-up service address is reused, so a burst of requests costs one lookup. */
 const LOOKUP_TTL_MS = 1000;
@@ -29,6 +30,10 @@ const GATEWAY_CREDENTIALS_AND_TOKEN = [...GATEWAY_CREDENTIALS, "authorization"];
  * opaque origin) and without cookies, so a service cannot act as the UI or set its cookies.
  */
 const CONFINED_RESPONSE = { "content-security-policy": "sandbox", "x-content-type-options": "nosniff" };
+/** …when the connection closes after it (see holdOpenIfSlow). */
+const CONFINED_CLOSING = { ...CONFINED_RESPONSE, connection: "close" };
+/** A service's cookies stay with it. */
+const SERVICE_ONLY_RESPONSE_HEADERS = ["set-cookie"];
 
 /** One stable URL for every service: /proxy/<id>/… reaches the service wherever it runs. */
 export class ServiceProxy {
@@ -68,7 +73,7 @@ export class ServiceProxy {
   }
 
   async handle(request: Request, server?: TimeoutControl): Promise<Response> {
-    const parts = splitProxyPath(new URL(request.url));
+    const parts = splitProxyPath(requestUrl(request));
     if (!parts) return proxyError(404, "not_found", "Give the service: /proxy/<service id>/<path>, e.g. /proxy/<id>/v1/chat/completions.");
     const drop = this.gatewayToken && secretsEqual(bearerToken(request.headers.get("authorization")), this.gatewayToken) ? GATEWAY_CREDENTIALS_AND_TOKEN : GATEWAY_CREDENTIALS;
     const found = this.fresh(parts.ref) ?? (await this.find(parts.ref));
@@ -82,38 +87,39 @@ export class ServiceProxy {
     // A small body is kept, so the request can be sent again if the service's address moved under it.
     const replayable = hasNoBody(request) || Number(request.headers.get("content-length") ?? Number.NaN) <= REPLAY_BODY_LIMIT;
     const body = replayable && !hasNoBody(request) ? await request.arrayBuffer() : undefined;
-    const send = (url: string) =>
-      relay(request, `${url}${parts.rest}`, { drop, body, dropFromResponse: ["set-cookie"], setOnResponse: (upstream) => ({ ...CONFINED_RESPONSE, ...hold.answered(upstream) }) });
-    return hold.settle(await this.sendFollowing(request, parts, { ...found, url: found.url }, replayable, send));
+    const options = {
+      drop,
+      body,
+      dropFromResponse: SERVICE_ONLY_RESPONSE_HEADERS,
+      setOnResponse: (upstream: Response) => (hold.answered(upstream).connection ? CONFINED_CLOSING : CONFINED_RESPONSE),
+    };
+    const send = (url: string) => relay(request, `${url}${parts.rest}`, options);
+    let answer: Response;
+    try {
+      answer = await send(found.url);
+    } catch {
+      answer = await this.sendElsewhere(request, parts, found.url, replayable, send);
+    }
+    return hold.settle(answer);
   }
 
-  /** `send` to the service's address; if it does not answer, once more where it moved, else the error to give. */
-  private async sendFollowing(
-    request: Request,
-    parts: { ref: string; rest: string },
-    found: ServiceRecord & { url: string },
-    replayable: boolean,
-    send: (url: string) => Promise<Response>,
-  ): Promise<Response> {
-    try {
-      return await send(found.url);
-    } catch {
-      if (request.signal.aborted) return new Response(null, { status: 499 });
-      this.cache.delete(parts.ref);
-      // A renewal's handover or a restart of orchestrator-svc (new tunnels) moves a HEALTHY service: follow it once.
-      const moved = replayable ? await this.movedFrom(parts.ref, found.url, request.signal) : undefined;
-      if (moved) {
-        try {
-          return await send(moved.url!);
-        } catch {
-          if (request.signal.aborted) return new Response(null, { status: 499 });
-        }
+  /** After the service did not answer at `failed`: once more where it moved, else the error to give. */
+  private async sendElsewhere(request: Request, parts: { ref: string; rest: string }, failed: string, replayable: boolean, send: (url: string) => Promise<Response>): Promise<Response> {
+    if (request.signal.aborted) return new Response(null, { status: 499 });
+    this.cache.delete(parts.ref);
+    // A renewal's handover or a restart of orchestrator-svc (new tunnels) moves a HEALTHY service: follow it once.
+    const moved = replayable ? await this.movedFrom(parts.ref, failed, request.signal) : undefined;
+    if (moved) {
+      try {
+        return await send(moved.url!);
+      } catch {
+        if (request.signal.aborted) return new Response(null, { status: 499 });
       }
-      // The cached address may be stale (the service stopped meanwhile): say what it is now.
-      const now = await this.ready(parts.ref);
-      if (now instanceof Response) return now;
-      return proxyError(502, "service_unreachable", `Service ${now.id} did not answer at ${now.url}; 'svc details ${now.id.slice(0, 13)}' shows its state.`);
     }
+    // The cached address may be stale (the service stopped meanwhile): say what it is now.
+    const now = await this.ready(parts.ref);
+    if (now instanceof Response) return now;
+    return proxyError(502, "service_unreachable", `Service ${now.id} did not answer at ${now.url}; 'svc details ${now.id.slice(0, 13)}' shows its state.`);
   }
 
   /** The service's record once it is HEALTHY at another address than `failed`; undefined when it stops being HEALTHY or MOVE_WAIT_MS passes. */
@@ -144,7 +150,7 @@ export class ServiceProxy {
       this.activity.touch(serving.id);
       return serving;
     });
-    const answer = (serving: ServiceRecord) => relay(request, `${serving.url}${parts.rest}`, { drop, body, dropFromResponse: ["set-cookie"], setOnResponse: { ...CONFINED_RESPONSE, ...closing } });
+    const answer = (serving: ServiceRecord) => relay(request, `${serving.url}${parts.rest}`, { drop, body, dropFromResponse: SERVICE_ONLY_RESPONSE_HEADERS, setOnResponse: { ...CONFINED_RESPONSE, ...closing } });
     if (asksForStream(body)) return waitingStream(ready, answer, { ...CONFINED_RESPONSE, ...closing });
     try {
       return await answer(await ready);

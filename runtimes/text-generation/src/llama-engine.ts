@@ -13,11 +13,13 @@ import {
   type LlamaContextSequence,
   type LlamaModel,
   type Token,
+  type Tokenizer,
 } from "node-llama-cpp";
 import { EmbeddingEngine } from "./embedding-engine";
 import type { EngineSettings } from "./engine-settings";
 import { plainJsonGrammar } from "./json-schema";
 import { StopTextFilter } from "./stop-text-filter";
+import { templateTokenizer } from "./template-tokenizer";
 
 export interface GenerationOptions {
   maxTokens: number;
@@ -56,6 +58,8 @@ export class LlamaEngine {
   private embeddings?: Promise<EmbeddingEngine>;
   /** Grammars by their JSON schema, most recently used last. */
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+  /** Tokenizes a chat: the template's own pieces once, the messages on every request. */
+  private readonly chatTokenizer: Tokenizer;
 
   private constructor(
     private readonly llama: Llama,
@@ -66,6 +70,7 @@ export class LlamaEngine {
     readonly contextSize: number,
   ) {
     this.free = sequences.map((sequence) => Promise.resolve({ sequence, cleared: true }));
+    this.chatTokenizer = templateTokenizer(model.tokenizer);
   }
 
   static async load(settings: EngineSettings): Promise<LlamaEngine> {
@@ -117,7 +122,7 @@ export class LlamaEngine {
   tokenizeHistory(history: ChatHistoryItem[], functions?: ChatModelFunctions, answerStart = ""): Token[] {
     const chatHistory = [...history, { type: "model" as const, response: answerStart ? [answerStart] : [] }];
     const { contextText } = this.chatWrapper.generateContextState({ chatHistory, availableFunctions: functions, documentFunctionParams: true });
-    return contextText.tokenize(this.model.tokenizer);
+    return contextText.tokenize(this.chatTokenizer);
   }
 
   /** How the chat template writes a function call's start (e.g. "||call: "), as text. */
