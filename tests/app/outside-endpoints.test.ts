@@ -85,6 +85,13 @@ describe("an outside OpenAI-compatible server behind svc's /v1", () => {
     expect(added.stdout).not.toContain(OUTSIDE_KEY);
     expect(await endpoints()).toEqual([expect.objectContaining({ name: "dept", url: outside.url, models: [modelPath], hasKey: true, status: "HEALTHY", reason: null })]);
 
+    const page = await api("/keys");
+    expect(page.status).toBe(200);
+    const section = (await page.text()).split('id="outside-endpoints"')[1] ?? "";
+    expect(section).toContain("dept");
+    expect(section).toContain('class="badge HEALTHY"');
+    expect(section).not.toContain(OUTSIDE_KEY);
+
     const created = await svc(["key", "create", "--name", "alice"]);
     expect(created.code).toBe(0);
     const aliceKey = created.stdout.split("\n")[0].trim();
@@ -134,7 +141,7 @@ describe("an outside OpenAI-compatible server behind svc's /v1", () => {
   }, 30_000);
 
   test("the outside key appears in no API answer, none of the app's output or files but its key file, and no command line", async () => {
-    for (const path of ["/api/endpoints", "/api/keys", "/api/usage?by=service", "/v1/models"]) {
+    for (const path of ["/api/endpoints", "/api/keys", "/api/usage?by=service", "/v1/models", "/keys", "/usage"]) {
       const response = await api(path);
       expect(response.status).toBe(200);
       expect(await response.text()).not.toContain(OUTSIDE_KEY);
