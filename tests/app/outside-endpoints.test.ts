@@ -116,6 +116,23 @@ describe("an outside OpenAI-compatible server behind svc's /v1", () => {
     expect(list.data).toContainEqual(expect.objectContaining({ id: modelPath, owned_by: "dept", status: "HEALTHY" }));
   });
 
+  test("bad input: an unreadable or empty key file, a URL with credentials, a name taken, each a clear non-zero exit", async () => {
+    writeFileSync(join(work, "empty.key"), "\n");
+    const cases: Array<[string[], string]> = [
+      [["endpoint", "add", "x", outside.url, "--api-key-file", join(work, "missing.key")], "cannot read it"],
+      [["endpoint", "add", "x", outside.url, "--api-key-file", join(work, "empty.key")], "is empty"],
+      [["endpoint", "add", "x", `http://user:secret@127.0.0.1:${new URL(outside.url).port}`, "--models", "m/x"], "credentials"],
+      [["endpoint", "add", "dept", outside.url, "--models", "m/x"], "exists"],
+      [["endpoint", "rm", "nobody"], "No outside endpoint"],
+    ];
+    for (const [args, words] of cases) {
+      const result = await svc(args);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain(words);
+      expect(result.stderr).not.toContain("    at ");
+    }
+  }, 30_000);
+
   test("a wrong key: add refuses to guess the models; with --models the endpoint is UNHEALTHY with the reason", async () => {
     const refused = await svc(["endpoint", "add", "wrong", outside.url, "--api-key-file", join(work, "wrong.key")]);
     expect(refused.code).not.toBe(0);
