@@ -125,6 +125,11 @@ describe("an outside OpenAI-compatible server behind svc's /v1", () => {
       [["endpoint", "add", "dept", outside.url, "--models", "m/x"], "exists"],
       [["endpoint", "rm", "nobody"], "No outside endpoint"],
     ];
+    for (const body of [{ name: "bad name", url: outside.url, apiKey: OUTSIDE_KEY }, { name: "ok", url: "ftp://127.0.0.1/", apiKey: OUTSIDE_KEY }, { name: "ok", url: outside.url, apiKey: OUTSIDE_KEY, extra: 1 }]) {
+      const response = await fetch(`${app.url}/api/endpoints`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      expect(response.status).toBe(400);
+      expect(await response.text()).not.toContain(OUTSIDE_KEY);
+    }
     for (const [args, words] of cases) {
       const result = await svc(args);
       expect(result.code).not.toBe(0);
