@@ -32,6 +32,7 @@ const GROUPS: Record<string, () => Promise<CommandGroup<CliContext & PromptingCo
   image: () => import("./commands/image").then((m) => m.imageGroup),
   runtime: () => import("./commands/runtime").then((m) => m.runtimeGroup),
   key: () => import("./commands/key").then((m) => m.keyGroup),
+  endpoint: () => import("./commands/endpoint").then((m) => m.endpointGroup),
   batch: () => import("./commands/batch").then((m) => m.batchGroup),
   run: () => import("./commands/run").then((m) => m.runCommand),
 };

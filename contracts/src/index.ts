@@ -22,3 +22,4 @@ export * from "./model-facts";
 export * from "./cluster-gpus";
 export * from "./gpu-table";
 export * from "./placement";
+export * from "./endpoints";

@@ -50,7 +50,8 @@ export interface ServiceRoute {
   model: string;
   revision: string;
   profile: string;
-  engine: "docker" | "slurm";
+  /** `outside`: an outside endpoint's model (svc endpoint add), not a service svc runs. */
+  engine: "docker" | "slurm" | "outside";
   /** The inference server it runs: vLLM and SGLang answer /v1/responses themselves; the gateway translates it to chat completions for svc's runtimes. */
   server: InferenceServer;
   status: string;
@@ -61,4 +62,6 @@ export interface ServiceRoute {
   onDemand: boolean;
   /** Requests wait for it while it is on its way up (--on-demand or --renew) instead of getting 503 at once. */
   waits: boolean;
+  /** Set for an outside endpoint's model: which endpoint, and why it is UNHEALTHY (else null). */
+  outside?: { endpoint: string; reason: string | null };
 }

@@ -25,6 +25,9 @@ import { openAiController } from "./openai";
 import { ServiceCatalog } from "./openai/catalog";
 import { OpenAiRouter } from "./openai/service";
 import { UsageStore } from "./usage/store";
+import { endpointsController } from "./endpoints";
+import { EndpointRegistry, HEALTH_EVERY_MS } from "./endpoints/service";
+import { probeEndpoint } from "./endpoints/probe";
 import { usageController } from "./usage";
 import { GatewayMetrics } from "./metrics/service";
 import { ResponseStore } from "./responses/store";
@@ -65,7 +68,11 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   };
   prune();
   setInterval(prune, PRUNE_EVERY_MS).unref();
-  const catalog = ServiceCatalog.fromClient(client);
+  let catalog: ServiceCatalog | undefined = undefined;
+  const endpoints = new EndpointRegistry(db, join(layout.dataDir("gateway"), "endpoint-keys"), probeEndpoint, () => catalog?.invalidate());
+  catalog = ServiceCatalog.fromClient(client, () => endpoints.routes());
+  void endpoints.checkAll();
+  setInterval(() => void endpoints.checkAll(), HEALTH_EVERY_MS).unref();
   let metrics: GatewayMetrics | undefined = undefined;
   const router = new OpenAiRouter(catalog, v1Authenticator(keys, authToken), (outcome) => {
     usage.record(outcome);
@@ -111,10 +118,11 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     )
     .use(statusController(settings, client))
     .use(keysController(keys))
+    .use(endpointsController(endpoints))
     .use(usageController(usage, client))
     .use(metricsController(metrics))
     .use(docsController({ ownPart: () => openApiPart(app, (path) => path.startsWith("/api/")), client, debug: settings.debug }))
     .use(docPagesController(new DocPages(), !settings.debug))
-    .use(pagesController(settings, client, proxy, keys, usage));
+    .use(pagesController(settings, client, proxy, keys, usage, endpoints));
   return app;
 }

@@ -45,7 +45,7 @@ describe("the served OpenAPI document", () => {
     // (Plain values only: Bun's asymmetric matchers would write themselves into `doc`.)
     expect([doc.info.title, doc.info.version, typeof doc.info.license.name]).toEqual(["svc API", VERSION, "string"]);
     expect(doc.servers.map((server: { url: string }) => server.url)).toEqual(["/"]);
-    expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(["app", "profiles", "models", "services", "batches", "images", "keys", "usage", "runtimes"]);
+    expect(doc.tags.map((tag: { name: string }) => tag.name)).toEqual(["app", "profiles", "models", "services", "batches", "images", "keys", "endpoints", "usage", "runtimes"]);
   });
 
   test("swagger-parser validates it without an error", async () => {

@@ -6,6 +6,7 @@ import { ImagesApi } from "./images";
 import { ModelsApi } from "./models";
 import { RuntimesApi } from "./runtimes";
 import { KeysApi, UsageApi } from "./keys";
+import { EndpointsApi } from "./endpoints";
 import { operationRequest, type OperationAnswer, type OperationInput, type OperationKey } from "./operations";
 
 export interface SvcClientOptions {
@@ -45,6 +46,8 @@ export class SvcClient {
   readonly keys: KeysApi;
   /** What /v1 served: the usage report. */
   readonly usage: UsageApi;
+  /** Outside OpenAI-compatible servers whose models /v1 serves: list, add, remove. */
+  readonly endpoints: EndpointsApi;
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
@@ -59,6 +62,7 @@ export class SvcClient {
     this.runtimes = new RuntimesApi(this);
     this.keys = new KeysApi(this);
     this.usage = new UsageApi(this);
+    this.endpoints = new EndpointsApi(this);
   }
 
   /** Sends one operation of the API (see `Operations`); returns its answer or throws ApiError / SvcUnreachableError. */

@@ -9,4 +9,5 @@ export { ModelsApi } from "./models";
 export { ImagesApi } from "./images";
 export { RuntimesApi } from "./runtimes";
 export { KeysApi, UsageApi } from "./keys";
+export { EndpointsApi } from "./endpoints";
 export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations, type ServiceListQuery } from "./operations";

@@ -9,6 +9,7 @@ import type {
   BatchStatus,
   ClusterGpus,
   CreatedKey,
+  CreateEndpointRequest,
   CreateKeyRequest,
   DownloadRequest,
   DownloadTask,
@@ -18,6 +19,7 @@ import type {
   Model,
   ModelQuery,
   OpenApiDocument,
+  OutsideEndpoint,
   Profile,
   ProfileChange,
   ProfileCreate,
@@ -89,6 +91,9 @@ export interface Operations {
   "POST /api/keys": { body: CreateKeyRequest; response: CreatedKey };
   "DELETE /api/keys/{ref}": { params: { ref: string }; response: ApiKey };
   "GET /api/usage": { query: UsageQuery; response: UsageReport };
+  "GET /api/endpoints": { response: OutsideEndpoint[] };
+  "POST /api/endpoints": { body: CreateEndpointRequest; response: OutsideEndpoint };
+  "DELETE /api/endpoints/{name}": { params: { name: string }; response: OutsideEndpoint };
 }
 
 /** The query of GET /api/services (`svc ls`). */

@@ -120,3 +120,16 @@ export const v1Batches = sqliteTable(
 
 export type V1FileRow = typeof v1Files.$inferSelect;
 export type V1BatchRow = typeof v1Batches.$inferSelect;
+
+/** Outside endpoints (svc endpoint add): their API keys are not here but in files of their own, mode 0600. */
+export const outsideEndpoints = sqliteTable("outside_endpoints", {
+  name: text("name").primaryKey(),
+  /** The base URL, normalised (no trailing /v1). */
+  url: text("url").notNull(),
+  /** JSON array of the models given at add; null: read from the server's GET /v1/models. */
+  models: text("models"),
+  hasKey: integer("has_key", { mode: "boolean" }).notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export type OutsideEndpointRow = typeof outsideEndpoints.$inferSelect;

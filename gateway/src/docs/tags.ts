@@ -7,6 +7,7 @@ export const API_TAGS = [
   { name: "batches", description: "Batch jobs: a model run over a whole folder, or an OpenAI batch file, on Docker or Slurm." },
   { name: "images", description: "The container images of the inference servers." },
   { name: "keys", description: "API keys for people using the OpenAI endpoint /v1: create (shown once), list, remove." },
+  { name: "endpoints", description: "Outside OpenAI-compatible servers whose models /v1 serves with svc's keys and usage: add (the key stored, never shown), list with health, remove." },
   { name: "usage", description: "What /v1 served, per key, model, service and day; the services' running time." },
   { name: "runtimes", description: "The svc runtime bundle on slurm profiles' clusters: install, list, remove." },
 ];

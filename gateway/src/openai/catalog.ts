@@ -11,11 +11,12 @@ export class ServiceCatalog {
 
   constructor(private readonly load: () => Promise<ServiceRoute[]>) {}
 
-  static fromClient(client: InternalClient): ServiceCatalog {
+  /** svc's services from orchestrator-svc, then `more` (the outside endpoints' models). */
+  static fromClient(client: InternalClient, more: () => ServiceRoute[] = () => []): ServiceCatalog {
     return new ServiceCatalog(async () => {
       const response = await client.serviceRoute("orchestrator-svc", SERVICE_ROUTES_PATH, 5000);
       if (!response.ok) throw new Error(`orchestrator-svc answered ${response.status} for its service routes`);
-      return (await response.json()) as ServiceRoute[];
+      return [...((await response.json()) as ServiceRoute[]), ...more()];
     });
   }
 

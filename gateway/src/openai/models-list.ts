@@ -14,7 +14,7 @@ export interface ServedModel {
   status: string;
   /** HEALTHY services of this model. */
   replicas: number;
-  services: Array<{ id: string; name: string; revision: string; status: string; profile: string }>;
+  services: Array<{ id: string; name: string; revision: string; status: string; profile: string; reason?: string | null }>;
 }
 
 /** /v1/models: one entry per repo id with a live service (not one being stopped), sorted by id. */
@@ -33,13 +33,21 @@ export function modelsList(routes: ServiceRoute[]): ServedModel[] {
         id: repo,
         object: "model",
         created: Math.floor(Math.min(...services.map((service) => Date.parse(service.createdAt))) / 1000),
-        owned_by: repo.split("/")[0],
+        // A model only outside endpoints serve is owned by (the first of) them.
+        owned_by: services.find((service) => !service.outside) ? repo.split("/")[0] : services[0].outside!.endpoint,
         task: newest.task,
         revision: newest.revision,
         revisions: [...new Set(services.map((service) => service.revision))],
         status,
         replicas: services.filter((service) => service.status === "HEALTHY").length,
-        services: services.map((service) => ({ id: service.id, name: service.name, revision: service.revision, status: service.status, profile: service.profile })),
+        services: services.map((service) => ({
+          id: service.id,
+          name: service.name,
+          revision: service.revision,
+          status: service.status,
+          profile: service.profile,
+          ...(service.outside ? { reason: service.outside.reason } : {}),
+        })),
       };
     });
 }

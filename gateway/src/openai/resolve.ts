@@ -5,6 +5,8 @@ export type Resolution =
   | { kind: "starting"; repo: string; services: ServiceRoute[] }
   /** No service answers now, but `service` (--on-demand or --renew) is worth waiting for: on its way up, or stopped and started by the request. */
   | { kind: "wake"; repo: string; service: ServiceRoute }
+  /** Only outside endpoints have the model, and none is HEALTHY: their reasons. */
+  | { kind: "down"; repo: string; reasons: string[] }
   | { kind: "ambiguous"; revisions: string[] }
   | { kind: "unknown" };
 
@@ -12,7 +14,9 @@ const ready = (route: ServiceRoute) => route.status === "HEALTHY" && route.url !
 
 /**
  * The services a request's `model` names: a repo id (`owner/name`), `owner/name@revision` (a
- * unique prefix of the revision is enough), or a service's name or id.
+ * unique prefix of the revision is enough), or a service's name or id. svc's own services come
+ * first: an outside endpoint's model is used only while none of svc's services of it is HEALTHY
+ * (then it answers at once, rather than waiting for one of svc's on its way up).
  */
 export function resolveModel(model: string, routes: ServiceRoute[]): Resolution {
   const at = model.lastIndexOf("@");
@@ -28,14 +32,18 @@ export function resolveModel(model: string, routes: ServiceRoute[]): Resolution 
     if (matches.length === 0) matches = routes.filter((route) => route.name === model || route.id === model);
   }
   const healthy = matches.filter(ready);
+  const own = healthy.filter((route) => !route.outside);
+  if (own.length > 0) return { kind: "ready", repo: own[0].model, services: own };
   if (healthy.length > 0) return { kind: "ready", repo: healthy[0].model, services: healthy };
   const newest = (candidates: ServiceRoute[]) => [...candidates].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
-  const coming = matches.filter((route) => isComing(route.status));
+  const coming = matches.filter((route) => !route.outside && isComing(route.status));
   const awaited = coming.filter((route) => route.waits);
   if (awaited.length > 0) return { kind: "wake", repo: awaited[0].model, service: newest(awaited) };
   if (coming.length > 0) return { kind: "starting", repo: coming[0].model, services: coming };
-  const dormant = matches.filter((route) => route.onDemand && (isDormant(route.status) || route.status === "STOPPING"));
+  const dormant = matches.filter((route) => !route.outside && route.onDemand && (isDormant(route.status) || route.status === "STOPPING"));
   if (dormant.length > 0) return { kind: "wake", repo: dormant[0].model, service: newest(dormant) };
+  const down = matches.filter((route) => route.outside);
+  if (down.length > 0) return { kind: "down", repo: down[0].model, reasons: down.map((route) => `endpoint ${route.name}: ${route.outside!.reason ?? route.status}`) };
   return { kind: "unknown" };
 }
 

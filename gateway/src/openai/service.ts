@@ -156,7 +156,9 @@ export class OpenAiRouter {
       let candidates = services;
       for (;;) {
         let service = this.balancer.pick(repo, candidates.filter(untried));
-        while (!service && Date.now() < moveDeadline && !request.signal.aborted) {
+        // An outside endpoint does not move: one that did not answer is reported at once.
+        const outsideOnly = candidates.every((route) => route.outside);
+        while (!service && !outsideOnly && Date.now() < moveDeadline && !request.signal.aborted) {
           await Bun.sleep(MOVE_POLL_MS);
           this.catalog.invalidate();
           const again = resolveModel(model, await this.catalog.routes().catch(() => routes));
@@ -166,13 +168,14 @@ export class OpenAiRouter {
         }
         if (!service) {
           if (request.signal.aborted) return new Response(null, { status: 499 });
+          if (outsideOnly) return refuse(proxyError(502, "endpoint_unreachable", `No outside endpoint of '${repo}' answered (${[...tried].map((key) => key.split(" ")[0].replace(/^endpoint:/, "")).join(", ")}); svc endpoint ls shows their health.`), repo, true);
           return refuse(proxyError(502, "service_unreachable", `No service of '${repo}' answered (tried ${[...tried].map((key) => key.split(" ")[0]).join(", ")}); svc ls shows their state.`), repo, true);
         }
         const planned = prepared?.plan(service);
         if (planned instanceof Response) return refuse(planned, repo, true);
         tried.add(`${service.id} ${service.url}`);
         const done = this.balancer.begin(service.id, service.name);
-        this.lifecycle?.activity.touch(service.id);
+        if (!service.outside) this.lifecycle?.activity.touch(service.id);
         let response: Response;
         try {
           response = await relay(request, `${service.url}${planned?.path ?? path}`, {
@@ -229,6 +232,8 @@ export class OpenAiRouter {
           body.model,
         );
       }
+      case "down":
+        return refuse(proxyError(503, "endpoint_unhealthy", `The model '${resolved.repo}' is served only by outside endpoints that are UNHEALTHY (${resolved.reasons.join("; ")}).`, { "retry-after": RETRY_AFTER_SECONDS }), resolved.repo, true);
       case "ambiguous":
         return refuse(proxyError(400, "ambiguous_model", `'${body.model}' matches several revisions (${resolved.revisions.join(", ")}): give more of the revision.`), body.model);
       case "starting":

@@ -13,11 +13,12 @@ import { batchPages } from "./batches";
 import { keyAndUsagePages } from "./keys";
 import type { KeyRing } from "../keys/service";
 import type { UsageStore } from "../usage/store";
+import type { EndpointRegistry } from "../endpoints/service";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
 /** The web UI's pages and fragments (rendered by ui/) and its static files. */
-export function pagesController(settings: Settings, client: InternalClient, proxy: ServiceProxy, keys: KeyRing, usage: UsageStore) {
+export function pagesController(settings: Settings, client: InternalClient, proxy: ServiceProxy, keys: KeyRing, usage: UsageStore, endpoints?: EndpointRegistry) {
   const loggedIn = !settings.debug;
   return new Elysia({ name: "gateway/pages" })
     .use(profilePages(client, loggedIn))
@@ -27,7 +28,7 @@ export function pagesController(settings: Settings, client: InternalClient, prox
     .use(serviceDetailPages(client, loggedIn))
     .use(playgroundPages(client, loggedIn, proxy))
     .use(batchPages(client, loggedIn))
-    .use(keyAndUsagePages(keys, usage, client, loggedIn))
+    .use(keyAndUsagePages(keys, usage, client, loggedIn, endpoints))
     .get(
       "/",
       async () => {

@@ -1,8 +1,9 @@
 import { Elysia, t } from "elysia";
 import { ApiError, type SvcClient } from "@svc/client";
-import { keysPage, KEYS_PATH, usagePage, USAGE_PATH, type KeyFormValues } from "@svc/ui";
+import { keysPage as renderKeys, KEYS_PATH, usagePage, USAGE_PATH, type KeyFormValues } from "@svc/ui";
 import { USAGE_GROUPINGS, type UsageGrouping } from "@svc/contracts";
 import type { KeyRing } from "../keys/service";
+import type { EndpointRegistry } from "../endpoints/service";
 import { DEFAULT_SINCE, usageReport } from "../usage/service";
 import type { UsageStore } from "../usage/store";
 
@@ -14,8 +15,9 @@ const IdParams = t.Object({ id: t.String({ maxLength: 128 }) });
  * The Keys and Usage pages. The keys and the usage are the gateway's own, so these call them
  * directly, with the same checks as /api/keys (KeyRing) and /api/usage (usageReport).
  */
-export function keyAndUsagePages(keys: KeyRing, usage: UsageStore, client: SvcClient, session: boolean) {
+export function keyAndUsagePages(keys: KeyRing, usage: UsageStore, client: SvcClient, session: boolean, endpoints?: EndpointRegistry) {
   const page = (body: string, status = 200) => new Response(body, { status, headers: htmlHeaders });
+  const keysPage = (options: Omit<Parameters<typeof renderKeys>[0], "endpoints">) => renderKeys({ ...options, endpoints: endpoints?.list() });
   /** The page that shows a new key: kept by no cache, as the key is shown this once. */
   const secretPage = (body: string, status: number) => new Response(body, { status, headers: { ...htmlHeaders, "cache-control": "no-store" } });
   return new Elysia({ name: "gateway/pages/keys" })

@@ -1,6 +1,7 @@
-import type { ApiKey, CreatedKey } from "@svc/contracts";
+import type { ApiKey, CreatedKey, OutsideEndpoint } from "@svc/contracts";
 import { html } from "../html";
 import { layout } from "../layout";
+import { outsideEndpointsSection } from "./outside-endpoints";
 
 export const KEYS_PATH = "/keys";
 
@@ -20,9 +21,10 @@ const STYLE = html`<style>
 
 /**
  * API keys for the OpenAI endpoint /v1: the list (never the keys), a form to create one (the new
- * key is shown on the page that answers it, once) and a remove button per key.
+ * key is shown on the page that answers it, once) and a remove button per key; then the outside
+ * endpoints these keys reach.
  */
-export function keysPage(options: { keys: ApiKey[]; session: boolean; created?: CreatedKey; values?: KeyFormValues; error?: string; notice?: string }): string {
+export function keysPage(options: { keys: ApiKey[]; endpoints?: OutsideEndpoint[]; session: boolean; created?: CreatedKey; values?: KeyFormValues; error?: string; notice?: string }): string {
   const { keys, values = {} } = options;
   return layout(
     { title: "API keys", current: KEYS_PATH, session: options.session },
@@ -71,6 +73,7 @@ export function keysPage(options: { keys: ApiKey[]; session: boolean; created?: 
           <p class="hint">30d, 12h, 90m, 2w, or a date such as 2027-01-31; empty: never.</p>
           <button type="submit">Create key</button>
         </form>
-      </section>`,
+      </section>
+      ${options.endpoints ? outsideEndpointsSection(options.endpoints) : ""}`,
   );
 }

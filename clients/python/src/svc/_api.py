@@ -15,7 +15,7 @@ from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBu
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
 from .batch_options import BatchOptions, batch_request
 from .contracts.batches import BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
-from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
+from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageReport
 from .run_options import RunOptions, run_request
 
 T = TypeVar("T", covariant=True)
@@ -222,6 +222,23 @@ def remove_key(ref: str) -> Call[ApiKey]:
     return Call("DELETE", "/api/keys/{ref}", ApiKey, {"ref": ref})
 
 
+def list_endpoints() -> Call[list[OutsideEndpoint]]:
+    return Call("GET", "/api/endpoints", list[OutsideEndpoint])
+
+
+def add_endpoint(name: str, url: str, api_key: str | None = None, models: list[str] | None = None) -> Call[OutsideEndpoint]:
+    body: dict[str, Any] = {"name": name, "url": url}
+    if api_key is not None:
+        body["apiKey"] = api_key
+    if models is not None:
+        body["models"] = models
+    return Call("POST", "/api/endpoints", OutsideEndpoint, body=body)
+
+
+def remove_endpoint(name: str) -> Call[OutsideEndpoint]:
+    return Call("DELETE", "/api/endpoints/{name}", OutsideEndpoint, {"name": name})
+
+
 def usage(since: str | None = None, by: UsageGrouping | None = None) -> Call[UsageReport]:
     return Call("GET", "/api/usage", UsageReport, query=_query(since=since, by=by))
 
@@ -235,4 +252,5 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
     list_keys, create_key, remove_key, usage,
+    list_endpoints, add_endpoint, remove_endpoint,
 )  # fmt: skip

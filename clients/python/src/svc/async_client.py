@@ -14,7 +14,7 @@ from ._client_base import ClientBase
 from ._http import NEXT_CURSOR_HEADER, AsyncHttp
 from .async_service import AsyncService
 from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
-from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
+from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
@@ -179,6 +179,18 @@ class AsyncSvc(ClientBase[AsyncHttp]):
 
     async def remove_key(self, ref: str) -> ApiKey:
         return await self._http.call(api.remove_key(ref))
+
+    async def endpoints(self) -> list[OutsideEndpoint]:
+        """Outside OpenAI-compatible servers served through /v1, with their health (`svc endpoint ls`); never their keys."""
+        return await self._http.call(api.list_endpoints())
+
+    async def add_endpoint(self, name: str, url: str, api_key: str | None = None, models: list[str] | None = None) -> OutsideEndpoint:
+        """Serves an outside server's models through /v1 (`svc endpoint add`): svc stores `api_key` and sends it there; `models` default to the server's list."""
+        return await self._http.call(api.add_endpoint(name, url, api_key, models))
+
+    async def remove_endpoint(self, name: str) -> OutsideEndpoint:
+        """Removes an outside endpoint and its stored key (`svc endpoint rm`)."""
+        return await self._http.call(api.remove_endpoint(name))
 
     async def usage(self, since: str | None = None, by: UsageGrouping | None = None) -> UsageReport:
         """See `Svc.usage`."""

@@ -12,7 +12,7 @@ from . import _api as api
 from ._client_base import ClientBase
 from ._http import NEXT_CURSOR_HEADER, SyncHttp
 from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
-from .contracts import ApiKey, CreatedKey, UsageGrouping, UsageReport
+from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
@@ -194,6 +194,18 @@ class Svc(ClientBase[SyncHttp]):
     def remove_key(self, ref: str) -> ApiKey:
         """Removes a key by name or id (`svc key rm`); it is refused from the next request on."""
         return self._http.call(api.remove_key(ref))
+
+    def endpoints(self) -> list[OutsideEndpoint]:
+        """Outside OpenAI-compatible servers served through /v1, with their health (`svc endpoint ls`); never their keys."""
+        return self._http.call(api.list_endpoints())
+
+    def add_endpoint(self, name: str, url: str, api_key: str | None = None, models: list[str] | None = None) -> OutsideEndpoint:
+        """Serves an outside server's models through /v1 (`svc endpoint add`): svc stores `api_key` and sends it there; `models` default to the server's list."""
+        return self._http.call(api.add_endpoint(name, url, api_key, models))
+
+    def remove_endpoint(self, name: str) -> OutsideEndpoint:
+        """Removes an outside endpoint and its stored key (`svc endpoint rm`)."""
+        return self._http.call(api.remove_endpoint(name))
 
     def usage(self, since: str | None = None, by: UsageGrouping | None = None) -> UsageReport:
         """Requests and tokens through /v1 per key, model or service, per day (`svc usage`); `since` like `7d`."""

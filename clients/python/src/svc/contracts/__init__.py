@@ -3,6 +3,7 @@
 from .batches import BATCH_STATUSES, BATCH_TASKS, FINISHED_BATCH_STATUSES, BatchDetails, BatchEvent, BatchFile, BatchProgress, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .app import AppInfo, ComponentHealth, ErrorBody, HealthReport, ImageBuild, RuntimeImage
 from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport, ImageBuild, ImageChoice, RuntimeImage
+from .endpoints import OutsideEndpoint
 from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
@@ -41,6 +42,7 @@ __all__ = [
     "BatchStatus",
     "BatchTask",
     "ApiKey",
+    "OutsideEndpoint",
     "CreatedKey",
     "ServiceTime",
     "UsageCounts",
