@@ -161,6 +161,10 @@ def get_batch(ref: str) -> Call[BatchDetails]:
     return Call("GET", "/api/batches/{ref}", BatchDetails, {"ref": ref})
 
 
+def batch_results(ref: str) -> Call[str]:
+    return Call("GET", "/api/batches/{ref}/results", str, {"ref": ref})
+
+
 def stop_batch(ref: str) -> Call[BatchRecord]:
     return Call("POST", "/api/batches/{ref}/stop", BatchRecord, {"ref": ref})
 
@@ -248,7 +252,7 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     list_profiles, get_profile, create_profile, update_profile, remove_profile, profile_gpus,
     list_models, refresh_models, start_download, get_download, list_downloads,
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs, report_service_activity,
-    run_batch, list_batches, get_batch, stop_batch, resume_batch, remove_batch,
+    run_batch, list_batches, get_batch, batch_results, stop_batch, resume_batch, remove_batch,
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
     list_keys, create_key, remove_key, usage,

@@ -132,6 +132,10 @@ class AsyncSvc(ClientBase[AsyncHttp]):
     async def batch(self, ref: str) -> BatchDetails:
         return await self._http.call(api.get_batch(ref))
 
+    async def batch_results(self, ref: str) -> str:
+        """An openai job's results file as it is now (JSONL in OpenAI's batch output format)."""
+        return await self._http.call(api.batch_results(ref))
+
     async def stop_batch(self, ref: str) -> BatchRecord:
         return await self._http.call(api.stop_batch(ref))
 

@@ -20,6 +20,9 @@ class BatchOptions(WorkloadKeywords, total=False):
     #: Task openai: the requests file (OpenAI's batch input format) and the results file.
     input: str | os.PathLike[str]
     output: str | os.PathLike[str]
+    #: Task openai, instead of input and output: a requests file in svc's uploads folder (where the gateway keeps
+    #: /v1/files); svc copies it to the host that runs the job, and `batch_results()` reads the results back.
+    upload: str | os.PathLike[str]
     #: transcribe: language, format (json, text, srt, vtt), prompt, temperature; chat: prompt (with {text}), system, max_tokens, temperature, seed.
     params: dict[str, str | int | float | bool]
     #: Extensions of the inputs, e.g. [".wav", ".mp3"].
@@ -35,7 +38,7 @@ class BatchOptions(WorkloadKeywords, total=False):
     max_total_tokens: int
 
 
-_TOP = ("input_dir", "output_dir", "input", "output", "params", "input_ext", "concurrency", "idle_timeout", "revision", "profile", "name")
+_TOP = ("input_dir", "output_dir", "input", "output", "upload", "params", "input_ext", "concurrency", "idle_timeout", "revision", "profile", "name")
 
 
 def batch_request(task: str, model: str, options: BatchOptions, dry_run: bool = False) -> dict[str, Any]:

@@ -139,6 +139,10 @@ class Svc(ClientBase[SyncHttp]):
         """A batch job by id, unique id prefix or name, with each input's status and its failures."""
         return self._http.call(api.get_batch(ref))
 
+    def batch_results(self, ref: str) -> str:
+        """An openai job's results file as it is now (JSONL in OpenAI's batch output format)."""
+        return self._http.call(api.batch_results(ref))
+
     def stop_batch(self, ref: str) -> BatchRecord:
         return self._http.call(api.stop_batch(ref))
 
