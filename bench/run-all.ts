@@ -1,7 +1,7 @@
 /**
  * `bun bench/run-all.ts [figure …]`: every figure of "faster than the tools it sits beside", each with
  * both sides measured in this run, as one table: figure, svc, comparison, ratio, goal, met?. Names
- * (cli, ls, proxy, launch-docker, launch-slurm, control-loop, runtime) pick some; none runs all.
+ * (cli, ls, proxy, launch-docker, launch-slurm, control-loop, runtime, streams) pick some; none runs all.
  * The machine may be shared with other work: the load average is printed before and after.
  * Needs Docker (and for launch-slurm the Slurm test image); installs hyperfine and nginx-light
  * from Debian when missing. Traffic stays on loopback; every loop is bounded.
@@ -15,6 +15,7 @@ import { launchDocker } from "./figures/launch-docker";
 import { launchSlurm } from "./figures/launch-slurm";
 import { controlLoop } from "./figures/control-loop";
 import { runtimeVsEngine } from "./figures/runtime";
+import { manyStreams } from "./figures/streams";
 
 const FIGURES: Record<string, () => Promise<Row[]>> = {
   cli: cliStartup,
@@ -24,6 +25,7 @@ const FIGURES: Record<string, () => Promise<Row[]>> = {
   "launch-slurm": launchSlurm,
   "control-loop": controlLoop,
   runtime: runtimeVsEngine,
+  streams: manyStreams,
 };
 
 const wanted = process.argv.slice(2);

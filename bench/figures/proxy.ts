@@ -11,50 +11,13 @@
  * by other work than the rate); for /proxy, its ratio to the bare Bun proxy's is a row of its own.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { freePort, startAppWithTinyModels, TEXT_MODEL } from "@svc/testing";
-import { aptInstall, median, throughput, until, type Row } from "../lib/measure";
+import { startAppWithTinyModels, TEXT_MODEL } from "@svc/testing";
+import { median, throughput, type Row } from "../lib/measure";
+import { startNginx } from "../lib/nginx";
 import { bunServer, cpuMs, listenerPids } from "../lib/processes";
 
 const ROUNDS = 5;
 const SECONDS = 2;
-
-async function startNginx(backendPort: number) {
-  aptInstall("nginx", ["nginx-light"]);
-  const dir = mkdtempSync(join(tmpdir(), "svc-bench-nginx-"));
-  for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
-  const port = await freePort();
-  writeFileSync(
-    join(dir, "nginx.conf"),
-    `worker_processes 1;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log;
-events { worker_connections 1024; }
-http {
-  access_log ${dir}/access.log;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  upstream service { server 127.0.0.1:${backendPort}; keepalive 32; }
-  server {
-    listen 127.0.0.1:${port};
-    location / { proxy_pass http://service; proxy_http_version 1.1; proxy_set_header Connection ""; }
-  }
-}
-`,
-  );
-  const proc = Bun.spawn(["nginx", "-p", dir, "-c", join(dir, "nginx.conf")], { stdout: "ignore", stderr: "ignore" });
-  await until(async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, 10_000, 20);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async stop() {
-      proc.kill("SIGQUIT");
-      await proc.exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The least a proxy on Bun can do: Bun.serve passing each request on with fetch, nothing else. */
 function startBareBunProxy(backendPort: number) {
@@ -80,7 +43,7 @@ export async function proxy(): Promise<Row[]> {
     const { key } = await tiny.client.keys.create({ name: "bench-proxy" });
     const direct = (await tiny.client.services.get(id)).url!;
     const port = Number(new URL(direct).port);
-    const nginx = await startNginx(port);
+    const nginx = await startNginx([port]);
     const bun = await startBareBunProxy(port);
     try {
       const embed = { method: "POST", body: JSON.stringify({ model: TEXT_MODEL, input: "hi" }) };

@@ -208,6 +208,8 @@ describe("usage of answers and streams", () => {
     expect(text).not.toContain("usage");
     expect(text.split("\n\n").filter(Boolean)).toHaveLength(4);
     expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
+    const chunks = text.split("\n\n").filter((event) => event.startsWith("data: {")).map((event) => JSON.parse(event.slice(6)));
+    expect(chunks.map((chunk) => chunk.choices[0].delta.content)).toEqual(["a", "b", "c"]);
     expect(await lastOutcome()).toMatchObject({ usage: { promptTokens: 7, completionTokens: 3 }, end: "complete" });
   });
 

@@ -6,7 +6,7 @@ import { acquireLock, processStartTicks, releaseLock, updateLock, type RunRecord
 import { portInUse } from "@svc/platform/net";
 import { ComponentPorts } from "./component-ports";
 import { decideAuthToken } from "./auth-token";
-import { GATEWAY_ENTRY, SERVICE_ENTRIES } from "./components";
+import { GATEWAY_ENTRY, GATEWAY_OPEN_REQUESTS, SERVICE_ENTRIES } from "./components";
 import { SupervisedProcess } from "./supervised-process";
 import { servicesOnExit } from "./services-on-exit";
 import { waitReady } from "./wait-ready";
@@ -131,7 +131,12 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
       const env = () => ({ ...baseEnv, ...ports.upstreamEnv(), SVC_SERVICE_PORT: String(ports.portOf(name) ?? 0) });
       processes.push(new SupervisedProcess({ name, entry: SERVICE_ENTRIES[name], env, logFile: layout.logFile(name) }, log, events));
     }
-    const gatewayEnv = () => ({ ...baseEnv, ...ports.upstreamEnv(), SVC_PORT: String(ports.portOf("gateway") ?? settings.port) });
+    const gatewayEnv = () => ({
+      BUN_CONFIG_MAX_HTTP_REQUESTS: GATEWAY_OPEN_REQUESTS,
+      ...baseEnv,
+      ...ports.upstreamEnv(),
+      SVC_PORT: String(ports.portOf("gateway") ?? settings.port),
+    });
     processes.push(new SupervisedProcess({ name: "gateway", entry: GATEWAY_ENTRY, env: gatewayEnv, logFile: layout.logFile("gateway") }, log, events));
     for (const p of processes) p.start();
 

@@ -2,7 +2,8 @@
  * No unauthenticated client can exhaust the gateway, and /proxy/ hands services nothing of svc's:
  * bodies over their limit are refused before anything reads them (a 50 MB log-in body barely moves
  * the gateway's memory), a client that sends slowly is dropped after the idle timeout, while a
- * streamed chat through /proxy/ may take minutes. A service behind /proxy/ never sees the svc token
+ * streamed chat through /proxy/ may take minutes, and more streams than Bun's default of 256 open
+ * fetches are relayed at once. A service behind /proxy/ never sees the svc token
  * (however `Bearer` is written) and its answers come sandboxed, without cookies. The service is the
  * test stand-in runtime (tests/support/fake-runtime), which echoes what it got and streams slowly.
  */
@@ -104,6 +105,37 @@ describe("the idle timeout", () => {
     expect(text).toContain("chunk 8 ");
     expect(text.trimEnd()).toEndWith("data: [DONE]");
   }, 200_000);
+
+  test("more streams than Bun's default of 256 open fetches are relayed at once: every one starts before the first one ends", async () => {
+    const STREAMS = 300;
+    const head = `GET /proxy/${serviceId}/slow-stream?total=15000&every=1000 HTTP/1.1\r\nhost: 127.0.0.1\r\nx-svc-token: ${TOKEN}\r\nconnection: close\r\n\r\n`;
+    let started = 0;
+    let startedWhenFirstEnded: number | undefined;
+    // Raw sockets: the test's own fetch would queue past 256 too.
+    const streams = Array.from(
+      { length: STREAMS },
+      () =>
+        new Promise<string>((resolve) => {
+          let answer = "";
+          const socket = connect(app.port, "127.0.0.1", () => socket.write(head));
+          socket.on("data", (chunk) => {
+            if (!answer) started++;
+            answer += chunk.toString();
+          });
+          socket.on("error", () => {});
+          socket.on("close", () => {
+            startedWhenFirstEnded ??= started;
+            resolve(answer);
+          });
+        }),
+    );
+    const answers = await Promise.all(streams);
+    expect(startedWhenFirstEnded).toBe(STREAMS);
+    for (const answer of answers) {
+      expect(answer.startsWith("HTTP/1.1 200")).toBe(true);
+      expect(answer).toContain("data: [DONE]");
+    }
+  }, 120_000);
 });
 
 describe("what /proxy/ passes on", () => {

@@ -1,0 +1,111 @@
+/**
+ * A slow reader behind /v1: a client that reads nothing of a stream far larger than the loopback
+ * socket buffers (1–2 MB per connection) paces the service's stream — the gateway pulls from the
+ * service only as fast as the client's socket takes bytes, so what it holds stays bounded — and
+ * once the client reads again, the whole stream arrives intact.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { connect, type Socket } from "node:net";
+import type { ServiceRoute } from "@svc/contracts";
+import { eventually } from "@svc/testing";
+import { ServiceCatalog } from "../src/openai/catalog";
+import { OpenAiRouter } from "../src/openai/service";
+
+const EVENT = `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "x".repeat(16_000) } }] })}\n\n`;
+const EVENTS = 4_000; // ~64 MB: many times what the sockets on the way hold
+const TOTAL = EVENT.length * EVENTS + "data: [DONE]\n\n".length;
+/** What the sockets between the service and the client may hold (a few MB each way), with room to spare; far below TOTAL. */
+const BOUND = 24 * 1024 * 1024;
+
+let produced = 0;
+const service = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  idleTimeout: 0,
+  async fetch(request) {
+    await request.arrayBuffer();
+    const encoder = new TextEncoder();
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === EVENTS) {
+          controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+          controller.close();
+          return;
+        }
+        sent++;
+        produced += EVENT.length;
+        controller.enqueue(encoder.encode(EVENT));
+      },
+    });
+    return new Response(stream, { headers: { "content-type": "text/event-stream" } });
+  },
+});
+
+const route: ServiceRoute = {
+  id: "id-s",
+  name: "s",
+  task: "text-generation",
+  model: "owner/big",
+  revision: "0123456789abcdef",
+  profile: "default",
+  engine: "docker",
+  server: "svc",
+  status: "HEALTHY",
+  url: `http://127.0.0.1:${service.port}`,
+  apiKey: null,
+  createdAt: "2026-11-25T10:00:00.000Z",
+  onDemand: false,
+  waits: false,
+};
+const router = new OpenAiRouter(new ServiceCatalog(async () => [route]), () => ({ kind: "anonymous" }), () => {});
+const gateway = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: (request, server) => router.handle(request, server) });
+
+afterAll(() => {
+  gateway.stop(true);
+  service.stop(true);
+});
+
+test("a client that reads nothing paces the service's stream; the stream then arrives whole", async () => {
+  const body = JSON.stringify({ model: "owner/big", messages: [], stream: true, stream_options: { include_usage: true } });
+  const socket: Socket = connect(gateway.port!, "127.0.0.1");
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  socket.pause(); // reads nothing: the kernel's receive buffer fills, then the gateway's send buffer
+  socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+
+  // The stream starts, then stops once the buffers on the way are full: the produced count settles.
+  await eventually(async () => produced > 0, 10_000, "the service's stream to start");
+  let settled = -1;
+  await eventually(
+    async () => {
+      const now = produced;
+      const still = now === settled;
+      settled = now;
+      await Bun.sleep(300);
+      return still;
+    },
+    20_000,
+    "the service's stream to be held back by the client that reads nothing",
+  );
+  console.log(`held back after ${(produced / 1024 / 1024).toFixed(1)} MB of ${(TOTAL / 1024 / 1024).toFixed(1)} MB`);
+  expect(produced).toBeLessThan(BOUND);
+  expect(produced).toBeLessThan(TOTAL / 2);
+  // Still held back a while later (a pause of the machine could look settled).
+  await Bun.sleep(1000);
+  expect(produced).toBeLessThan(BOUND);
+
+  // Reading again, the client gets every byte, and the service ends its stream.
+  let received = 0;
+  let tail = "";
+  const done = new Promise<void>((resolve) => socket.on("end", () => resolve()));
+  socket.on("data", (chunk: Buffer) => {
+    received += chunk.length;
+    tail = (tail + chunk.toString("latin1")).slice(-64);
+  });
+  socket.resume();
+  await done;
+  expect(produced).toBe(EVENT.length * EVENTS);
+  expect(received).toBeGreaterThan(TOTAL);
+  expect(tail).toContain("data: [DONE]\n\n");
+  expect(tail.endsWith("0\r\n\r\n")).toBe(true); // the chunked body's last chunk
+});
