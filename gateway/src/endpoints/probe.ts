@@ -46,7 +46,7 @@ export function endpointBase(raw: string): { base: string } | { problem: string 
   try {
     url = new URL(raw);
   } catch {
-    return { problem: `'${raw}' is not a URL; give e.g. https://llm.example.edu or http://10.0.0.5:8000/v1` };
+    return { problem: `'${raw}' is not a URL; give e.g. https://llm.example.edu or http://gpu-node.example.edu:8000/v1` };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return { problem: `the URL must be http or https, not ${url.protocol.replace(":", "")}` };
   if (url.username || url.password) return { problem: "the URL must not carry credentials: give the API key with --api-key-file (apiKey in the API)" };
