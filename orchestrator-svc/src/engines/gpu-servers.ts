@@ -76,14 +76,20 @@ export function givenOptions(engine: GpuEngine, args: readonly string[]): Set<st
   return names;
 }
 
+/** The long name `option` stands for in `engine`'s option list (an alias such as `-tp` or `--tp` → its long name). */
+export function canonicalOption(engine: GpuEngine, option: string): string {
+  return ENGINE_OPTIONS[engine].options.find((each) => each.name === option || each.aliases.includes(option))?.name ?? option;
+}
+
+/** Whether `args` give `option` (in any spelling the engine reads). */
+export const givesOption = (engine: GpuEngine, args: readonly string[], option: string): boolean => givenOptions(engine, args).has(canonicalOption(engine, option));
+
 /** The parallel sizes svc adds for a placement, leaving out those the user's engine arguments give (theirs win). */
 export function placementArgs(engine: GpuEngine, placement: Placement | undefined, userArgs: readonly string[]): string[] {
   if (!placement) return [];
   const server = GPU_SERVERS[engine];
-  const given = givenOptions(engine, userArgs);
-  const canonical = (option: string) => ENGINE_OPTIONS[engine].options.find((each) => each.name === option || each.aliases.includes(option))?.name ?? option;
   const args: string[] = [];
-  if (placement.tensorParallel > 1 && !given.has(canonical(server.tensorParallel))) args.push(server.tensorParallel, String(placement.tensorParallel));
-  if (placement.pipelineParallel > 1 && !given.has(canonical(server.pipelineParallel))) args.push(server.pipelineParallel, String(placement.pipelineParallel));
+  if (placement.tensorParallel > 1 && !givesOption(engine, userArgs, server.tensorParallel)) args.push(server.tensorParallel, String(placement.tensorParallel));
+  if (placement.pipelineParallel > 1 && !givesOption(engine, userArgs, server.pipelineParallel)) args.push(server.pipelineParallel, String(placement.pipelineParallel));
   return args;
 }

@@ -1,5 +1,5 @@
 import { badRequest, DEFAULT_GPU_ENGINE, type GpuEngine, type InferenceServer, type JobOptions, type Placement, type Profile, type RunRequest } from "@svc/contracts";
-import { GPU_SERVERS, givenOptions } from "../engines/gpu-servers";
+import { canonicalOption, GPU_SERVERS, givenOptions } from "../engines/gpu-servers";
 import { ENGINE_OPTIONS, readUpstreamArgs } from "../engines/options/check";
 
 /** The GPU engine a text-generation request asks for: --engine, else the profile's `engine`, else vLLM. */
@@ -74,8 +74,7 @@ export function checkGpuEngineArgs(engine: GpuEngine, args: readonly string[], p
     [server.pipelineParallel, placement?.pipelineParallel],
   ] as const;
   for (const [option, planned] of sizes) {
-    const canonical = list.options.find((each) => each.name === option || each.aliases.includes(option))?.name ?? option;
-    if (planned !== undefined && given.has(canonical)) warnings.push(`${option} from your engine arguments replaces the placement's ${planned}: yours is used.`);
+    if (planned !== undefined && given.has(canonicalOption(engine, option))) warnings.push(`${option} from your engine arguments replaces the placement's ${planned}: yours is used.`);
   }
   return warnings;
 }

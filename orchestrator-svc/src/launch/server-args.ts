@@ -1,14 +1,14 @@
 import type { InferenceServer, ModelFacts, Placement, RunRequest } from "@svc/contracts";
-import { GPU_SERVERS, placementArgs } from "../engines/gpu-servers";
+import { GPU_SERVERS, givesOption, placementArgs } from "../engines/gpu-servers";
 import { toolCallArgs } from "../engines/tool-parsers";
-import { engineOption } from "./sizing/given-placement";
 
 /**
  * The inference server's arguments after --model/--host/--port. The project's CPU runtimes take the svc
  * option names as they are; vLLM's and SGLang's OpenAI servers get the mapped ones, and from a GPU
  * launch's placement its tensor and pipeline parallel sizes and a lowered context length (unless the
- * engine args give them), and the tool-call parser of the model's family (engines/tool-parsers.ts). Engine args come last, each one argument. The API key is not among them:
- * engines hand it over apart (see engines/api-key.ts).
+ * engine args give them, in any spelling the engine reads), and the tool-call parser of the model's
+ * family (engines/tool-parsers.ts). Engine args come last, each one argument. The API key is not
+ * among them: engines hand it over apart (see engines/api-key.ts).
  */
 export function serverArgs(kind: InferenceServer, request: RunRequest, modelName: string, placement?: Placement, facts?: ModelFacts): { args: string[]; warnings: string[] } {
   const args: string[] = [];
@@ -20,9 +20,8 @@ export function serverArgs(kind: InferenceServer, request: RunRequest, modelName
     args.push("--served-model-name", modelName);
     // The GPU servers bound prompt + output with their context length and reject longer prompts themselves.
     const maxLen = options.maxTotalTokens ?? options.maxInputLength;
-    const given = (...names: string[]) => engineOption(engineArgs, names) !== undefined;
     if (maxLen !== undefined) args.push(server.maxLength, String(maxLen));
-    else if (placement?.maxModelLen && placement.maxModelLen !== facts?.contextLength && !given("--max-model-len", "--context-length")) args.push(server.maxLength, String(placement.maxModelLen));
+    else if (placement?.maxModelLen && placement.maxModelLen !== facts?.contextLength && !givesOption(kind, engineArgs, server.maxLength)) args.push(server.maxLength, String(placement.maxModelLen));
     if (options.maxInputLength !== undefined && options.maxTotalTokens !== undefined) {
       warnings.push(`${server.label} has no separate input limit: prompts are bounded by --max-total-tokens (${server.maxLength}).`);
     }
