@@ -6,6 +6,8 @@ export * from "./version";
 export * from "./profile-values";
 export * from "./profiles";
 export * from "./services";
+export * from "./deployments";
+export * from "./deployment-details";
 export * from "./durations";
 export * from "./policies";
 export * from "./models";

@@ -57,12 +57,20 @@ export const ServiceSuccessor = Type.Object(
 );
 export type ServiceSuccessor = Static<typeof ServiceSuccessor>;
 
-/** Body of POST /api/services/activity: when the gateway last passed a request to each service. */
+/** Body of POST /api/services/activity: when the gateway last passed a request to each service, and how many it holds for each now. */
 export const ActivityReport = Type.Object(
   {
     services: Type.Array(
       Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), lastRequestAt: Type.String({ format: "date-time", maxLength: 64 }) }, { additionalProperties: false }),
       { maxItems: 10_000 },
+    ),
+    /**
+     * Requests the gateway holds for each service now (passed on, or waiting for it to start), for
+     * the scaler of deployments. Every service with any in flight is listed; one absent has none.
+     * Sent whenever the counts changed since the last report. Absent in a report that says only times.
+     */
+    inFlight: Type.Optional(
+      Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), count: Type.Integer({ minimum: 0, maximum: 10_000_000 }) }, { additionalProperties: false }), { maxItems: 10_000 }),
     ),
   },
   { $id: "ActivityReport", additionalProperties: false },

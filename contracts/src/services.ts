@@ -1,19 +1,16 @@
-import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { ServicePolicies, ServicePolicyState, ServiceSuccessor } from "./policies";
 import { Placement } from "./placement";
+import { literalUnion } from "./literal-union";
+import { DeploymentRecord, ScalingRequest } from "./deployments";
+
+export { literalUnion } from "./literal-union";
 
 /**
  * Inference services (spec §2.4, §3, §4.1 `run`): what `svc run` asks for and what the
  * orchestrator records. Shared by orchestrator-svc, the gateway, the client and the CLI.
  * JSON fields are camelCase (CLI options map onto them: --max-total-tokens → maxTotalTokens).
  */
-
-type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
-
-/** A typebox union of the literal strings of `values`, so each list below is written once. */
-export function literalUnion<const T extends readonly string[]>(values: T, options: { description?: string } = {}): TUnion<Literals<T>> {
-  return Type.Union(values.map((value) => Type.Literal(value)), options) as unknown as TUnion<Literals<T>>;
-}
 
 import { ENGINE_KINDS, GPU_ENGINES, TASK_NAMES, TASKS, SERVICE_STATUSES, toTask, type ServiceStatus as ServiceStatusValue, type Task as TaskValue, type TaskName as TaskNameValue } from "./service-values";
 
@@ -146,6 +143,7 @@ export const RunRequest = Type.Object(
     mounts: Type.Optional(Mounts),
     gracePeriod: Type.Optional(GracePeriod),
     image: Type.Optional(ImageRef),
+    scaling: Type.Optional(ScalingRequest),
   },
   {
     $id: "RunRequest",
@@ -211,6 +209,7 @@ export const ServiceRecord = Type.Object({
   updatedAt: Type.String({ format: "date-time" }),
   runningSeconds: Type.Optional(Type.Number({ description: "How long the engine has run it, over all its runs (from STARTING until it stopped); in lists and details." })),
   gpuHours: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "Slurm: GPUs allocated (GRES per node) × running hours; null on Docker." })),
+  deployment: Type.Optional(Type.Union([Type.String({ format: "uuid" }), Type.Null()], { description: "The deployment this service is a replica of (svc run --replicas), else null." })),
 }, { $id: "ServiceRecord" });
 export type ServiceRecord = Static<typeof ServiceRecord>;
 
@@ -231,5 +230,7 @@ export const RunResponse = Type.Object({
   policies: Type.Optional(ServicePolicyState),
   /** A GPU launch: where it runs and why (issue 29); a dry run's plan. */
   placement: Type.Optional(Placement),
+  /** A run with `scaling`: the deployment created (its replicas are services; `service` is the first one started, or null at MIN 0). */
+  deployment: Type.Optional(DeploymentRecord),
 }, { $id: "RunResponse" });
 export type RunResponse = Static<typeof RunResponse>;

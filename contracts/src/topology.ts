@@ -1,4 +1,5 @@
 import type { InferenceServer } from "./service-values";
+import type { RoutingMode } from "./deployments";
 
 /**
  * How the application is split: which internal service owns which API prefix.
@@ -7,7 +8,7 @@ import type { InferenceServer } from "./service-values";
 export const SERVICES = [
   { name: "profile-svc", apiPrefixes: ["/api/profiles"] },
   { name: "model-svc", apiPrefixes: ["/api/models"] },
-  { name: "orchestrator-svc", apiPrefixes: ["/api/services", "/api/batches", "/api/images", "/api/runtimes"] },
+  { name: "orchestrator-svc", apiPrefixes: ["/api/services", "/api/deployments", "/api/batches", "/api/images", "/api/runtimes"] },
 ] as const;
 
 export type ServiceName = (typeof SERVICES)[number]["name"];
@@ -64,4 +65,10 @@ export interface ServiceRoute {
   waits: boolean;
   /** Set for an outside endpoint's model: which endpoint, and why it is UNHEALTHY (else null). */
   outside?: { endpoint: string; reason: string | null };
+  /**
+   * Set for a replica of a deployment (svc run --replicas): which one, how /v1 picks among its
+   * replicas, and whether the scaler is draining this one (no new request goes to it while another
+   * replica of the deployment can take it; the scaler stops it once the gateway reports none in flight).
+   */
+  deployment?: { id: string; name: string; routing: RoutingMode; draining: boolean };
 }

@@ -7,6 +7,7 @@ import { ModelsApi } from "./models";
 import { RuntimesApi } from "./runtimes";
 import { KeysApi, UsageApi } from "./keys";
 import { EndpointsApi } from "./endpoints";
+import { DeploymentsApi } from "./deployments";
 import { operationRequest, type OperationAnswer, type OperationInput, type OperationKey } from "./operations";
 
 export interface SvcClientOptions {
@@ -48,6 +49,8 @@ export class SvcClient {
   readonly usage: UsageApi;
   /** Outside OpenAI-compatible servers whose models /v1 serves: list, add, remove. */
   readonly endpoints: EndpointsApi;
+  /** Replica sets (svc run --replicas): list, get, scale, stop, remove. */
+  readonly deployments: DeploymentsApi;
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
@@ -63,6 +66,7 @@ export class SvcClient {
     this.keys = new KeysApi(this);
     this.usage = new UsageApi(this);
     this.endpoints = new EndpointsApi(this);
+    this.deployments = new DeploymentsApi(this);
   }
 
   /** Sends one operation of the API (see `Operations`); returns its answer or throws ApiError / SvcUnreachableError. */

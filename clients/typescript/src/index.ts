@@ -10,4 +10,5 @@ export { ImagesApi } from "./images";
 export { RuntimesApi } from "./runtimes";
 export { KeysApi, UsageApi } from "./keys";
 export { EndpointsApi } from "./endpoints";
+export { DeploymentsApi } from "./deployments";
 export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations, type ServiceListQuery } from "./operations";

@@ -8,6 +8,8 @@ import type {
   BatchRunResponse,
   BatchStatus,
   ClusterGpus,
+  DeploymentDetails,
+  DeploymentRecord,
   CreatedKey,
   CreateEndpointRequest,
   CreateKeyRequest,
@@ -28,6 +30,7 @@ import type {
   RefreshRequest,
   RunRequestBody,
   RunResponse,
+  ScaleRequest,
   RuntimeImage,
   RuntimeInstall,
   RuntimeInstallRequest,
@@ -72,6 +75,11 @@ export interface Operations {
   "POST /api/services/{ref}/restart": { params: { ref: string }; query: { onDemand?: boolean }; response: ServiceRecord };
   "POST /api/services/activity": { body: ActivityReport; response: { recorded: number } };
   "GET /api/services/{ref}/logs": { params: { ref: string }; query: { follow?: boolean; tail?: number }; response: string };
+  "GET /api/deployments": { query: { all?: boolean }; response: DeploymentRecord[] };
+  "GET /api/deployments/{ref}": { params: { ref: string }; response: DeploymentDetails };
+  "PATCH /api/deployments/{ref}": { params: { ref: string }; body: ScaleRequest; response: DeploymentRecord };
+  "POST /api/deployments/{ref}/stop": { params: { ref: string }; response: DeploymentRecord };
+  "DELETE /api/deployments/{ref}": { params: { ref: string }; query: { force?: boolean }; response: DeploymentRecord };
   "GET /api/batches": { query: { status?: BatchStatus; all?: boolean }; response: BatchRecord[] };
   "POST /api/batches": { body: BatchRunRequest; response: BatchRunResponse };
   "GET /api/batches/{ref}": { params: { ref: string }; response: BatchDetails };
