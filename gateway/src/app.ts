@@ -78,7 +78,10 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     usage.record(outcome);
     metrics?.observe(outcome);
   }, { activity, starts }, new ResponsesApi(responses));
-  metrics = new GatewayMetrics(client, router.balancer);
+  metrics = new GatewayMetrics(client, router.chooser);
+  // The scaler of deployments reads the requests held per service from the activity reports.
+  activity.countInFlight(() => router.balancer.counts());
+  router.balancer.onChange = () => activity.inFlightChanged();
   const fileStore = new FileStore(db, layout.uploadsDir);
   const batchApi = batchApiRoutes(
     new FilesService(fileStore),

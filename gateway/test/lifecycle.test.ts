@@ -40,6 +40,39 @@ describe("ActivityRecorder", () => {
     expect(reports[1].services.map((s) => s.id).sort()).toEqual(["a", "b"]);
     recorder.stop();
   });
+
+  test("in-flight counts go out when they changed since the last report, falling to zero included; a failed report is sent again", async () => {
+    const reports: ActivityReport[] = [];
+    let fail = false;
+    const counts = new Map<string, number>();
+    const recorder = new ActivityRecorder(async (report) => {
+      reports.push(report);
+      if (fail) throw new Error("orchestrator-svc down");
+    }, 3_600_000);
+    recorder.countInFlight(() => new Map(counts));
+    counts.set("a", 12);
+    recorder.inFlightChanged();
+    await recorder.flush();
+    expect(reports.at(-1)).toEqual({ services: [], inFlight: [{ id: "a", count: 12 }] });
+    // Unchanged counts and no request: nothing to say.
+    await recorder.flush();
+    expect(reports).toHaveLength(1);
+    // A request time alone says no counts (they did not change).
+    recorder.touch("a", 7000);
+    await recorder.flush();
+    expect(reports.at(-1)).toEqual({ services: [{ id: "a", lastRequestAt: new Date(7000).toISOString() }] });
+    counts.delete("a");
+    fail = true;
+    await recorder.flush();
+    expect(reports.at(-1)!.inFlight).toEqual([]);
+    fail = false;
+    await recorder.flush();
+    expect(reports).toHaveLength(4);
+    expect(reports.at(-1)!.inFlight).toEqual([]);
+    await recorder.flush();
+    expect(reports).toHaveLength(4);
+    recorder.stop();
+  });
 });
 
 describe("ensureServing", () => {

@@ -281,7 +281,7 @@ describe("usage store", () => {
 
 describe("on-demand services behind /v1", () => {
   /** A router whose lifecycle starts the stopped service `id-e` (as OnDemandStarts would): it turns HEALTHY at b's address. */
-  function wakingRouter(outcome: "starts" | "times out") {
+  function wakingRouter(outcome: "starts" | "times out", gate: Promise<void> = Promise.resolve()) {
     const touched: string[] = [];
     const starts: string[] = [];
     let list: ServiceRoute[] = [{ ...route("id-e", "e", "owner/e", null, "STOPPED"), onDemand: true, waits: true }];
@@ -292,6 +292,7 @@ describe("on-demand services behind /v1", () => {
         async ensureServing(service) {
           starts.push(typeof service === "string" ? service : service.id);
           await Bun.sleep(50);
+          await gate;
           if (outcome === "times out") throw new NotServing("did not become HEALTHY within its start timeout (1 s); it is PENDING: Resources", "start_timeout", 30);
           list = [{ ...list[0], status: "HEALTHY", url: b.url }];
           return {} as never;
@@ -300,8 +301,21 @@ describe("on-demand services behind /v1", () => {
     });
     const send = (body: unknown) =>
       waking.handle(new Request("http://localhost:8000/v1/chat/completions", { method: "POST", headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) }));
-    return { send, touched, starts };
+    return { send, touched, starts, waking };
   }
+
+  test("requests waiting for the start count in flight on the service from the start; each stops counting once answered", async () => {
+    let open!: () => void;
+    const { send, waking } = wakingRouter("starts", new Promise<void>((resolve) => (open = resolve)));
+    const answers = Array.from({ length: 12 }, (_, i) => send({ model: "owner/e", messages: [{ role: "user", content: String(i) }], stream: i % 2 === 0 }));
+    await eventually(() => waking.balancer.count("id-e") === 12);
+    expect(waking.balancer.counts().size).toBe(1);
+    open();
+    const responses = await Promise.all(answers);
+    const bodies = await Promise.all(responses.map((response) => response.text()));
+    expect(bodies.filter((body) => body.includes("data: [DONE]") || body.includes("chat.completion"))).toHaveLength(12);
+    await eventually(() => waking.balancer.counts().size === 0);
+  });
 
   test("a STOPPED on-demand service is started by a request for its model, which is then answered by it", async () => {
     const { send, touched, starts } = wakingRouter("starts");

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { SERVICE_METRICS_PATH } from "@svc/contracts";
 import type { InternalClient } from "@svc/platform";
-import type { LeastInFlight } from "../openai/balancer";
+import type { ReplicaChooser } from "../openai/replica-choice";
 import type { V1Outcome } from "../openai/outcome";
 
 /** The model label of requests for a model nothing serves. */
@@ -9,7 +9,7 @@ export const NOT_SERVED = "(not served)";
 
 /**
  * The gateway's Prometheus metrics: /v1 requests, errors, latency and tokens per model and
- * service, requests in flight; /metrics appends orchestrator-svc's (reconcile ticks, services per
+ * service, requests in flight, how replicas of deployments were chosen; /metrics appends orchestrator-svc's (reconcile ticks, services per
  * status and profile).
  */
 export class GatewayMetrics {
@@ -42,8 +42,9 @@ export class GatewayMetrics {
 
   constructor(
     private readonly client: InternalClient,
-    balancer: LeastInFlight,
+    chooser: ReplicaChooser,
   ) {
+    const balancer = chooser.balancer;
     new Gauge({
       name: "svc_v1_in_flight",
       help: "Requests through /v1 being answered now, by service.",
@@ -52,6 +53,27 @@ export class GatewayMetrics {
       collect() {
         this.reset();
         for (const [service, count] of balancer.entries()) this.set({ service }, count);
+      },
+    });
+    // Totals kept by the chooser, set afresh on each scrape (prom-client escapes the label values).
+    new Counter({
+      name: "svc_v1_routing_total",
+      help: "Replicas of deployments chosen by /v1, by deployment and decision: prefix (the prompt prefix's replica), prefix_overflow (the next one, the prefix's was too busy), least_busy.",
+      labelNames: ["deployment", "decision"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { deployment, decision, count } of chooser.decisions.values()) this.inc({ deployment, decision }, count);
+      },
+    });
+    new Counter({
+      name: "svc_v1_routed_requests_total",
+      help: "Requests /v1 sent to each replica of a deployment.",
+      labelNames: ["deployment", "service"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { deployment, service, count } of chooser.routed.values()) this.inc({ deployment, service }, count);
       },
     });
   }

@@ -8,6 +8,8 @@ export class LeastInFlight {
   private readonly inFlight = new Map<string, number>();
   private readonly turn = new Map<string, number>();
   private readonly names = new Map<string, string>();
+  /** Told whenever a count changes (the activity report sends them). */
+  onChange: (() => void) | undefined;
 
   pick(repo: string, services: ServiceRoute[]): ServiceRoute | undefined {
     if (services.length === 0) return undefined;
@@ -24,6 +26,11 @@ export class LeastInFlight {
     return [...this.inFlight.entries()].map(([id, count]) => [this.names.get(id) ?? id, count]);
   }
 
+  /** Services (by id) with requests in flight, and how many. */
+  counts(): Map<string, number> {
+    return new Map(this.inFlight);
+  }
+
   count(serviceId: string): number {
     return this.inFlight.get(serviceId) ?? 0;
   }
@@ -32,6 +39,7 @@ export class LeastInFlight {
   begin(serviceId: string, name = serviceId): () => void {
     this.names.set(serviceId, name);
     this.inFlight.set(serviceId, this.count(serviceId) + 1);
+    this.onChange?.();
     let ended = false;
     return () => {
       if (ended) return;
@@ -39,6 +47,7 @@ export class LeastInFlight {
       const left = this.count(serviceId) - 1;
       if (left > 0) this.inFlight.set(serviceId, left);
       else this.inFlight.delete(serviceId);
+      this.onChange?.();
     };
   }
 }

@@ -2,7 +2,8 @@ import { INTERNAL_SECRET_HEADER, type ServiceRoute } from "@svc/contracts";
 import { relay } from "../forward/relay";
 import { holdOpen, holdOpenIfSlow, type LazyHold, type TimeoutControl } from "../guard/hold-open";
 import { proxyError } from "../proxy/proxy-error";
-import { LeastInFlight } from "./balancer";
+import { promptPrefix } from "./prompt-prefix";
+import { ReplicaChooser } from "./replica-choice";
 import { mayUse, type Authenticate, type Caller } from "./caller";
 import type { ServiceCatalog } from "./catalog";
 import { modelsList } from "./models-list";
@@ -43,7 +44,8 @@ const MOVE_POLL_MS = 250;
  * streamed requests get keep-alive comments meanwhile (as through /proxy).
  */
 export class OpenAiRouter {
-  readonly balancer = new LeastInFlight();
+  readonly chooser = new ReplicaChooser();
+  readonly balancer = this.chooser.balancer;
 
   constructor(
     private readonly catalog: ServiceCatalog,
@@ -148,14 +150,16 @@ export class OpenAiRouter {
     }
 
     const model = body.model;
-    const forward = async (repo: string, services: ServiceRoute[]): Promise<Response> => {
+    const prefix = promptPrefix(body.json);
+    /** `handOver`: called once this request counts on the service chosen (a woken request stops counting on the one it waited for). */
+    const forward = async (repo: string, services: ServiceRoute[], handOver?: () => void): Promise<Response> => {
       // A service is tried once at each address: a renewal's handover or new tunnels after a restart move it.
       const tried = new Set<string>();
       const untried = (route: ServiceRoute) => !tried.has(`${route.id} ${route.url}`);
       const moveDeadline = Date.now() + MOVE_WAIT_MS;
       let candidates = services;
       for (;;) {
-        let service = this.balancer.pick(repo, candidates.filter(untried));
+        let service = this.chooser.choose(repo, candidates.filter(untried), prefix);
         // An outside endpoint does not move: one that did not answer is reported at once.
         const outsideOnly = candidates.every((route) => route.outside);
         while (!service && !outsideOnly && Date.now() < moveDeadline && !request.signal.aborted) {
@@ -164,7 +168,7 @@ export class OpenAiRouter {
           const again = resolveModel(model, await this.catalog.routes().catch(() => routes));
           if (again.kind !== "ready") break;
           candidates = again.services;
-          service = this.balancer.pick(repo, candidates.filter(untried));
+          service = this.chooser.choose(repo, candidates.filter(untried), prefix);
         }
         if (!service) {
           if (request.signal.aborted) return new Response(null, { status: 499 });
@@ -175,6 +179,7 @@ export class OpenAiRouter {
         if (planned instanceof Response) return refuse(planned, repo, true);
         tried.add(`${service.id} ${service.url}`);
         const done = this.balancer.begin(service.id, service.name);
+        handOver?.();
         if (!service.outside) this.lifecycle?.activity.touch(service.id);
         let response: Response;
         try {
@@ -245,7 +250,7 @@ export class OpenAiRouter {
           true,
         );
       case "wake":
-        if (this.lifecycle) return this.wake(request, resolved.service, body, holdOpen(request, server), () => this.afterWake(body.model!, resolved.repo, forward), refuse);
+        if (this.lifecycle) return this.wake(request, resolved.service, body, holdOpen(request, server), (handOver) => this.afterWake(body.model!, resolved.repo, forward, handOver), refuse);
         return refuse(proxyError(503, "model_not_ready", `The model '${resolved.repo}' is not serving now; try again shortly.`, { "retry-after": RETRY_AFTER_SECONDS }), resolved.repo, true);
     }
     return forward(resolved.repo, resolved.services);
@@ -257,13 +262,17 @@ export class OpenAiRouter {
     service: ServiceRoute,
     body: V1Body,
     closing: Record<string, string>,
-    proceed: () => Promise<Response>,
+    proceed: (handOver: () => void) => Promise<Response>,
     refuse: (response: Response, model: string | null, modelServed?: boolean) => Response,
   ): Promise<Response> {
     const { activity, starts } = this.lifecycle!;
     activity.touch(service.id);
+    // The request counts on the service it waits for (the scaler sees a queue at a stopped replica) until it counts where it is sent.
+    const waiting = this.balancer.begin(service.id, service.name);
     const ready = starts.ensureServing(service.id, { signal: request.signal });
-    if (body.stream) return waitingStream(ready, proceed, { ...CONFINED_RESPONSE, ...closing });
+    ready.catch(waiting);
+    const go = () => proceed(waiting).finally(waiting);
+    if (body.stream) return waitingStream(ready, go, { ...CONFINED_RESPONSE, ...closing });
     try {
       await ready;
     } catch (error) {
@@ -271,15 +280,20 @@ export class OpenAiRouter {
       if (error instanceof NotServing) return refuse(proxyError(503, error.code, error.message, { "retry-after": String(error.retryAfterSeconds) }), service.model, true);
       return refuse(proxyError(502, "service_unreachable", `Service ${service.id} did not start: ${(error as Error).message}`), service.model, true);
     }
-    return proceed();
+    return go();
   }
 
   /** Once a woken service is HEALTHY: the catalog is read again and the request goes to what now serves the model. */
-  private async afterWake(model: string, repo: string, forward: (repo: string, services: ServiceRoute[]) => Promise<Response>): Promise<Response> {
+  private async afterWake(
+    model: string,
+    repo: string,
+    forward: (repo: string, services: ServiceRoute[], handOver: () => void) => Promise<Response>,
+    handOver: () => void,
+  ): Promise<Response> {
     this.catalog.invalidate();
     const again = resolveModel(model, await this.catalog.routes());
     if (again.kind !== "ready") return proxyError(503, "model_not_ready", `The model '${repo}' started but is not answering yet; try again shortly.`, { "retry-after": RETRY_AFTER_SECONDS });
-    return forward(again.repo, again.services);
+    return forward(again.repo, again.services, handOver);
   }
 
   private async models(path: string, caller: Caller): Promise<Response> {
