@@ -18,6 +18,7 @@ import {
 import { EmbeddingEngine } from "./embedding-engine";
 import type { EngineSettings } from "./engine-settings";
 import { plainJsonGrammar } from "./json-schema";
+import { keepSharedPrefix, takeClosest } from "./prefix-reuse";
 import { StopTextFilter } from "./stop-text-filter";
 import { templateTokenizer } from "./template-tokenizer";
 
@@ -53,8 +54,8 @@ export interface ChatTurn {
  * embedding context made on first use.
  */
 export class LlamaEngine {
-  /** Idle sequences, each ready once its previous generation has been cleared from it. */
-  private readonly free: Array<Promise<IdleSequence>>;
+  /** Idle sequences, each keeping what it evaluated last (a shared prompt prefix is not evaluated again). */
+  private readonly free: LlamaContextSequence[];
   private embeddings?: Promise<EmbeddingEngine>;
   /** Grammars by their JSON schema, most recently used last. */
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
@@ -69,7 +70,7 @@ export class LlamaEngine {
     private readonly settings: EngineSettings,
     readonly contextSize: number,
   ) {
-    this.free = sequences.map((sequence) => Promise.resolve({ sequence, cleared: true }));
+    this.free = [...sequences];
     this.chatTokenizer = templateTokenizer(model.tokenizer);
   }
 
@@ -151,15 +152,12 @@ export class LlamaEngine {
 
   /** Yields text pieces as they are generated; returns the totals. At most `parallel` at once. */
   async *generate(tokens: Token[], options: GenerationOptions): AsyncGenerator<string, GenerationResult> {
-    const next = this.free.pop();
-    if (!next) throw new Error(`more than ${this.settings.parallel} generations at once`);
-    const { sequence, cleared } = await next;
+    const sequence = takeClosest(this.free, tokens);
+    if (!sequence) throw new Error(`more than ${this.settings.parallel} generations at once`);
     try {
-      if (!cleared) await sequence.clearHistory();
-      return yield* this.generateOn(sequence, tokens, options);
+      return yield* this.generateOn(sequence, await keepSharedPrefix(sequence, tokens), options);
     } finally {
-      // Emptied after use rather than before, so the next request's first token does not wait for it.
-      this.free.push(emptied(sequence));
+      this.free.push(sequence);
     }
   }
 
@@ -219,19 +217,6 @@ export class LlamaEngine {
     }
     return { text, completionTokens: generated.length, finishReason: hitLimit ? "length" : "stop", stopReason };
   }
-}
-
-interface IdleSequence {
-  sequence: LlamaContextSequence;
-  /** False if clearing it failed: its next use tries again. */
-  cleared: boolean;
-}
-
-function emptied(sequence: LlamaContextSequence): Promise<IdleSequence> {
-  return sequence.clearHistory().then(
-    () => ({ sequence, cleared: true }),
-    () => ({ sequence, cleared: false }),
-  );
 }
 
 /**
