@@ -1,7 +1,7 @@
 /**
  * `bun bench/run-all.ts [figure …]`: every figure of "faster than the tools it sits beside", each with
  * both sides measured in this run, as one table: figure, svc, comparison, ratio, goal, met?. Names
- * (cli, ls, proxy, launch-docker, launch-slurm, control-loop, runtime, streams) pick some; none runs all.
+ * (cli, ls, proxy, launch-docker, launch-slurm, control-loop, runtime, streams, prefix-routing) pick some; none runs all.
  * The machine may be shared with other work: the load average is printed before and after.
  * Needs Docker (and for launch-slurm the Slurm test image); installs hyperfine and nginx-light
  * from Debian when missing. Traffic stays on loopback; every loop is bounded.
@@ -16,6 +16,7 @@ import { launchSlurm } from "./figures/launch-slurm";
 import { controlLoop } from "./figures/control-loop";
 import { runtimeVsEngine } from "./figures/runtime";
 import { manyStreams } from "./figures/streams";
+import { prefixRouting } from "./figures/prefix-routing";
 
 const FIGURES: Record<string, () => Promise<Row[]>> = {
   cli: cliStartup,
@@ -26,6 +27,7 @@ const FIGURES: Record<string, () => Promise<Row[]>> = {
   "control-loop": controlLoop,
   runtime: runtimeVsEngine,
   streams: manyStreams,
+  "prefix-routing": prefixRouting,
 };
 
 const wanted = process.argv.slice(2);
