@@ -19,8 +19,9 @@ const WORDS = 520;
 
 /** `count` distinct system prompts of WORDS words each, different from the first word on; `salt` makes another set. */
 export function longPrefixes(count: number, salt = "a"): string[] {
+  const seed = [...salt].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) % 100_003, 7);
   return Array.from({ length: count }, (_, p) => {
-    const words = Array.from({ length: WORDS }, (_, i) => `w${(i * 7919 + p * 104_729 + salt.charCodeAt(0) * 31) % 997}`);
+    const words = Array.from({ length: WORDS }, (_, i) => `w${(i * 7919 + p * 104_729 + seed * 31) % 997}`);
     return `You are assistant ${salt}${p}. Background: ${words.join(" ")}`;
   });
 }

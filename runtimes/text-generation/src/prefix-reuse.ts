@@ -1,21 +1,20 @@
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 
 /**
- * Takes out of `idle` the sequence best to evaluate `tokens` on: the most tokens kept that
- * `tokens` starts with (a conversation's next turn, a prompt behind the same long system prompt),
- * less the kept tokens it would erase. So a prompt that shares only the chat template's first
- * tokens with a sequence's cache takes an empty sequence (or another prompt's shorter cache)
- * rather than erase that cache.
+ * Takes out of `idle` the sequence to evaluate `tokens` on: of those whose cache `tokens` mostly
+ * continues (at least half of what it keeps is shared: a conversation's next turn, a prompt behind
+ * the same long system prompt, or an empty sequence), the one sharing the most; else the least
+ * recently used (idle sequences go back at the end), so a prompt that shares only the chat
+ * template's first tokens with a cache does not erase the cache most recently used.
  */
 export function takeClosest(idle: LlamaContextSequence[], tokens: Token[]): LlamaContextSequence | undefined {
-  let best = idle.length - 1;
-  let bestScore = -Infinity;
+  let best = 0;
+  let bestShared = -1;
   idle.forEach((sequence, index) => {
     const shared = sequence.compareContextTokens(tokens).firstDifferentIndex;
-    const score = shared - (sequence.nextTokenIndex - shared);
-    if (score > bestScore) [best, bestScore] = [index, score];
+    if (shared * 2 >= sequence.nextTokenIndex && shared > bestShared) [best, bestShared] = [index, shared];
   });
-  return best < 0 ? undefined : idle.splice(best, 1)[0];
+  return idle.length === 0 ? undefined : idle.splice(best, 1)[0];
 }
 
 /**

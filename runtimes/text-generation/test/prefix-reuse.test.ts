@@ -46,9 +46,13 @@ test("a prompt that starts like a sequence's cache evaluates only the rest, on t
   expect(rest).toEqual(next.slice(shared.length));
   expect(holding.contextTokens).toEqual(shared);
 
-  // A different prompt leaves the long cache alone for the empty sequence.
+  // A different prompt leaves the long cache alone for the empty sequence; with none empty, it takes the least recently used.
   const other = model.tokenize(`system: ${words(2, 200)}`);
   expect(takeClosest([holding, empty], other)).toBe(empty);
+  await empty.evaluateWithoutGeneratingNewTokens(model.tokenize(`system: ${words(5, 100)}`));
+  expect(takeClosest([empty, holding], other)).toBe(empty);
+  expect(takeClosest([holding, empty], other)).toBe(holding);
+  await empty.clearHistory();
   // The same prompt again: all but its last token kept (evaluating it gives the first new token).
   await holding.evaluateWithoutGeneratingNewTokens(rest);
   expect(await keepSharedPrefix(holding, next)).toEqual(next.slice(-1));
