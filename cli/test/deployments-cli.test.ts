@@ -179,7 +179,7 @@ describe("svc scale, details, stop, ls against a stub of the API", () => {
     const ls = await svc("ls");
     expect(ls.err).toBe("");
     expect(ls.code).toBe(0);
-    expect(ls.asked).toEqual(["GET /api/services?limit=100", "GET /api/deployments"]);
+    expect(ls.asked).toEqual(["GET /api/services?limit=100", "GET /api/deployments?all=true"]);
     expect(ls.out.split("\n").slice(1).map((line) => line.trim().split(/\s{2,}/)[0])).toEqual(["d0000000-1111", "b2222222-0000"]);
     const json = await svc("ls", "--json");
     expect(json.asked).toEqual(["GET /api/services?limit=100"]);

@@ -1,4 +1,4 @@
-import { isLive, type DeploymentRecord, type ServiceRecord } from "@svc/contracts";
+import { groupReplicas, isLive, type DeploymentRecord, type ServiceRecord } from "@svc/contracts";
 import type { Cell } from "../../output/table";
 import { relativeAge } from "../../output/age";
 import { replicaCounts } from "../deployments/format";
@@ -29,20 +29,10 @@ const deploymentRow = (d: DeploymentRecord): LsRow => ({
  */
 export function lsRows(services: ServiceRecord[], deployments: DeploymentRecord[]): LsRow[] {
   const byId = new Map(deployments.map((d) => [d.id, d]));
-  const replicas = new Map<string, ServiceRecord[]>();
-  for (const s of services) if (s.deployment) replicas.set(s.deployment, [...(replicas.get(s.deployment) ?? []), s]);
-  const rows: LsRow[] = [];
-  for (const s of services) {
-    if (!s.deployment) {
-      rows.push(serviceRow(s, ""));
-      continue;
-    }
-    const group = replicas.get(s.deployment);
-    if (!group) continue; // its group is written already
-    replicas.delete(s.deployment);
-    const deployment = byId.get(s.deployment);
-    rows.push(deployment ? deploymentRow(deployment) : { cells: [s.deployment.slice(0, 13), "deployment", s.model, "", "", "", "", "", s.profile], ended: false });
-    rows.push(...group.map((replica) => serviceRow(replica, "  ")));
-  }
-  return rows;
+  return groupReplicas(services).flatMap((entry) => {
+    if ("service" in entry) return [serviceRow(entry.service, "")];
+    const deployment = byId.get(entry.deployment);
+    const head = deployment ? deploymentRow(deployment) : { cells: [entry.deployment.slice(0, 13), "deployment", entry.replicas[0].model, "", "", "", "", "", entry.replicas[0].profile], ended: false };
+    return [head, ...entry.replicas.map((replica) => serviceRow(replica, "  "))];
+  });
 }

@@ -1,5 +1,5 @@
 import type { CAC } from "cac";
-import { isLive, isServiceStatus, SERVICE_STATUSES, type DeploymentRecord, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { deploymentIdsOf, isLive, isServiceStatus, SERVICE_STATUSES, type DeploymentRecord, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import type { SvcClient } from "@svc/client";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
@@ -32,15 +32,9 @@ function parseLimit(raw: unknown): number {
 /** Terminal escape for ended services (dimmed, as in the UI), only where stdout is a terminal. */
 const dim = (text: string, on: boolean) => (on ? `\x1b[2m${text}\x1b[22m` : text);
 
-/**
- * The deployments the page's replicas belong to (asked for only when it has one): those listed by
- * default, and every one when one of them is older than that list.
- */
+/** The deployments the page's replicas belong to, asked for only when it has one (stopped ones too: a replica may be older than a day). */
 async function deploymentsOf(client: SvcClient, services: ServiceRecord[]): Promise<DeploymentRecord[]> {
-  const ids = new Set(services.flatMap((s) => (s.deployment ? [s.deployment] : [])));
-  if (ids.size === 0) return [];
-  const recent = await client.deployments.list();
-  return [...ids].every((id) => recent.some((d) => d.id === id)) ? recent : client.deployments.list({ all: true });
+  return deploymentIdsOf(services).length ? client.deployments.list({ all: true }) : [];
 }
 
 export interface LsOptions {
