@@ -33,7 +33,7 @@ import { DeploymentStore } from "./db/deployment-store";
 import { deploymentsController } from "./deployments";
 import { DeploymentsService } from "./deployments/service";
 import { InFlightCounts } from "./deployments/in-flight";
-import { Scaler } from "./deployments/scaler";
+import { scalerOf, type Scaler } from "./deployments/scaler";
 
 /** Wires the orchestrator: its records, the engines, the reconciler loop and the services API. */
 export function features(ctx: ServiceContext): AnyElysia[] {
@@ -102,15 +102,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   });
   const deploymentStore = new DeploymentStore(join(ctx.dataDir, "orchestrator.db"));
   const deployments = new DeploymentsService({ store: deploymentStore, services: store, replicas: services, inFlight, wake: () => reconciler.wake(), log: (message) => console.log(`[deployments] ${message}`) });
-  scaling.scaler = new Scaler({
-    deployments: deploymentStore,
-    services: store,
-    inFlight,
-    start: (deployment, count, reason) => deployments.startReplicas(deployment, count, reason),
-    stop: (id, reason) => services.stopWithReason(id, reason),
-    now: Date.now,
-    log: (message) => console.log(`[scaler] ${message}`),
-  });
+  scaling.scaler = scalerOf({ deployments: deploymentStore, services: store, inFlight, starts: deployments, stops: services, now: Date.now, log: (message) => console.log(`[scaler] ${message}`) });
   reconciler.start();
   const reachability = new EngineReachability({ docker: dockerApi, profiles: () => client.profiles.list(), slurmFor: (profile) => engines.slurmFor(profile) });
   reachability.start();

@@ -9,7 +9,7 @@ import { Reconciler } from "../src/reconciler/reconciler";
 import { ServicesService } from "../src/services/service";
 import { DeploymentsService } from "../src/deployments/service";
 import { InFlightCounts } from "../src/deployments/in-flight";
-import { Scaler } from "../src/deployments/scaler";
+import { scalerOf, type Scaler } from "../src/deployments/scaler";
 import { plannerDeps } from "./planner-deps";
 
 /**
@@ -32,14 +32,7 @@ export function deploymentHarness() {
   const reconciler = new Reconciler({ store, engineFor: () => engine, probe: async (_host, port) => healthyPorts.has(port), now: () => now, afterTick: async () => scaling.scaler?.tick() });
   const services = new ServicesService({ store, planner: plannerDeps({}, profile, model), engineFor: () => engine, engineOf: () => engine, reconciler, inFlight });
   const deployments = new DeploymentsService({ store: deploymentStore, services: store, replicas: services, inFlight, wake: () => {} });
-  scaling.scaler = new Scaler({
-    deployments: deploymentStore,
-    services: store,
-    inFlight,
-    start: (deployment, count, reason) => deployments.startReplicas(deployment, count, reason),
-    stop: (id, reason) => services.stopWithReason(id, reason),
-    now: () => now,
-  });
+  scaling.scaler = scalerOf({ deployments: deploymentStore, services: store, inFlight, starts: deployments, stops: services, now: () => now });
   let nextPort = 20_000;
   const replicas = (deployment: string): ServiceRow[] => store.replicasOf([deployment]).get(deployment) ?? [];
   const counts = (deployment: string) => {

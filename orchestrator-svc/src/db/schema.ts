@@ -1,11 +1,8 @@
 import { index, integer, sqliteTable, text, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchStatus, BatchTask, DeploymentStatus, EngineKind, RoutingMode, ServiceStatus, Task } from "@svc/contracts";
 
-/**
- * A workload is a thing that runs on an engine: a service or a batch job. Both tables hold these
- * columns (their own ones beside), and each has an event table of the same shape.
- */
-function workloadColumns<Status extends string, Kind extends string>() {
+/** What names a row and says where it runs: every workload's, and a deployment's (whose replicas are services). */
+function identityColumns<Status extends string, Kind extends string>() {
   return {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
@@ -15,14 +12,31 @@ function workloadColumns<Status extends string, Kind extends string>() {
     profile: text("profile").notNull(),
     engine: text("engine").$type<EngineKind>().notNull(),
     status: text("status").$type<Status>().notNull(),
+  };
+}
+
+/** When a row was made, by whom, and last changed. */
+function authorColumns() {
+  return {
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  };
+}
+
+/**
+ * A workload is a thing that runs on an engine: a service or a batch job. Both tables hold these
+ * columns (their own ones beside), and each has an event table of the same shape.
+ */
+function workloadColumns<Status extends string, Kind extends string>() {
+  return {
+    ...identityColumns<Status, Kind>(),
     reason: text("reason"),
     /** The engine's name for what it runs (a container id, a Slurm job id with its host), once it accepted it. */
     handle: text("handle"),
     /** JSON: the request as planned and the launch, so that it can be started again. */
     spec: text("spec").notNull(),
-    createdBy: text("created_by").notNull(),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...authorColumns(),
   };
 }
 
@@ -106,14 +120,7 @@ export const batchEvents = workloadEvents<BatchStatus>("batch_events", "batch_id
 export const deployments = sqliteTable(
   "deployments",
   {
-    id: text("id").primaryKey(),
-    name: text("name").notNull(),
-    task: text("task").$type<Task>().notNull(),
-    model: text("model").notNull(),
-    revision: text("revision").notNull(),
-    profile: text("profile").notNull(),
-    engine: text("engine").$type<EngineKind>().notNull(),
-    status: text("status").$type<DeploymentStatus>().notNull(),
+    ...identityColumns<DeploymentStatus, Task>(),
     min: integer("min").notNull(),
     max: integer("max").notNull(),
     targetInflight: integer("target_inflight").notNull(),
@@ -122,9 +129,7 @@ export const deployments = sqliteTable(
     routing: text("routing").$type<RoutingMode>().notNull(),
     /** JSON: the run request as planned (a replica's request: its spec, policies and key), for starting new replicas. */
     spec: text("spec").notNull(),
-    createdBy: text("created_by").notNull(),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...authorColumns(),
   },
   (table) => [index("deployments_status").on(table.status), index("deployments_name").on(table.name)],
 );

@@ -3,6 +3,8 @@ import type { DeploymentRow, DeploymentStore } from "../db/deployment-store";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
 import { DEPLOYMENT_STOPPED, SCALED_DOWN } from "../reconciler/idle";
 import type { InFlightCounts } from "./in-flight";
+import type { DeploymentsService } from "./service";
+import type { ServicesService } from "../services/service";
 import { isDraining, isLiveReplica, isServing } from "./records";
 
 /**
@@ -24,6 +26,12 @@ export interface ScalerDeps {
   stop(serviceId: string, reason: string): Promise<void>;
   now(): number;
   log?(message: string): void;
+}
+
+/** The scaler over the deployments feature (which starts replicas) and the services feature (which stops them). */
+export function scalerOf(parts: Pick<ScalerDeps, "deployments" | "services" | "inFlight" | "now" | "log"> & { starts: Pick<DeploymentsService, "startReplicas">; stops: Pick<ServicesService, "stopWithReason"> }): Scaler {
+  const { starts, stops, ...deps } = parts;
+  return new Scaler({ ...deps, start: (deployment, count, reason) => starts.startReplicas(deployment, count, reason), stop: (id, reason) => stops.stopWithReason(id, reason) });
 }
 
 /** "9.5": loads in events with one decimal at most. */
