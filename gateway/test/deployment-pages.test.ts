@@ -76,6 +76,10 @@ describe("rendering", () => {
     expect(scaleRequest({ replicas: " 1..4 ", targetInflight: "8", scaleUpAfter: "1m", scaleDownAfter: "", routing: "least-busy" })).toEqual({
       request: { replicas: "1..4", targetInflight: 8, scaleUpAfter: "1m", routing: "least-busy" },
     });
+    const current = deployment({ min: 1, max: 4, targetInflight: 8, scaleUpAfterSeconds: 60, routing: "least-busy" });
+    expect(scaleRequest({ replicas: "1..4", targetInflight: "8", scaleUpAfter: "1m", scaleDownAfter: "300s", routing: "prefix" }, current)).toEqual({ request: { routing: "prefix" } });
+    expect(scaleRequest({ replicas: "1..4", routing: "least-busy" }, current)).toEqual({ error: "Nothing to change: edit the replicas or another field first." });
+    expect(scaleRequest({ replicas: "1..4" }, { ...current, status: "STOPPED" })).toEqual({ request: {} });
     expect(scaleRequest({ replicas: "4..1" })).toEqual({ error: "replicas: MIN (4) is above MAX (1)." });
     expect(scaleRequest({ targetInflight: "many" })).toEqual({ error: 'Target in flight "many": write a whole number of requests, 1 or more.' });
     expect(scaleRequest({ routing: "random" })).toEqual({ error: 'Routing "random": choose least-busy or prefix.' });
@@ -109,5 +113,69 @@ describe("the launch form's replica fields, through the app", () => {
     expect(target.status).toBe(400);
     expect(await target.text()).toContain('id="err-targetInflight">Target in flight per replica &quot;lots&quot; is not a whole number');
     expect(await new SvcClient({ baseUrl: app.url }).services.list({ all: true })).toEqual([]);
+  });
+});
+
+describe("a deployment through the pages, against the real API (MIN 0: no replica starts)", () => {
+  let app: RunningSvc;
+  let base: string;
+  let client: SvcClient;
+  beforeAll(async () => {
+    base = tempHome("svc-deployment-flow-");
+    app = await startSvc({ home: localProfileHome(base, [{ repo: MODEL, commit: commitOf("g"), files: files.gguf() }]) });
+    client = new SvcClient({ baseUrl: app.url });
+    await client.models.refresh();
+  });
+  afterAll(async () => {
+    for (const d of await client.deployments.list({ all: true }).catch(() => [])) await client.deployments.remove(d.id, { force: true }).catch(() => {});
+    await app?.cleanup();
+    rmSync(base, { recursive: true, force: true });
+  });
+  const post = (path: string, fields: Record<string, string> = {}) => fetch(`${app.url}${path}`, formPost(app.url, fields));
+
+  test("launch with replicas → the deployment's page; grouped on the services page; scale, stop, remove", async () => {
+    const launched = await post("/services/new", { task: "text-generation", model: MODEL, profile: "default", action: "launch", name: "webchat", replicas: "0..2", routing: "prefix", scaleDownAfter: "2m" });
+    expect(launched.status).toBe(303);
+    const location = launched.headers.get("location")!;
+    expect(location).toMatch(/^\/deployments\/[0-9a-f-]{36}\?launched=1$/);
+    const id = location.slice("/deployments/".length, location.indexOf("?"));
+    expect(await client.deployments.get(id)).toMatchObject({ name: "webchat", min: 0, max: 2, routing: "prefix", scaleDownAfterSeconds: 120, status: "ACTIVE" });
+
+    const page = await (await fetch(`${app.url}${location}`)).text();
+    expect(page).toContain("Launched deployment webchat: 0..2 replicas.");
+    expect(page).toContain('<dd id="replica-counts">0 healthy of 0..2</dd>');
+    expect(page).toContain("created with 0..2 replicas: none runs until the first request");
+
+    const services = await (await fetch(`${app.url}/services`)).text();
+    expect(services).toContain(`<tr class="deployment" data-deployment-id="${id}">`);
+    expect(services).toMatch(/<tr data-service-id="[0-9a-f-]{36}" class="replica ended">[\s\S]*?<td>webchat-1<\/td>/);
+    const version = services.match(/hx-get="\/services\/table\?v=([a-z0-9]+)"/)![1];
+    expect((await fetch(`${app.url}/services/table?v=${version}`)).status).toBe(204);
+
+    const refused = await post(`/deployments/${id}/scale`, { replicas: "5..2" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('id="scale-error">replicas: MIN (5) is above MAX (2).</p>');
+    const scaled = await post(`/deployments/${id}/scale`, { replicas: "0..3", targetInflight: "6", scaleUpAfter: "30s", scaleDownAfter: "120s", routing: "prefix" });
+    expect(scaled.status).toBe(303);
+    expect(scaled.headers.get("location")).toBe(`/deployments/${id}?done=scale`);
+    const after = await client.deployments.get(id);
+    expect(after).toMatchObject({ min: 0, max: 3, targetInflight: 6, routing: "prefix" });
+    expect(after.events.at(-1)!.message).toBe("scaled by its creator: replicas 0..3, target 6 in flight per replica");
+    const panel = await (await fetch(`${app.url}/deployments/${id}/status?v=stale`)).text();
+    expect(panel.indexOf("scaled by its creator")).toBeLessThan(panel.indexOf("created with 0..2 replicas"));
+
+    expect(await (await fetch(`${app.url}/deployments/${id}/stop`)).text()).toContain("Drains every replica");
+    const stopped = await post(`/deployments/${id}/stop`);
+    expect(stopped.status).toBe(303);
+    expect((await client.deployments.get(id)).status).toBe("STOPPED");
+    expect(await (await fetch(`${app.url}/deployments/${id}`)).text()).not.toContain('id="action-stop"');
+
+    const removed = await post(`/deployments/${id}/remove`);
+    expect(removed.status).toBe(303);
+    expect(removed.headers.get("location")).toBe("/services?status=all&kind=deployment&removed=webchat");
+    expect(await (await fetch(`${app.url}${removed.headers.get("location")}`)).text()).toContain("Removed the record of deployment webchat.");
+    const gone = await fetch(`${app.url}/deployments/${id}`);
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain("Deployment not found");
   });
 });

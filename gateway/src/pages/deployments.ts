@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { readReplicaRange, type DeploymentDetails, type ScaleRequest } from "@svc/contracts";
+import { parseDuration, readReplicaRange, type DeploymentDetails, type DeploymentRecord, type ScaleRequest } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
 import { deploymentActionPage, deploymentDetailsPage, deploymentPanel, serviceErrorPage, type DeploymentAction, type ScaleFormValues } from "@svc/ui";
 import { fingerprint, orchestratorDown } from "./services";
@@ -14,25 +14,31 @@ const ScaleForm = t.Object(
   { additionalProperties: true },
 );
 
-/** The scale form's text → a ScaleRequest (blank fields keep the deployment's), or what to fix. */
-export function scaleRequest(values: ScaleFormValues): { request: ScaleRequest } | { error: string } {
+/**
+ * The scale form's text → a ScaleRequest of what differs from `current` (the form shows every value,
+ * so an unchanged field is left out and the event names only real changes), or what to fix.
+ */
+export function scaleRequest(values: ScaleFormValues, current?: DeploymentRecord): { request: ScaleRequest } | { error: string } {
   const request: ScaleRequest = {};
   const replicas = values.replicas?.trim();
   if (replicas) {
     const range = readReplicaRange(replicas);
     if ("error" in range) return { error: `${range.error}.` };
-    request.replicas = replicas;
+    if (range.min !== current?.min || range.max !== current?.max) request.replicas = replicas;
   }
   const target = values.targetInflight?.trim();
   if (target) {
     if (!/^\d+$/.test(target) || Number(target) < 1) return { error: `Target in flight "${target}": write a whole number of requests, 1 or more.` };
-    request.targetInflight = Number(target);
+    if (Number(target) !== current?.targetInflight) request.targetInflight = Number(target);
   }
-  if (values.scaleUpAfter?.trim()) request.scaleUpAfter = values.scaleUpAfter.trim();
-  if (values.scaleDownAfter?.trim()) request.scaleDownAfter = values.scaleDownAfter.trim();
+  const up = values.scaleUpAfter?.trim();
+  if (up && parseDuration(up) !== current?.scaleUpAfterSeconds) request.scaleUpAfter = up;
+  const down = values.scaleDownAfter?.trim();
+  if (down && parseDuration(down) !== current?.scaleDownAfterSeconds) request.scaleDownAfter = down;
   const routing = values.routing?.trim();
-  if (routing === "least-busy" || routing === "prefix") request.routing = routing;
-  else if (routing) return { error: `Routing "${routing}": choose least-busy or prefix.` };
+  if (routing !== undefined && routing !== "" && routing !== "least-busy" && routing !== "prefix") return { error: `Routing "${routing}": choose least-busy or prefix.` };
+  if (routing && routing !== current?.routing) request.routing = routing;
+  if (Object.keys(request).length === 0 && current?.status === "ACTIVE") return { error: "Nothing to change: edit the replicas or another field first." };
   return { request };
 }
 
@@ -98,7 +104,7 @@ export function deploymentPages(client: SvcClient, session: boolean) {
           return failure(request, error);
         }
         const values = (body ?? {}) as ScaleFormValues;
-        const parsed = scaleRequest(values);
+        const parsed = scaleRequest(values, d);
         if ("error" in parsed) return page(request, detailsPage(d, { scale: values, scaleError: parsed.error }), 400);
         try {
           await client.deployments.scale(d.id, parsed.request);
