@@ -138,9 +138,17 @@ class ActivityAnswer:
     recorded: int
 
 
-def report_service_activity(services: list[ServiceActivity]) -> Call[ActivityAnswer]:
-    """The gateway's report of the last request to each service (the idle clocks of idle_stop)."""
-    return Call("POST", "/api/services/activity", ActivityAnswer, body={"services": list(services)})
+#: Requests in flight on a service now (what the scaler of a deployment reads).
+ServiceInFlight = TypedDict("ServiceInFlight", {"id": str, "count": int})
+
+
+def report_service_activity(services: list[ServiceActivity], in_flight: list[ServiceInFlight] | None = None) -> Call[ActivityAnswer]:
+    """The gateway's report of the last request to each service (the idle clocks of idle_stop) and, when given,
+    the requests in flight on each (a service left out of `in_flight` holds none)."""
+    body: dict[str, Any] = {"services": list(services)}
+    if in_flight is not None:
+        body["inFlight"] = list(in_flight)
+    return Call("POST", "/api/services/activity", ActivityAnswer, body=body)
 
 
 def remove_service(ref: str, force: bool = False) -> Call[ServiceRecord]:
