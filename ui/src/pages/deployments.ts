@@ -13,7 +13,8 @@ export const DEPLOYMENT_STYLE = html`<style>
   .services tr.replica td:first-child { padding-left: 1.6rem; }
   .services tr.replica td:first-child::before { content: "↳ "; color: var(--muted); }
   .counts { color: var(--muted); font-size: .85rem; margin-left: .3rem; font-weight: normal; }
-  .scale-form .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: .5rem 1rem; }
+  .scale-form .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: .5rem 1rem; align-items: end; }
+  .scale-form select { width: 100%; padding: .45rem .5rem; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
 </style>`;
 
 /** "2 healthy, 1 coming of 0..3". */
@@ -33,6 +34,9 @@ export function deploymentRow(d: DeploymentRecord): SafeHtml {
     <td>${d.profile}</td>
   </tr>`;
 }
+
+/** Seconds as the form shows them again: 300 → "5m", 3600 → "1h", 45 → "45s". */
+const asTyped = (seconds: number) => (seconds % 3600 === 0 ? `${seconds / 3600}h` : seconds % 60 === 0 ? `${seconds / 60}m` : `${seconds}s`);
 
 const when = (iso: string) => html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 19).replace("T", " ")} UTC</time>`;
 
@@ -55,8 +59,8 @@ function scaleForm(d: DeploymentRecord, values: ScaleFormValues, error?: string)
       <div class="grid">
         <div><label for="f-replicas">Replicas (MIN..MAX)</label><input id="f-replicas" name="replicas" value="${value(values.replicas, `${d.min}..${d.max}`)}" required autocomplete="off" spellcheck="false" ${error ? html`aria-describedby="scale-error"` : ""} /></div>
         <div><label for="f-targetInflight">Target in flight per replica</label><input id="f-targetInflight" name="targetInflight" inputmode="numeric" value="${value(values.targetInflight, String(d.targetInflight))}" autocomplete="off" /></div>
-        <div><label for="f-scaleUpAfter">Scale up after</label><input id="f-scaleUpAfter" name="scaleUpAfter" value="${value(values.scaleUpAfter, `${d.scaleUpAfterSeconds}s`)}" autocomplete="off" /></div>
-        <div><label for="f-scaleDownAfter">Scale down after</label><input id="f-scaleDownAfter" name="scaleDownAfter" value="${value(values.scaleDownAfter, `${d.scaleDownAfterSeconds}s`)}" autocomplete="off" /></div>
+        <div><label for="f-scaleUpAfter">Scale up after</label><input id="f-scaleUpAfter" name="scaleUpAfter" value="${value(values.scaleUpAfter, asTyped(d.scaleUpAfterSeconds))}" autocomplete="off" /></div>
+        <div><label for="f-scaleDownAfter">Scale down after</label><input id="f-scaleDownAfter" name="scaleDownAfter" value="${value(values.scaleDownAfter, asTyped(d.scaleDownAfterSeconds))}" autocomplete="off" /></div>
         <div><label for="f-routing">Routing</label><select id="f-routing" name="routing">${ROUTING_MODES.map((m) => html`<option value="${m}" ${m === routing ? html`selected` : ""}>${m}</option>`)}</select></div>
       </div>
       <p class="hint">MIN 0: no replica runs until a request comes. A replica is added when the requests in flight per replica stay above the target for "scale up after"; one is drained and stopped after "scale down after" without a request. ${d.status === "STOPPED" ? "Scaling a stopped deployment starts it again." : ""}</p>
