@@ -133,9 +133,12 @@ function stubApi() {
       if (url.pathname.startsWith("/api/services/")) return missing("service");
       if (url.pathname === "/api/services") return Response.json([service("b2222222-0000-4000-8000-000000000000", "chat-1", "HEALTHY", details.id)]);
       if (url.pathname === "/api/deployments") return Response.json([details]);
-      if (url.pathname === "/api/deployments/chat" && request.method === "GET") return Response.json(details);
+      if ((url.pathname === "/api/deployments/chat" || url.pathname === `/api/deployments/${details.id}`) && request.method === "GET") return Response.json(details);
       if (url.pathname === "/api/deployments/chat" && request.method === "PATCH") return Response.json({ ...details, ...JSON.parse(body), min: 1, max: 4 });
-      if (url.pathname === "/api/deployments/chat/stop") return Response.json({ ...details, status: "STOPPED", healthy: 0, coming: 0 });
+      if (url.pathname === "/api/deployments/chat/stop") {
+        Object.assign(details, { status: "STOPPED", healthy: 0, coming: 0 });
+        return Response.json(details);
+      }
       return missing("deployment");
     },
   });
@@ -169,7 +172,7 @@ describe("svc scale, details, stop, ls against a stub of the API", () => {
     expect(details.asked).toEqual(["GET /api/services/chat", "GET /api/deployments/chat"]);
     expect(details.out).toMatch(/^deployment\s+chat$/m);
     const stop = await svc("stop", "chat");
-    expect(stop).toMatchObject({ code: 0, out: `Stopped deployment ${deployment().id}.`, asked: ["POST /api/services/chat/stop", "POST /api/deployments/chat/stop"] });
+    expect(stop).toMatchObject({ code: 0, out: `Stopped deployment ${deployment().id}.`, asked: ["POST /api/services/chat/stop", "POST /api/deployments/chat/stop", `GET /api/deployments/${deployment().id}`] });
     const neither = await svc("details", "nothing");
     expect(neither.code).toBe(1);
     expect(neither.err).toContain("No service or deployment has the id or name nothing.");

@@ -1,10 +1,11 @@
 /**
  * The CLI's deployment commands against the running app (issue 31): svc run --replicas, svc ls
- * grouping the replicas, svc details / scale / stop / rm of a deployment. MIN 0, so no replica
- * starts and no container is needed; tests/app/deployments.test.ts grows and shrinks real ones.
+ * grouping the replicas, svc details / scale / stop / rm of a deployment: MIN 0 first (no replica
+ * starts), then MIN 1 (one container, which svc stop drains and stops before it returns);
+ * tests/app/deployments.test.ts grows and shrinks real ones under load.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { runSvc, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
+import { runSvc, startAppWithTinyModels, TEXT_MODEL, waitForReplicas, type TinyApp } from "@svc/testing";
 
 let tiny: TinyApp;
 beforeAll(async () => {
@@ -51,11 +52,16 @@ test("svc run --replicas makes a deployment; ls groups its replica; details, sca
   expect(nothing.code).toBe(2);
   expect(nothing.stderr).toContain("give the new bounds (e.g. svc scale REF 1..4)");
 
+  // MIN 1: a replica starts; rm refuses the live deployment; stop returns once the replica has drained and stopped.
+  expect((await svc("scale", "cli-chat", "1..3")).code).toBe(0);
+  await waitForReplicas(tiny.client, id, { healthy: 1 }, 120_000);
+  expect((await svc("ls")).stdout).toMatch(/\n {2}[0-9a-f]{8}-[0-9a-f]{4}\s.*HEALTHY\s+\d+\s+cli-chat-1\s+default\n/);
   const live = await svc("rm", "cli-chat", "--yes");
   expect(live.code).toBe(1);
-  expect(live.stderr).toContain("deployment cli-chat is ACTIVE with 0 replicas up or on the way: stop it first ('svc stop cli-chat')");
+  expect(live.stderr).toContain("deployment cli-chat is ACTIVE with 1 replica up or on the way: stop it first ('svc stop cli-chat')");
   const stop = await svc("stop", "cli-chat");
   expect(stop).toMatchObject({ code: 0, stdout: `Stopped deployment ${id}.\n` });
+  expect((await tiny.client.deployments.get(id)).replicas.map((replica) => replica.status)).toEqual(["STOPPED"]);
   const rm = await svc("rm", "cli-chat", "--yes");
   expect(rm).toMatchObject({ code: 0, stdout: `Removed deployment ${id}.\n` });
   const gone = await svc("details", "cli-chat");

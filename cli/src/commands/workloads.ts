@@ -27,11 +27,18 @@ export interface WorkloadKind<R extends WorkloadRecord, D extends R> {
 
 export const SERVICE: WorkloadKind<ServiceRecord, ServiceDetails> = { noun: "service", api: (client) => client.services, isLive: (r) => isLive(r.status) };
 export const BATCH_JOB: WorkloadKind<BatchRecord, BatchDetails> = { noun: "batch job", api: (client) => client.batches, isLive: (r) => isLiveBatch(r.status) };
-/** A deployment is live while ACTIVE (its scaler may start replicas) or while any replica is up or on its way. */
+/**
+ * A deployment is live while ACTIVE (its scaler may start replicas) or while any replica still runs
+ * (a draining one included). Its stop answers with the details, so `svc stop` waits for the replicas.
+ */
 export const DEPLOYMENT: WorkloadKind<DeploymentRecord, DeploymentDetails> = {
   noun: "deployment",
-  api: (client) => client.deployments,
-  isLive: (d) => d.status === "ACTIVE" || d.healthy + d.coming > 0,
+  api: (client) => ({
+    get: (ref) => client.deployments.get(ref),
+    stop: async (ref) => client.deployments.get((await client.deployments.stop(ref)).id),
+    remove: (ref, options) => client.deployments.remove(ref, options),
+  }),
+  isLive: (d) => d.status === "ACTIVE" || ("replicas" in d ? (d as DeploymentDetails).replicas.some((r) => isLive(r.status)) : d.healthy + d.coming > 0),
 };
 
 /** Per kind of workload a command takes: how `details` writes one; what `rm` says to a live one without --force, and after its question. */
