@@ -27,7 +27,10 @@ def test_a_deployment_from_python(client: svc.Svc) -> None:
         (replica,) = [service for service in deployment.replicas if service.status == "HEALTHY"]
         assert replica.chat("Say hello", max_tokens=4).text
         assert "scaled by its creator: replicas 1..2, target 4 in flight per replica" in [event.message for event in deployment.events]
-    assert client.deployment("py-deploy").status == "STOPPED"
+    # Leaving the block stopped it and waited for its replica.
+    stopped = client.deployment("py-deploy").record
+    assert isinstance(stopped, svc.DeploymentDetails)
+    assert (stopped.status, [replica.status for replica in stopped.replicas]) == ("STOPPED", ["STOPPED"])
     client.deployment("py-deploy").rm(force=True)
     with pytest.raises(svc.SvcApiError) as missing:
         client.deployment("py-deploy")

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from . import _api as api
 from ._http import SyncHttp
-from .contracts import DeploymentDetails, DeploymentEvent, DeploymentRecord, DeploymentStatus, RunResponse
+from ._service_base import STOP_TIMEOUT
+from .contracts import TERMINAL_STATUSES, DeploymentDetails, DeploymentEvent, DeploymentRecord, DeploymentStatus, RunResponse
 from .errors import SvcApiError, SvcTimeoutError
 from .service import Service
 
@@ -86,9 +87,17 @@ class Deployment:
         self.record = self._http.call(api.scale_deployment(self.id, {**options, "replicas": replicas} if replicas is not None else options))
         return self
 
-    def stop(self) -> Deployment:
-        """Drains and stops every replica; scaling is off until `scale()` (the records stay)."""
+    def stop(self, wait: bool = True) -> Deployment:
+        """Drains and stops every replica; scaling is off until `scale()` (the records stay).
+
+        Returns once no replica runs any more (SvcTimeoutError after a minute), unless `wait=False`.
+        """
         self.record = self._http.call(api.stop_deployment(self.id))
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while wait and any(replica.status not in TERMINAL_STATUSES for replica in self.details().replicas):
+            if time.monotonic() >= deadline:
+                raise SvcTimeoutError(f"Deployment {self.name} still has replicas running {STOP_TIMEOUT} s after it was stopped.")
+            time.sleep(WAIT_INTERVAL)
         return self
 
     def rm(self, force: bool = False) -> None:
