@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   restart: () => import("./commands/services/lifecycle").then((m) => m.registerRestart),
   rm: () => import("./commands/services/lifecycle").then((m) => m.registerRm),
   logs: () => import("./commands/services/lifecycle").then((m) => m.registerLogs),
+  scale: () => import("./commands/deployments/scale").then((m) => m.registerScale),
   usage: () => import("./commands/usage").then((m) => m.registerUsage),
 };
 /** Two-word commands (`svc profile ls`, see group.ts), and `svc run`, which parses its own arguments. */

@@ -8,6 +8,7 @@ export * from "./profiles";
 export * from "./services";
 export * from "./deployments";
 export * from "./deployment-details";
+export * from "./replica-groups";
 export * from "./durations";
 export * from "./policies";
 export * from "./models";

@@ -29,6 +29,11 @@ import { BatchStore } from "./db/batch-store";
 import { batchesController } from "./batches";
 import { BatchesService } from "./batches/service";
 import type { JobFollower } from "./reconciler/reconciler";
+import { DeploymentStore } from "./db/deployment-store";
+import { deploymentsController } from "./deployments";
+import { DeploymentsService } from "./deployments/service";
+import { InFlightCounts } from "./deployments/in-flight";
+import { scalerOf, type Scaler } from "./deployments/scaler";
 
 /** Wires the orchestrator: its records, the engines, the reconciler loop and the services API. */
 export function features(ctx: ServiceContext): AnyElysia[] {
@@ -54,7 +59,16 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   const log = (message: string) => console.log(`[reconciler] ${message}`);
   const followers: JobFollower[] = [];
   const metrics = new OrchestratorMetrics(store);
-  const reconciler = new Reconciler({ store, engineFor: (row) => engines.forRecord(row), log, onTickStart: () => metrics.tickStarted(), onTick: (seconds) => metrics.tick(seconds), followers });
+  const scaling: { scaler?: Scaler } = {};
+  const reconciler = new Reconciler({
+    store,
+    engineFor: (row) => engines.forRecord(row),
+    log,
+    onTickStart: () => metrics.tickStarted(),
+    onTick: (seconds) => metrics.tick(seconds),
+    followers,
+    afterTick: async () => scaling.scaler?.tick(),
+  });
   const planner = {
     profile: (name: string) => client.profiles.get(name),
     models: (profile: string, repo?: string) => client.models.list({ profile, repo }),
@@ -77,13 +91,18 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     log: (message) => console.log(`[batches] ${message}`),
   });
   followers.push(batches);
+  const inFlight = new InFlightCounts();
   const services = new ServicesService({
     store,
     planner,
     engineFor: (profile) => engines.forProfile(profile),
     engineOf: (row) => engines.forRecord(row),
     reconciler,
+    inFlight,
   });
+  const deploymentStore = new DeploymentStore(join(ctx.dataDir, "orchestrator.db"));
+  const deployments = new DeploymentsService({ store: deploymentStore, services: store, replicas: services, inFlight, wake: () => reconciler.wake(), log: (message) => console.log(`[deployments] ${message}`) });
+  scaling.scaler = scalerOf({ deployments: deploymentStore, services: store, inFlight, starts: deployments, stops: services, now: Date.now, log: (message) => console.log(`[scaler] ${message}`) });
   reconciler.start();
   const reachability = new EngineReachability({ docker: dockerApi, profiles: () => client.profiles.list(), slurmFor: (profile) => engines.slurmFor(profile) });
   reachability.start();
@@ -94,5 +113,5 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     installs: slurmDeps.installs,
     liveJobs: (profile) => engines.clusterWorkDirs(profile, [...store.live(), ...batchStore.live()]),
   });
-  return [servicesController(services), batchesController(batches), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker, reachability), serviceRoutesController(store), metricsController(metrics)];
+  return [servicesController(services, deployments), deploymentsController(deployments), batchesController(batches), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker, reachability), serviceRoutesController(store, deploymentStore), metricsController(metrics)];
 }

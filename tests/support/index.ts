@@ -21,3 +21,4 @@ export * from "./batch-jobs";
 export * from "./doc-blocks";
 export * from "./safetensors-model";
 export * from "./openai-batches";
+export * from "./deployments";

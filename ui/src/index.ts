@@ -24,6 +24,7 @@ export {
   type ServiceDetailsOptions,
 } from "./pages/service-details";
 export { exampleTexts } from "./pages/service-examples";
+export { deploymentDetailsPage, deploymentPanel, deploymentActionPage, DEPLOYMENTS_PATH, type DeploymentAction, type ScaleFormValues } from "./pages/deployments";
 export { playgroundPage, PLAYGROUND_PATH, type PlaygroundValues, type PlaygroundResult } from "./pages/playground";
 export { batchesPage, batchesTable, batchDetailsPage, progressBar, BATCHES_PATH, type BatchFormValues } from "./pages/batches";
 export { keysPage, KEYS_PATH, type KeyFormValues } from "./pages/keys";

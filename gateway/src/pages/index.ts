@@ -8,6 +8,7 @@ import { modelPages } from "./models";
 import { servicePages } from "./services";
 import { launchPages } from "./launch";
 import { serviceDetailPages } from "./service-details";
+import { deploymentPages } from "./deployments";
 import { playgroundPages } from "./playground";
 import { batchPages } from "./batches";
 import { keyAndUsagePages } from "./keys";
@@ -26,6 +27,7 @@ export function pagesController(settings: Settings, client: InternalClient, prox
     .use(servicePages(client, loggedIn))
     .use(launchPages(client, loggedIn))
     .use(serviceDetailPages(client, loggedIn))
+    .use(deploymentPages(client, loggedIn))
     .use(playgroundPages(client, loggedIn, proxy))
     .use(batchPages(client, loggedIn))
     .use(keyAndUsagePages(keys, usage, client, loggedIn, endpoints))

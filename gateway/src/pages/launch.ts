@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { toTask, type Model, type RunRequest } from "@svc/contracts";
+import { readReplicaRange, toTask, type Model, type RunRequest } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
 import { launchPage, type LaunchError, type LaunchFormValues, type LaunchPreview } from "@svc/ui";
 
@@ -42,12 +42,18 @@ const LaunchForm = t.Object(
     startTimeout: text(32),
     renew: text(8),
     renewBefore: text(32),
+    replicas: text(16),
+    targetInflight: text(16),
+    scaleUpAfter: text(32),
+    scaleDownAfter: text(32),
+    routing: text(16),
   },
   { additionalProperties: true },
 );
 
-type IntegerField = "ntasksPerNode" | "mem" | "gres" | "nodes" | "maxInputLength" | "maxTotalTokens" | "gracePeriod";
+type IntegerField = "ntasksPerNode" | "mem" | "gres" | "nodes" | "maxInputLength" | "maxTotalTokens" | "gracePeriod" | "targetInflight";
 const LABELS: Record<IntegerField, string> = {
+  targetInflight: "Target in flight per replica",
   gracePeriod: "Grace period",
   ntasksPerNode: "Tasks per node",
   mem: "Memory",
@@ -88,6 +94,11 @@ const OPTION_FIELDS: Array<[RegExp, keyof LaunchFormValues]> = [
   [/^--ntasks-per-node\b|^job\.ntasksPerNode:/, "ntasksPerNode"],
   [/^The model\b|^model:| is a (text-generation|speech-recognition) model, not /, "model"],
   [/^--revision\b|^revision:/, "revision"],
+  [/^--replicas\b|^scaling\.replicas:|^replicas\b/, "replicas"],
+  [/^--target-inflight\b|^scaling\.targetInflight:/, "targetInflight"],
+  [/^--scale-up-after\b|^scaling\.scaleUpAfter:/, "scaleUpAfter"],
+  [/^--scale-down-after\b|^scaling\.scaleDownAfter:/, "scaleDownAfter"],
+  [/^--routing\b|^scaling\.routing:/, "routing"],
 ];
 
 export function launchError(error: ApiError): LaunchError {
@@ -150,6 +161,16 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
     }).filter(([, v]) => v !== undefined),
   );
   if (Object.keys(policies).length) request.policies = policies;
+  const replicas = clean("replicas");
+  if (replicas) {
+    const range = readReplicaRange(replicas);
+    if ("error" in range) return { error: { field: "replicas", message: `${range.error}.` } };
+    const routing = clean("routing");
+    if (routing !== undefined && routing !== "least-busy" && routing !== "prefix") return { error: { field: "routing", message: `Routing "${routing}": choose least-busy or prefix.` } };
+    request.scaling = Object.fromEntries(
+      Object.entries({ replicas, targetInflight: integers.targetInflight, scaleUpAfter: clean("scaleUpAfter"), scaleDownAfter: clean("scaleDownAfter"), routing }).filter(([, v]) => v !== undefined),
+    ) as RunRequest["scaling"];
+  }
   if (!request.model) return { error: { field: "model", message: "Choose a model. Only registered models can run: add or refresh them on the Models page." } };
   if (task === "text-generation") {
     const options = Object.fromEntries(
@@ -221,6 +242,7 @@ export function launchPages(client: SvcClient, session: boolean) {
         if (!run) return render(request, values, { error, status: 400 });
         try {
           const result = await client.services.run({ ...run, dryRun });
+          if (!dryRun && result.deployment) return new Response(null, { status: 303, headers: { location: `/deployments/${result.deployment.id}?launched=1` } });
           if (dryRun || !result.service) {
             const placement = result.placement ? { placement: { summary: result.placement.summary, reasons: result.placement.reasons } } : {};
             return render(request, values, { preview: { script: result.script, revision: result.revision, matched: result.matched, warnings: result.warnings, ...placement } });

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { isServiceStatus, toTask, type ServiceRecord } from "@svc/contracts";
+import { deploymentIdsOf, isServiceStatus, toTask, type DeploymentRecord, type ServiceRecord } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
 import { SERVICES_PAGE_SIZE, servicesPage, servicesTable, type ServiceFilters } from "@svc/ui";
 
@@ -13,6 +13,7 @@ const Filters = t.Object(
     q: t.Optional(t.String({ maxLength: 256 })),
     v: t.Optional(t.String({ maxLength: 64 })),
     removed: t.Optional(t.String({ maxLength: 256 })),
+    kind: t.Optional(t.String({ maxLength: 16 })),
     cursor: t.Optional(t.String({ maxLength: 256 })),
   },
   { additionalProperties: true },
@@ -34,7 +35,7 @@ function cleanFilters(raw: { status?: string; task?: string; profile?: string; q
 async function load(
   client: SvcClient,
   filters: ServiceFilters,
-): Promise<{ services: ServiceRecord[]; total: number; nextCursor?: string; error?: string; errorStatus?: number }> {
+): Promise<{ services: ServiceRecord[]; deployments?: DeploymentRecord[]; total: number; nextCursor?: string; error?: string; errorStatus?: number }> {
   try {
     const status = isServiceStatus(filters.status) ? filters.status : undefined;
     const { services: all, nextCursor } = await client.services.page({ status, all: filters.status === "all", limit: SERVICES_PAGE_SIZE, cursor: filters.cursor });
@@ -45,7 +46,9 @@ async function load(
         (!filters.profile || s.profile === filters.profile) &&
         (!q || s.id.startsWith(q) || s.name.toLowerCase().includes(q) || s.model.toLowerCase().includes(q)),
     );
-    return { services, total: all.length, ...(nextCursor ? { nextCursor } : {}) };
+    // The deployments of the replicas listed (asked for only when there is one), to group them under.
+    const deployments = deploymentIdsOf(services).length ? await client.deployments.list({ all: true }) : [];
+    return { services, deployments, total: all.length, ...(nextCursor ? { nextCursor } : {}) };
   } catch (error) {
     // A page link that no longer fits (a cursor from another list) is the caller's to fix; anything else means orchestrator-svc is away.
     if (error instanceof ApiError) return { services: [], total: 0, error: error.message, errorStatus: error.status < 500 ? 400 : 503 };
@@ -55,7 +58,11 @@ async function load(
 
 /** The rows as rendered (without their fingerprint), to tell whether a poll has anything new. */
 function tableVersion(loaded: Awaited<ReturnType<typeof load>>, filters: ServiceFilters): string {
-  return fingerprint(servicesTable(loaded.services, filters, { total: loaded.total, version: "", error: loaded.error, nextCursor: loaded.nextCursor }).value);
+  return fingerprint(tableOf(loaded, filters, "").value);
+}
+
+function tableOf(loaded: Awaited<ReturnType<typeof load>>, filters: ServiceFilters, version: string) {
+  return servicesTable(loaded.services, filters, { total: loaded.total, version, error: loaded.error, nextCursor: loaded.nextCursor, deployments: loaded.deployments });
 }
 
 /**
@@ -76,7 +83,7 @@ export function servicePages(client: SvcClient, session: boolean) {
             () => [] as string[],
           ),
         ]);
-        const notices = query.removed ? [`Removed the record of service ${query.removed}.`] : [];
+        const notices = query.removed ? [`Removed the record of ${query.kind === "deployment" ? "deployment" : "service"} ${query.removed}.`] : [];
         const body = servicesPage({ ...loaded, filters, profiles, session, notices, version: tableVersion(loaded, filters) });
         return new Response(body, { status: loaded.errorStatus ?? 200, headers: htmlHeaders });
       },
@@ -89,7 +96,7 @@ export function servicePages(client: SvcClient, session: boolean) {
         const loaded = await load(client, filters);
         const version = tableVersion(loaded, filters);
         if (query.v === version) return new Response(null, { status: 204 });
-        return new Response(servicesTable(loaded.services, filters, { total: loaded.total, version, error: loaded.error, nextCursor: loaded.nextCursor }).value, { headers: htmlHeaders });
+        return new Response(tableOf(loaded, filters, version).value, { headers: htmlHeaders });
       },
       { query: Filters, detail: { hide: true } },
     );

@@ -1,11 +1,8 @@
 import { index, integer, sqliteTable, text, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { BatchStatus, BatchTask, EngineKind, ServiceStatus, Task } from "@svc/contracts";
+import type { BatchStatus, BatchTask, DeploymentStatus, EngineKind, RoutingMode, ServiceStatus, Task } from "@svc/contracts";
 
-/**
- * A workload is a thing that runs on an engine: a service or a batch job. Both tables hold these
- * columns (their own ones beside), and each has an event table of the same shape.
- */
-function workloadColumns<Status extends string, Kind extends string>() {
+/** What names a row and says where it runs: every workload's, and a deployment's (whose replicas are services). */
+function identityColumns<Status extends string, Kind extends string>() {
   return {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
@@ -15,14 +12,31 @@ function workloadColumns<Status extends string, Kind extends string>() {
     profile: text("profile").notNull(),
     engine: text("engine").$type<EngineKind>().notNull(),
     status: text("status").$type<Status>().notNull(),
+  };
+}
+
+/** When a row was made, by whom, and last changed. */
+function authorColumns() {
+  return {
+    createdBy: text("created_by").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  };
+}
+
+/**
+ * A workload is a thing that runs on an engine: a service or a batch job. Both tables hold these
+ * columns (their own ones beside), and each has an event table of the same shape.
+ */
+function workloadColumns<Status extends string, Kind extends string>() {
+  return {
+    ...identityColumns<Status, Kind>(),
     reason: text("reason"),
     /** The engine's name for what it runs (a container id, a Slurm job id with its host), once it accepted it. */
     handle: text("handle"),
     /** JSON: the request as planned and the launch, so that it can be started again. */
     spec: text("spec").notNull(),
-    createdBy: text("created_by").notNull(),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
+    ...authorColumns(),
   };
 }
 
@@ -68,6 +82,10 @@ export const services = sqliteTable(
     generation: integer("generation").notNull().default(0),
     /** JSON: a renewal under way ({phase, handle, generation, since}); see reconciler/renewal.ts. */
     successor: text("successor"),
+    /** The deployment this service is a replica of (svc run --replicas); null for a service of its own. */
+    deploymentId: text("deployment_id"),
+    /** When the scaler began draining this replica (no new request is sent to it); null when not draining. */
+    drainingSince: text("draining_since"),
   },
   (table) => [
     index("services_status").on(table.status),
@@ -76,6 +94,7 @@ export const services = sqliteTable(
     index("services_updated_at").on(table.updatedAt),
     // The stopped on-demand services /v1 may start (dormantOnDemand), found without reading the whole history.
     index("services_on_demand").on(table.onDemand, table.status),
+    index("services_deployment").on(table.deploymentId),
   ],
 );
 
@@ -96,3 +115,37 @@ export const batches = sqliteTable(
 );
 
 export const batchEvents = workloadEvents<BatchStatus>("batch_events", "batch_id", () => batches.id, "batch_events_batch");
+
+/** One row per deployment (svc run --replicas): a named set of replicas, kept until removed. Its replicas are services. */
+export const deployments = sqliteTable(
+  "deployments",
+  {
+    ...identityColumns<DeploymentStatus, Task>(),
+    min: integer("min").notNull(),
+    max: integer("max").notNull(),
+    targetInflight: integer("target_inflight").notNull(),
+    scaleUpAfterSeconds: integer("scale_up_after_seconds").notNull(),
+    scaleDownAfterSeconds: integer("scale_down_after_seconds").notNull(),
+    routing: text("routing").$type<RoutingMode>().notNull(),
+    /** JSON: the run request as planned (a replica's request: its spec, policies and key), for starting new replicas. */
+    spec: text("spec").notNull(),
+    ...authorColumns(),
+  },
+  (table) => [index("deployments_status").on(table.status), index("deployments_name").on(table.name)],
+);
+
+/** Every scaling decision of a deployment, and each change a person made, with its reason. */
+export const deploymentEvents = sqliteTable(
+  "deployment_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    deploymentId: text("deployment_id")
+      .notNull()
+      .references(() => deployments.id, { onDelete: "cascade" }),
+    at: text("at").notNull(),
+    from: integer("from").notNull(),
+    to: integer("to").notNull(),
+    message: text("message").notNull(),
+  },
+  (table) => [index("deployment_events_deployment").on(table.deploymentId, table.id)],
+);

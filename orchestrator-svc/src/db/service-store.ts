@@ -1,4 +1,4 @@
-import { and, eq, inArray, like, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, like, sql } from "drizzle-orm";
 import { DORMANT_STATUSES, LIVE_STATUSES, type ServiceStatus } from "@svc/contracts";
 import * as schema from "./schema";
 import { WorkloadStore, type ListFilter as WorkloadListFilter } from "./workload-store";
@@ -18,7 +18,7 @@ export function withoutApiKey(args: string[]): string[] {
 export type ServiceRow = typeof schema.services.$inferSelect;
 export type NewServiceRow = typeof schema.services.$inferInsert;
 /** Fields a transition may change besides the status. */
-export type ServicePatch = Partial<Pick<ServiceRow, "reason" | "host" | "port" | "handle" | "runtime" | "lastRequestAt" | "endsAt" | "generation" | "successor">>;
+export type ServicePatch = Partial<Pick<ServiceRow, "reason" | "host" | "port" | "handle" | "runtime" | "lastRequestAt" | "endsAt" | "generation" | "successor" | "drainingSince">>;
 
 export type ListFilter = WorkloadListFilter<ServiceStatus>;
 
@@ -87,6 +87,15 @@ export class ServiceStore extends WorkloadStore<ServiceRow, NewServiceRow, Servi
       }
     });
     return known;
+  }
+
+  /** The replicas of these deployments (services with their deployment_id), by deployment, oldest first. */
+  replicasOf(deploymentIds: string[]): Map<string, ServiceRow[]> {
+    const found = new Map<string, ServiceRow[]>(deploymentIds.map((id) => [id, []]));
+    if (deploymentIds.length === 0) return found;
+    const rows = this.db.select().from(schema.services).where(inArray(schema.services.deploymentId, deploymentIds)).orderBy(asc(schema.services.createdAt), asc(schema.services.name)).all();
+    for (const row of rows) found.get(row.deploymentId!)?.push(row);
+    return found;
   }
 
   byHandles(handles: string[]): ServiceRow[] {

@@ -5,7 +5,8 @@ import { openDatabase } from "@svc/platform/db";
 import { join } from "node:path";
 import * as schema from "./schema";
 
-const MIGRATIONS = join(import.meta.dir, "..", "..", "drizzle");
+/** The orchestrator's migrations (drizzle-kit generate), applied by every store that opens its file. */
+export const MIGRATIONS = join(import.meta.dir, "..", "..", "drizzle");
 
 /** What every workload row (a service, a batch job) has, whatever its table. */
 export interface WorkloadRow<Status extends string = string> {

@@ -4,6 +4,11 @@ import type { ServiceRow } from "../db/service-store";
 /** The reason an idle-stopped service keeps ("idle for 30 min"), and how to recognise it. */
 export const idleReason = (seconds: number) => `idle for ${formatDuration(seconds)}`;
 export const isIdleReason = (reason: string | null) => reason !== null && reason.startsWith("idle for ");
+/** The reasons the scaler of a deployment stops a replica with ("scaled down to 1: idle for 5 min", "deployment stopped: …"). */
+export const SCALED_DOWN = "scaled down to ";
+export const DEPLOYMENT_STOPPED = "deployment stopped";
+/** A stop whose reason the service keeps once STOPPED (not the generic "stopped by its creator"). */
+export const keepsStopReason = (reason: string | null) => isIdleReason(reason) || (reason !== null && (reason.startsWith(SCALED_DOWN) || reason.startsWith(DEPLOYMENT_STOPPED)));
 
 /**
  * Whether a HEALTHY service with --idle-stop has answered no request for that long: its clock is

@@ -5,7 +5,7 @@ import { nextStatus } from "./next-status";
 import { probeHealth } from "./health-probe";
 import { HealthWatch } from "./health-watch";
 import { EngineBackoff } from "./backoff";
-import { idleFor, isIdleReason } from "./idle";
+import { idleFor, keepsStopReason } from "./idle";
 import { Renewals } from "./renewal";
 import { readSpec } from "../services/records";
 import { KIND_TRAITS } from "../engines/kind-traits";
@@ -49,6 +49,8 @@ export interface ReconcilerDeps {
   /** Told before each tick, and after it how long it took (seconds). */
   onTickStart?: () => void;
   onTick?: (seconds: number) => void;
+  /** Runs at the end of each tick, on the statuses it recorded (the scaler of deployments). */
+  afterTick?: () => Promise<void>;
 }
 
 /**
@@ -154,6 +156,7 @@ export class Reconciler {
           }
         }),
     );
+    await this.deps.afterTick?.().catch((error) => this.deps.log?.(`scaling deployments failed: ${(error as Error).message}`));
   }
 
   private async reconcile(engine: Engine, rows: ServiceRow[], others: { follower: JobFollower; handle: string }[]) {
@@ -178,7 +181,7 @@ export class Reconciler {
         const other = row.successor ? observations.get(JSON.parse(row.successor).handle ?? "") : undefined;
         if (await this.renewals.step(engine, row, observation, other, healthyAt)) return;
         const healthy = observation.phase === "running" && observation.port !== null ? await probe(observation.host, observation.port) : undefined;
-        const stopReason = row.status === "STOPPING" && isIdleReason(row.reason) ? row.reason! : undefined;
+        const stopReason = row.status === "STOPPING" && keepsStopReason(row.reason) ? row.reason! : undefined;
         const decision = nextStatus(row.status, observation, healthy, this.grace(row, healthy), stopReason);
         const patch: ServicePatch = observation.phase === "running" ? { host: observation.host, port: observation.port } : {};
         const portChanged = observation.phase === "running" && (row.port !== observation.port || row.host !== observation.host);

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { ActivityReport, readRunRequest, RunRequest, RunResponse, ServiceDetails, ServiceRecord, NEXT_CURSOR_HEADER } from "@svc/contracts";
 import { operation, textAnswer } from "@svc/platform";
 import type { ServicesService } from "./service";
+import type { DeploymentsService } from "../deployments/service";
 import { SERVICE_WORDS } from "../workloads/lookup";
 import { ENGINE_ERRORS, runStatus, workloadDocs } from "../workloads/route-docs";
 import { ActivityAnswer, ListQuery, LogsQuery, RefParams, RemoveQuery, RestartQuery } from "./model";
@@ -10,7 +11,7 @@ const tags = ["services"];
 const docs = workloadDocs({ ...SERVICE_WORDS, field: "service", tags });
 
 /** /api/services: run, list, inspect, stop, restart, remove and read the output of inference services. */
-export function servicesController(services: ServicesService) {
+export function servicesController(services: ServicesService, deployments: Pick<DeploymentsService, "run">) {
   return new Elysia({ name: "orchestrator/services", prefix: "/api/services" })
     .get(
       "",
@@ -35,7 +36,8 @@ export function servicesController(services: ServicesService) {
     .post(
       "",
       async ({ body, set }) => {
-        const result = await services.run(readRunRequest(body));
+        const request = readRunRequest(body);
+        const result = request.scaling ? await deployments.run(request, request.scaling) : await services.run(request);
         runStatus(set, result.service);
         return result;
       },

@@ -89,6 +89,7 @@ export function toServiceRecord(row: ServiceRow, events?: ServiceEvent[]): Servi
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     ...(events ? timeOf(row, events) : {}),
+    deployment: row.deploymentId,
   };
 }
 

@@ -8,10 +8,13 @@ import { engineFailure } from "./engine-failure";
 import { removeWorkload, stopWorkload, submitWorkload } from "../workloads/lifecycle";
 import { submittedRow, unusedName } from "../workloads/records";
 import { recentlyEndedSince, resolveWorkload, SERVICE_WORDS } from "../workloads/lookup";
-import { resolvePolicies } from "../launch/policies";
+import { resolvePolicies, type PolicyColumns } from "../launch/policies";
 import { launchOf, policiesOf, readSuccessor, toServiceDetails, toServiceRecord, type StoredSpec } from "./records";
 import { decodeCursor, encodeCursor } from "./list-cursor";
 import { DEFAULT_LIST_LIMIT } from "./model";
+
+/** What every record of a run holds (one service, or each replica of a deployment): the planned spec, policies and key. */
+export type ServiceTemplate = Pick<ServiceRow, "name" | "task" | "model" | "revision" | "profile" | "engine" | "runtime" | "apiKey"> & PolicyColumns & { spec: StoredSpec };
 
 export interface ServicesDeps {
   store: ServiceStore;
@@ -21,6 +24,8 @@ export interface ServicesDeps {
   /** The engine of an existing record. */
   engineOf(row: ServiceRow): Engine;
   reconciler: Pick<Reconciler, "wake" | "submitting">;
+  /** Told the requests in flight per service when a report has them (the scaler of deployments). */
+  inFlight?: { record(counts: { id: string; count: number }[], at: number): void };
 }
 
 const NAME_PREFIX = "svc-";
@@ -31,16 +36,27 @@ export class ServicesService {
 
   async run(request: RunRequest): Promise<RunResponse> {
     const { store } = this.deps;
+    const { base, template } = await this.plan(request, request.name ?? unusedName(NAME_PREFIX, store.live()));
+    if (request.dryRun) return { ...base, service: null };
+    const row = this.insertRecord(template, { id: randomUUID(), name: template.name, status: "SUBMITTED", reason: `submitted to ${template.engine}` });
+    const notes = await this.submitRecord(row);
+    return { ...base, warnings: [...base.warnings, ...notes], service: toServiceRecord(store.get(row.id)!) };
+  }
+
+  /**
+   * Checks and plans a run once: the launch, the policies, and the engine's script for a service
+   * named `name` (a 4xx saying what to fix when something is not allowed). `template` is what each
+   * record made from it holds (one service, or each replica of a deployment).
+   */
+  async plan(request: RunRequest, name: string): Promise<{ base: Omit<RunResponse, "service">; template: ServiceTemplate }> {
     const plan = await planLaunch(request, this.deps.planner, DEFAULT_PROFILE);
-    if (request.name && store.liveWithName(request.name).length > 0) {
+    if (request.name && this.deps.store.liveWithName(request.name).length > 0) {
       throw conflict(`A running service is already named ${request.name}: choose another --name, or stop that one first.`);
     }
     const policies = resolvePolicies(request, plan.profile, plan.capabilities);
     const engine = this.deps.engineFor(plan.profile);
-    const id = randomUUID();
-    const name = request.name ?? unusedName(NAME_PREFIX, store.live());
     const spec: LaunchSpec = {
-      serviceId: id,
+      serviceId: randomUUID(),
       name,
       task: request.task,
       image: plan.image,
@@ -57,8 +73,6 @@ export class ServicesService {
       throw engineFailure(error, `${engine.kind} cannot run this service`);
     });
     const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script, policies: policiesOf(policies), ...(plan.placement ? { placement: plan.placement } : {}) };
-    if (request.dryRun) return { ...base, service: null };
-
     const stored: StoredSpec = {
       job: spec.job,
       textGeneration: request.textGeneration,
@@ -69,19 +83,47 @@ export class ServicesService {
       ...(request.image !== undefined ? { image: request.image } : {}),
       launch: { image: spec.image, args: spec.args, modelDir: spec.modelDir, inputDir: spec.inputDir, mounts: spec.mounts, ...(spec.placement ? { placement: spec.placement } : {}) },
     };
-    store.insert(
+    const template: ServiceTemplate = {
+      name,
+      task: request.task,
+      model: request.model,
+      revision: plan.model.revision,
+      profile: plan.profile.name,
+      engine: engine.kind,
+      spec: stored,
+      runtime: plan.image,
+      apiKey: request.apiKey ?? null,
+      ...policies,
+    };
+    return { base, template };
+  }
+
+  /** Records a service made from `template` (a replica: with its deployment), not yet handed to the engine. */
+  insertRecord(template: ServiceTemplate, record: { id: string; name: string; status: "SUBMITTED" | "STOPPED"; reason: string; deploymentId?: string }): ServiceRow {
+    const { name: _, spec, runtime, apiKey, idleStopSeconds, onDemand, startTimeoutSeconds, renewBeforeSeconds, ...identity } = template;
+    this.deps.store.insert(
       {
-        ...submittedRow({ id, name, task: request.task, model: request.model, revision: plan.model.revision, profile: plan.profile.name, engine: engine.kind, spec: stored }),
+        ...submittedRow({ ...identity, id: record.id, name: record.name, spec }),
+        runtime,
+        apiKey,
+        idleStopSeconds,
+        onDemand,
+        startTimeoutSeconds,
+        renewBeforeSeconds,
+        status: record.status,
+        reason: record.status === "SUBMITTED" ? null : record.reason,
         host: null,
         port: null,
-        runtime: plan.image,
-        apiKey: request.apiKey ?? null,
-        ...policies,
+        deploymentId: record.deploymentId ?? null,
       },
-      `submitted to ${engine.kind}`,
+      record.reason,
     );
-    const notes = await this.submit(engine, spec);
-    return { ...base, warnings: [...base.warnings, ...notes], service: toServiceRecord(store.get(id)!) };
+    return this.deps.store.get(record.id)!;
+  }
+
+  /** Hands a SUBMITTED record to its engine; returns the engine's notes. */
+  submitRecord(row: ServiceRow): Promise<string[]> {
+    return this.submit(this.deps.engineOf(row), { serviceId: row.id, name: row.name, task: row.task, ...launchOf(row) });
   }
 
   /** Hands the spec to the engine (which prepares what the service needs, e.g. its image, and starts it). */
@@ -141,7 +183,7 @@ export class ServicesService {
    * (the gateway, for a request to an on-demand service) a service that is already live is left
    * as it is, so requests racing each other start it once.
    */
-  async restart(ref: string, options: { onDemand?: boolean } = {}): Promise<ServiceRecord> {
+  async restart(ref: string, options: { onDemand?: boolean; reason?: string } = {}): Promise<ServiceRecord> {
     const row = this.resolve(ref);
     if (options.onDemand && !row.onDemand) throw conflict(`Service ${row.id} is not on demand (svc run --on-demand): start it with 'svc restart ${row.id.slice(0, 13)}'.`);
     if (isLive(row.status)) {
@@ -151,12 +193,29 @@ export class ServicesService {
     const engine = this.deps.engineOf(row);
     if (row.handle) await engine.release(row.handle).catch(() => {});
     const spec: LaunchSpec = { serviceId: row.id, name: row.name, task: row.task, ...launchOf(row), generation: row.generation };
-    const reason = options.onDemand ? "started on demand by a request" : "restarted by its creator";
-    const applied = this.deps.store.transition(row.id, "SUBMITTED", reason, { handle: null, host: null, port: null, successor: null, endsAt: null, lastRequestAt: new Date().toISOString() }, row.status);
+    const reason = options.reason ?? (options.onDemand ? "started on demand by a request" : "restarted by its creator");
+    const applied = this.deps.store.transition(row.id, "SUBMITTED", reason, { handle: null, host: null, port: null, successor: null, endsAt: null, drainingSince: null, lastRequestAt: new Date().toISOString() }, row.status);
     // Another restart got there first (two requests for an on-demand service).
     if (!applied) return toServiceRecord(this.deps.store.get(row.id)!);
     await this.submit(engine, spec);
     return toServiceRecord(this.deps.store.get(row.id)!);
+  }
+
+  /** Stops a live service for the scaler of its deployment, with the reason it keeps once STOPPED (nothing when it is no longer live). */
+  async stopWithReason(id: string, reason: string): Promise<void> {
+    const { store } = this.deps;
+    const row = store.get(id);
+    if (!row || !isLive(row.status)) return;
+    if (!row.handle) {
+      store.transition(id, "STOPPED", reason, { drainingSince: null }, row.status);
+      return;
+    }
+    if (!store.transition(id, "STOPPING", reason, { drainingSince: null }, row.status)) return;
+    try {
+      await this.deps.engineOf(row).stop(row.handle);
+    } finally {
+      this.deps.reconciler.wake();
+    }
   }
 
   async remove(ref: string, force: boolean): Promise<ServiceRecord> {
@@ -167,6 +226,7 @@ export class ServicesService {
 
   /** The gateway's report of the last request to each service: moves the idle clocks forward. */
   recordActivity(report: ActivityReport): { recorded: number } {
+    if (report.inFlight) this.deps.inFlight?.record(report.inFlight, Date.now());
     return { recorded: this.deps.store.recordActivity(report.services) };
   }
 

@@ -26,7 +26,7 @@ interface Lookup<Row> {
 }
 
 /** A workload by full id, unique id prefix, or name (the newest of that name); ambiguity lists the candidates. */
-export function resolveWorkload<Row extends WorkloadRow>(store: Lookup<Row>, ref: string, words: WorkloadWords): Row {
+export function resolveWorkload<Row extends Pick<WorkloadRow, "id" | "name" | "status">>(store: Lookup<Row>, ref: string, words: WorkloadWords): Row {
   const exact = store.get(ref);
   if (exact) return exact;
   const byPrefix = /^[0-9a-f-]+$/i.test(ref) ? store.byPrefix(ref.toLowerCase()) : [];

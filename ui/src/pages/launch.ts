@@ -1,4 +1,4 @@
-import { TASKS, type Model } from "@svc/contracts";
+import { DEFAULT_SCALE_DOWN_AFTER, DEFAULT_SCALE_UP_AFTER, ROUTING_MODES, TASKS, type Model } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
 import { SERVICE_STYLE, SERVICES_PATH } from "./services";
@@ -39,8 +39,15 @@ export interface LaunchFormValues {
   startTimeout?: string;
   renew?: string;
   renewBefore?: string;
+  /** A deployment: MIN..MAX replicas, and how it scales and routes. */
+  replicas?: string;
+  targetInflight?: string;
+  scaleUpAfter?: string;
+  scaleDownAfter?: string;
+  routing?: string;
 }
 
+const SCALING_FIELDS = ["replicas", "targetInflight", "scaleUpAfter", "scaleDownAfter", "routing"] as const;
 const POLICY_FIELDS = ["idleStop", "onDemand", "startTimeout", "renew", "renewBefore"] as const;
 
 /** A refused launch: the API's message, and the form field it is about when it can be told. */
@@ -234,6 +241,18 @@ export function launchPage(options: {
             <label class="check"><input type="checkbox" name="onDemand" ${values.onDemand ? html`checked` : ""} /> Start on demand: a request while it is stopped starts it again</label>
             <label class="check"><input type="checkbox" name="renew" ${values.renew ? html`checked` : ""} /> Renew (Slurm): hand over to a successor job before the time limit</label>
           </details>
+          <details ${SCALING_FIELDS.some((k) => k !== "routing" && values[k]) || (error?.field && (SCALING_FIELDS as readonly string[]).includes(error.field)) ? html`open` : ""}>
+            <summary>Replicas (a deployment that grows and shrinks with the load)</summary>
+            <div class="grid">
+              ${field(values, error, { key: "replicas", label: "Replicas (MIN..MAX)", placeholder: "0..3", hint: "Empty: one service. MIN 0: none runs until a request comes. Replicas are named <name>-1, <name>-2, …" })}
+              ${field(values, error, number("targetInflight", "Target in flight per replica", "Above it for a while, a replica is added. Default: from the engine's concurrency."))}
+              ${field(values, error, { key: "scaleUpAfter", label: "Scale up after", placeholder: DEFAULT_SCALE_UP_AFTER })}
+              ${field(values, error, { key: "scaleDownAfter", label: "Scale down after", placeholder: DEFAULT_SCALE_DOWN_AFTER, hint: "A replica without a request this long is drained, then stopped." })}
+              <div><label for="f-routing">Routing</label><select id="f-routing" name="routing">
+                ${ROUTING_MODES.map((mode) => html`<option value="${mode}" ${mode === (values.routing || "least-busy") ? html`selected` : ""}>${mode === "prefix" ? "prefix (same long prompt prefix, same replica)" : "least-busy"}</option>`)}
+              </select>${fieldError(error, "routing")}</div>
+            </div>
+          </details>
           <div class="actions">
             <button type="submit" name="action" value="launch">Launch</button>
             <button type="submit" name="action" value="preview" class="secondary-button">Preview the start-up script</button>
@@ -271,6 +290,11 @@ const FIELD_OF_OPTION: Record<string, string> = {
   "--sharded": "Sharded",
   "--disable-custom-kernels": "Disable custom GPU kernels",
   "--input-dir": "Input folder",
+  "--replicas": "Replicas",
+  "--target-inflight": "Target in flight per replica",
+  "--scale-up-after": "Scale up after",
+  "--scale-down-after": "Scale down after",
+  "--routing": "Routing",
 };
 
 /**

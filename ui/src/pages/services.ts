@@ -1,6 +1,7 @@
-import { isLive, SERVICE_STATUSES, TASKS, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import { groupReplicas, isLive, SERVICE_STATUSES, TASKS, type DeploymentRecord, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
+import { DEPLOYMENT_STYLE, deploymentRow } from "./deployments";
 
 export const SERVICES_PATH = "/services";
 export const serviceUrl = (id: string) => `${SERVICES_PATH}/${encodeURIComponent(id)}`;
@@ -96,7 +97,36 @@ function pager(filters: ServiceFilters, nextCursor: string | undefined): SafeHtm
   </nav>`;
 }
 
-export function servicesTable(services: ServiceRecord[], filters: ServiceFilters, options: { total: number; version: string; error?: string; nextCursor?: string }): SafeHtml {
+function serviceRow(s: ServiceRecord, replica: boolean): SafeHtml {
+  const classes = [replica ? "replica" : "", isLive(s.status) ? "" : "ended"].filter(Boolean).join(" ");
+  return html`<tr data-service-id="${s.id}" ${classes ? html`class="${classes}"` : ""}>
+    <td><a href="${serviceUrl(s.id)}" title="${s.id}"><code>${s.id.slice(0, 13)}</code></a></td>
+    <td>${s.image}</td>
+    <td class="model">${s.model}</td>
+    <td><time datetime="${s.createdAt}" title="${s.createdAt}">${age(s.createdAt)}</time></td>
+    <td><time datetime="${s.updatedAt}" title="${s.updatedAt}">${age(s.updatedAt)}</time></td>
+    <td class="status">${statusBadge(s.status)}${s.reason && s.status !== "HEALTHY" ? html`<span class="reason">${s.reason.split("\n")[0]}</span>` : ""}</td>
+    <td>${s.port ?? "None"}</td>
+    <td>${s.name}</td>
+    <td>${s.profile}</td>
+  </tr>`;
+}
+
+/** The rows: a service on its own, or a deployment's row with its replicas under it (where its first replica stands). */
+function rows(services: ServiceRecord[], deployments: DeploymentRecord[]): SafeHtml[] {
+  const byId = new Map(deployments.map((d) => [d.id, d]));
+  return groupReplicas(services).flatMap((entry) => {
+    if ("service" in entry) return [serviceRow(entry.service, false)];
+    const deployment = byId.get(entry.deployment);
+    return [...(deployment ? [deploymentRow(deployment)] : []), ...entry.replicas.map((r) => serviceRow(r, true))];
+  });
+}
+
+export function servicesTable(
+  services: ServiceRecord[],
+  filters: ServiceFilters,
+  options: { total: number; version: string; error?: string; nextCursor?: string; deployments?: DeploymentRecord[] },
+): SafeHtml {
   const poll = `${SERVICES_PATH}/table?${filterQuery({ ...filters, v: options.version })}`;
   return html`<div id="services-table" hx-get="${poll}" hx-trigger="every 1s" hx-swap="outerHTML" aria-live="polite">
     ${options.error
@@ -109,19 +139,7 @@ export function servicesTable(services: ServiceRecord[], filters: ServiceFilters
               <th scope="col">Updated</th><th scope="col">Status</th><th scope="col">Port</th><th scope="col">Name</th><th scope="col">Profile</th>
             </tr></thead>
             <tbody>
-              ${services.map(
-                (s) => html`<tr data-service-id="${s.id}" ${isLive(s.status) ? "" : html`class="ended"`}>
-                  <td><a href="${serviceUrl(s.id)}" title="${s.id}"><code>${s.id.slice(0, 13)}</code></a></td>
-                  <td>${s.image}</td>
-                  <td class="model">${s.model}</td>
-                  <td><time datetime="${s.createdAt}" title="${s.createdAt}">${age(s.createdAt)}</time></td>
-                  <td><time datetime="${s.updatedAt}" title="${s.updatedAt}">${age(s.updatedAt)}</time></td>
-                  <td class="status">${statusBadge(s.status)}${s.reason && s.status !== "HEALTHY" ? html`<span class="reason">${s.reason.split("\n")[0]}</span>` : ""}</td>
-                  <td>${s.port ?? "None"}</td>
-                  <td>${s.name}</td>
-                  <td>${s.profile}</td>
-                </tr>`,
-              )}
+              ${rows(services, options.deployments ?? [])}
             </tbody>
           </table></div>
 `}
@@ -131,6 +149,8 @@ export function servicesTable(services: ServiceRecord[], filters: ServiceFilters
 
 export function servicesPage(options: {
   services: ServiceRecord[];
+  /** The deployments the services include replicas of. */
+  deployments?: DeploymentRecord[];
   filters: ServiceFilters;
   profiles: string[];
   total: number;
@@ -144,7 +164,7 @@ export function servicesPage(options: {
   const statusOptions: Array<[string, string]> = [["", "live, and ended in the last 24 h"], ["all", "all, ever"], ...SERVICE_STATUSES.map((s): [string, string] => [s, s])];
   return layout(
     { title: "Services", current: SERVICES_PATH, session: options.session },
-    html`${SERVICE_STYLE}<div class="actions"><h1>Services</h1><a class="button" href="/services/new">Launch a service</a></div>
+    html`${SERVICE_STYLE}${DEPLOYMENT_STYLE}<div class="actions"><h1>Services</h1><a class="button" href="/services/new">Launch a service</a></div>
       ${(options.notices ?? []).map((n) => html`<p class="notice" role="status">${n}</p>`)}
       <section class="card">
         <form method="get" action="${SERVICES_PATH}" class="toolbar" role="search">
@@ -154,8 +174,8 @@ export function servicesPage(options: {
           <div><label for="filter-q">ID, name or model</label><input id="filter-q" name="q" value="${filters.q ?? ""}" placeholder="e.g. 3f2a or svc-123" autocomplete="off" spellcheck="false" /></div>
           <button type="submit">Filter</button>
         </form>
-        <p class="hint">Statuses update by themselves (every second). Ended services (stopped, failed, timed out) come after the live ones, dimmed.</p>
-        ${servicesTable(options.services, filters, { total: options.total, version: options.version, error: options.error, nextCursor: options.nextCursor })}
+        <p class="hint">Statuses update by themselves (every second). Ended services (stopped, failed, timed out) come after the live ones, dimmed. A deployment's replicas are listed under it.</p>
+        ${servicesTable(options.services, filters, { total: options.total, version: options.version, error: options.error, nextCursor: options.nextCursor, deployments: options.deployments })}
       </section>`,
   );
 }

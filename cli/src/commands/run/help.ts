@@ -1,5 +1,6 @@
 import { CPU_TEXT_GENERATION_OPTIONS, type Task } from "@svc/contracts";
-import { CONTAINER_OPTIONS, JOB_OPTIONS, POLICY_OPTIONS, TASK_OPTIONS } from "./parse-run-args";
+import { CONTAINER_OPTIONS, JOB_OPTIONS, POLICY_OPTIONS, SCALING_OPTIONS, TASK_OPTIONS } from "./parse-run-args";
+import { SCALING_DESCRIPTIONS } from "../deployments/scaling-options";
 
 const DESCRIPTIONS: Record<string, string> = {
   "--time": "Job duration: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS",
@@ -34,6 +35,7 @@ const DESCRIPTIONS: Record<string, string> = {
   "--renew-before": "How long before the job's end time the successor is submitted (default 10m)",
   "--json": "Print the API's answer (the new service, or the dry run's script) as JSON",
   "--input-dir": "Folder on the service host that audio_path is resolved in (default <home>/inputs)",
+  ...SCALING_DESCRIPTIONS,
 };
 
 function table(title: string, rows: string[][]): string {
@@ -68,6 +70,8 @@ export function runHelp(task?: Task): string {
     section("Lifecycle policies (before or after the task)", POLICY_OPTIONS),
     "",
     section("Container options", [...CONTAINER_OPTIONS, { names: ["--json"], kind: "flag" }]),
+    "",
+    section("Replicas: a deployment named by --name, its replicas <name>-1, <name>-2, … ('svc scale' changes these later)", SCALING_OPTIONS),
     ...tasks.flatMap((t) => ["", section(`${t} options`, TASK_OPTIONS[t])]),
     ...(task !== "speech-recognition"
       ? [

@@ -35,6 +35,16 @@ export const runCommand = {
       ctx.io.out(result.script);
       return;
     }
+    const deployment = result.deployment;
+    if (deployment) {
+      const started = deployment.min === 0 ? "none runs until the first request" : `${deployment.min} starting`;
+      ctx.io.err(
+        `Requested deployment ${deployment.name} of ${request.model}@${result.revision.slice(0, 12)}: ${deployment.min}..${deployment.max} replicas (${started}), ` +
+          `${deployment.routing} routing, target ${deployment.targetInflight} in flight per replica; 'svc details ${deployment.name}' shows its replicas and events.`,
+      );
+      ctx.io.out(deployment.id);
+      return;
+    }
     ctx.io.err(`Requested the deployment of ${request.model}@${result.revision.slice(0, 12)} as ${result.service!.name}; 'svc ls' shows its status.`);
     ctx.io.out(result.service!.id);
   },

@@ -1,5 +1,6 @@
 import { closest, didYouMean, GPU_ENGINES, isGpuEngine, parseDuration, toTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
 import { UsageError } from "../../errors";
+import { applyScalingOption, SCALING_OPTION_NAMES } from "../deployments/scaling-options";
 
 type Kind = "text" | "flag" | "list" | { min: number };
 interface OptionSpec {
@@ -57,6 +58,17 @@ export const CONTAINER_OPTIONS: OptionSpec[] = [
   { names: ["--image"], kind: "text", apply: (r, v) => (r.image = String(v)) },
 ];
 
+/** `--replicas MIN..MAX` and its companions: the run becomes a deployment of replicas (RunRequest.scaling). */
+export const SCALING_OPTIONS: OptionSpec[] = SCALING_OPTION_NAMES.map((name) => ({
+  names: [name],
+  kind: "text",
+  apply: (r, v) => {
+    const scaling = { ...r.scaling };
+    applyScalingOption(scaling, name, String(v));
+    r.scaling = scaling as RunRequest["scaling"];
+  },
+}));
+
 export const TASK_OPTIONS: Record<Task, OptionSpec[]> = {
   "text-generation": [
     { names: ["--disable-custom-kernels"], kind: "flag", apply: text("disableCustomKernels") },
@@ -77,7 +89,7 @@ export const TASK_OPTIONS: Record<Task, OptionSpec[]> = {
 };
 
 const TASK_OF = new Map(TASKS.flatMap((task) => TASK_OPTIONS[task].map((spec) => [spec, task] as const)));
-const EVERY_OPTION = [...JOB_OPTIONS, ...POLICY_OPTIONS, ...CONTAINER_OPTIONS, ...TASKS.flatMap((task) => TASK_OPTIONS[task])];
+const EVERY_OPTION = [...JOB_OPTIONS, ...POLICY_OPTIONS, ...CONTAINER_OPTIONS, ...SCALING_OPTIONS, ...TASKS.flatMap((task) => TASK_OPTIONS[task])];
 
 export type ParsedRun = { help: true; task?: Task } | { help: false; request: RunRequest; json: boolean };
 
@@ -153,6 +165,10 @@ export function parseRunArgs(args: string[]): ParsedRun {
   if (!model) throw new UsageError(`missing the model: svc run ${task} <owner/name>.`);
   const foreign = taskOptions.find((option) => option.task !== task);
   if (foreign) throw new UsageError(`${foreign.name} is a ${foreign.task} option; ${task} does not take it. Run 'svc run ${task} --help'.`);
+  if (request.scaling && !request.scaling.replicas) {
+    const given = Object.keys(request.scaling).map((field) => `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    throw new UsageError(`${given.join(", ")} ${given.length === 1 ? "belongs" : "belong"} to a deployment: add --replicas MIN..MAX (e.g. --replicas 1..3).`);
+  }
   if (Object.keys(request.job!).length === 0) delete request.job;
   return { help: false, json, request: { ...request, task, model, ...(engineArgs.length ? { engineArgs } : {}) } };
 }

@@ -4,6 +4,7 @@ import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
 import { registerWorkloadDetails, SERVICE } from "../workloads";
 import { formatPolicies } from "./policies";
+import { AS_DEPLOYMENT } from "../deployments/alternative";
 
 /** A reason on one line: a multi-line one (an exit with its last output) points to the full text below instead of ending in "last output:". */
 function summary(reason: string): string {
@@ -47,5 +48,11 @@ export function formatDetails(d: ServiceDetails): string {
 }
 
 export function registerDetails(cli: CAC, ctx: CliContext) {
-  registerWorkloadDetails(cli, ctx, SERVICE, { usage: "details <service>", description: "Everything about a service: fields, options, phases, events, endpoint", format: formatDetails });
+  registerWorkloadDetails(
+    cli,
+    ctx,
+    SERVICE,
+    { usage: "details <service>", description: "Everything about a service (fields, options, phases, events, endpoint), or a deployment (bounds, replicas, scaling events)", format: formatDetails },
+    [AS_DEPLOYMENT],
+  );
 }

@@ -3,9 +3,10 @@ import { StateError, UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import type { PromptingContext } from "../../prompt";
 import { registerWorkloadRm, registerWorkloadStop, SERVICE } from "../workloads";
+import { AS_DEPLOYMENT } from "../deployments/alternative";
 
 export function registerStop(cli: CAC, ctx: CliContext) {
-  registerWorkloadStop(cli, ctx, SERVICE, { usage: "stop <service>", description: "Stop a service and free its resources" });
+  registerWorkloadStop(cli, ctx, SERVICE, { usage: "stop <service>", description: "Stop a service and free its resources; a deployment: drain and stop every replica, scaling off" }, [AS_DEPLOYMENT]);
 }
 
 export function registerRestart(cli: CAC, ctx: CliContext) {
@@ -18,11 +19,11 @@ export function registerRestart(cli: CAC, ctx: CliContext) {
 export function registerRm(cli: CAC, ctx: CliContext & PromptingContext) {
   registerWorkloadRm(cli, ctx, SERVICE, {
     usage: "rm <service>",
-    description: "Delete a service's record (asks first)",
+    description: "Delete a service's record, or a deployment's with its replicas' (asks first)",
     forceHelp: "Stop a live service first",
     liveRefusal: (details) => new StateError(`service ${details.id} is ${details.status}: stop it first ('svc stop ${details.id.slice(0, 13)}'), or remove it running with 'svc rm --force ${details.id.slice(0, 13)}'.`),
     afterQuestion: "",
-  });
+  }, [AS_DEPLOYMENT]);
 }
 
 export function registerLogs(cli: CAC, ctx: CliContext) {

@@ -1,9 +1,10 @@
 import type { CAC } from "cac";
-import { isLive, isServiceStatus, SERVICE_STATUSES, type ServiceStatus } from "@svc/contracts";
+import { deploymentIdsOf, isLive, isServiceStatus, SERVICE_STATUSES, type DeploymentRecord, type ServiceRecord, type ServiceStatus } from "@svc/contracts";
+import type { SvcClient } from "@svc/client";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
-import { relativeAge } from "../../output/age";
+import { LS_HEADERS, lsRows } from "./ls-rows";
 
 /** `--filter id=<prefix>,status=<status>` as in the spec. */
 export function parseFilter(text: string | undefined): { id?: string; status?: ServiceStatus } {
@@ -31,6 +32,11 @@ function parseLimit(raw: unknown): number {
 /** Terminal escape for ended services (dimmed, as in the UI), only where stdout is a terminal. */
 const dim = (text: string, on: boolean) => (on ? `\x1b[2m${text}\x1b[22m` : text);
 
+/** The deployments the page's replicas belong to, asked for only when it has one (stopped ones too: a replica may be older than a day). */
+async function deploymentsOf(client: SvcClient, services: ServiceRecord[]): Promise<DeploymentRecord[]> {
+  return deploymentIdsOf(services).length ? client.deployments.list({ all: true }) : [];
+}
+
 export interface LsOptions {
   filter?: string;
   all?: boolean;
@@ -44,6 +50,7 @@ export async function listServices(ctx: CliContext, options: LsOptions): Promise
   const limit = parseLimit(options.limit);
   const filter = { ...parseFilter(options.filter), all: options.all, limit, cursor: options.cursor === undefined ? undefined : String(options.cursor) };
   const { services, nextCursor } = await ctx.client().services.page(filter);
+  const deployments = options.json ? [] : await deploymentsOf(ctx.client(), services);
   // Ended services come after the live ones: dimmed on a terminal (node:fs, which tells, loads only then).
   const dimEnded = !options.json && services.some((s) => !isLive(s.status)) && !process.env.NO_COLOR && (await import("../../output/terminal")).isTerminal(1);
   ctx.emit(services, Boolean(options.json), () => {
@@ -52,11 +59,9 @@ export async function listServices(ctx: CliContext, options: LsOptions): Promise
         ? "No services match."
         : "No live services, and none ended in the last 24 hours. Start one with 'svc run text-generation <model>'; 'svc ls --all' lists every one.";
     }
-    const table = formatTable(
-      ["service id", "image", "model", "created", "updated", "status", "port", "name", "profile"],
-      services.map((s) => [s.id.slice(0, 13), s.image, s.model, relativeAge(s.createdAt), relativeAge(s.updatedAt), s.status, s.port, s.name, s.profile]),
-    );
-    const lines = table.split("\n").map((line, i) => (i > 0 && !isLive(services[i - 1].status) ? dim(line, dimEnded) : line));
+    const rows = lsRows(services, deployments);
+    const table = formatTable(LS_HEADERS, rows.map((row) => row.cells));
+    const lines = table.split("\n").map((line, i) => (i > 0 && rows[i - 1].ended ? dim(line, dimEnded) : line));
     const more = nextCursor
       ? [`More services follow: svc ls${options.all ? " --all" : ""}${options.filter ? ` --filter ${options.filter}` : ""} --limit ${limit} --cursor ${nextCursor}`]
       : [];
@@ -66,11 +71,11 @@ export async function listServices(ctx: CliContext, options: LsOptions): Promise
 
 export function registerLs(cli: CAC, ctx: CliContext) {
   cli
-    .command("ls", "List services: live ones, then those that ended in the last 24 h (--all: every one)")
+    .command("ls", "List services: live ones, then those that ended in the last 24 h (--all: every one); a deployment's replicas under it")
     .option("--filter <filter>", "id=<id prefix>,status=<status>")
     .option("--all", "The whole history, a page at a time (see --limit)")
     .option("--limit <n>", `Services per page (default ${DEFAULT_LS_LIMIT})`)
     .option("--cursor <cursor>", "Start where the previous page ended (the command it printed says which)")
-    .option("--json", "Print JSON")
+    .option("--json", "Print the services as JSON (a replica's `deployment` is its deployment's id; 'svc details ID --json' shows one)")
     .action((options: LsOptions) => listServices(ctx, options));
 }

@@ -6,17 +6,20 @@
         print(service.chat("Hello").text)
 
 `Svc` (blocking) and `AsyncSvc` (asyncio) talk to the application's REST API, found like the
-`svc` CLI finds it; `Service` / `AsyncService` drive one inference service.
+`svc` CLI finds it; `Service` / `AsyncService` drive one inference service, `Deployment` a set of
+replicas that grows and shrinks with the load (`run(…, replicas="0..3")`).
 """
 
 from . import contracts
 from .async_client import AsyncSvc, Launch
 from .async_service import AsyncService
 from .client import Svc
+from .deployment import Deployment
 from .contracts import *  # noqa: F403
 from .errors import OpenAINotInstalledError, ServiceFailedError, SvcApiError, SvcConfigError, SvcError, SvcTimeoutError, SvcUnreachableError
 from ._inference import AudioFile, ChatOptions, Prompt, TranscribeOptions
-from .run_options import RunOptions
+from .run_options import DeploymentRunOptions, RunOptions
+from .scaling_options import ScaleOptions, ScalingKeywords
 from .service import Service
 from .settings import Settings, load_settings
 
@@ -29,9 +32,13 @@ __all__ = [
     "Prompt",
     "TranscribeOptions",
     "AsyncSvc",
+    "Deployment",
+    "DeploymentRunOptions",
     "Launch",
     "OpenAINotInstalledError",
     "RunOptions",
+    "ScaleOptions",
+    "ScalingKeywords",
     "Service",
     "ServiceFailedError",
     "Settings",

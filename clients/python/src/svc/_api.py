@@ -16,7 +16,9 @@ from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall,
 from .batch_options import BatchOptions, batch_request
 from .contracts.batches import BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageReport
-from .run_options import RunOptions, run_request
+from .run_options import DeploymentRunOptions, RunOptions, run_request
+from .contracts import DeploymentDetails, DeploymentRecord
+from .scaling_options import ScaleOptions, scale_request
 
 T = TypeVar("T", covariant=True)
 
@@ -103,7 +105,7 @@ def list_downloads() -> Call[list[DownloadTask]]:
     return Call("GET", "/api/models/downloads", list[DownloadTask])
 
 
-def run_service(task: Task, model: str, options: RunOptions, dry_run: bool = False) -> Call[RunResponse]:
+def run_service(task: Task, model: str, options: DeploymentRunOptions | RunOptions, dry_run: bool = False) -> Call[RunResponse]:
     return Call("POST", "/api/services", RunResponse, body=run_request(task, model, options, dry_run))
 
 
@@ -136,9 +138,17 @@ class ActivityAnswer:
     recorded: int
 
 
-def report_service_activity(services: list[ServiceActivity]) -> Call[ActivityAnswer]:
-    """The gateway's report of the last request to each service (the idle clocks of idle_stop)."""
-    return Call("POST", "/api/services/activity", ActivityAnswer, body={"services": list(services)})
+#: Requests in flight on a service now (what the scaler of a deployment reads).
+ServiceInFlight = TypedDict("ServiceInFlight", {"id": str, "count": int})
+
+
+def report_service_activity(services: list[ServiceActivity], in_flight: list[ServiceInFlight] | None = None) -> Call[ActivityAnswer]:
+    """The gateway's report of the last request to each service (the idle clocks of idle_stop) and, when given,
+    the requests in flight on each (a service left out of `in_flight` holds none)."""
+    body: dict[str, Any] = {"services": list(services)}
+    if in_flight is not None:
+        body["inFlight"] = list(in_flight)
+    return Call("POST", "/api/services/activity", ActivityAnswer, body=body)
 
 
 def remove_service(ref: str, force: bool = False) -> Call[ServiceRecord]:
@@ -147,6 +157,27 @@ def remove_service(ref: str, force: bool = False) -> Call[ServiceRecord]:
 
 def service_logs(ref: str, follow: bool = False, tail: int | None = None) -> Call[str]:
     return Call("GET", "/api/services/{ref}/logs", str, {"ref": ref}, _query(follow=follow or None, tail=tail))
+
+
+def list_deployments(all: bool = False) -> Call[list[DeploymentRecord]]:
+    """Active deployments and those stopped in the last 24 hours; every one with `all`."""
+    return Call("GET", "/api/deployments", list[DeploymentRecord], query=_query(all=all or None))
+
+
+def get_deployment(ref: str) -> Call[DeploymentDetails]:
+    return Call("GET", "/api/deployments/{ref}", DeploymentDetails, {"ref": ref})
+
+
+def scale_deployment(ref: str, options: ScaleOptions) -> Call[DeploymentRecord]:
+    return Call("PATCH", "/api/deployments/{ref}", DeploymentRecord, {"ref": ref}, body=scale_request(options))
+
+
+def stop_deployment(ref: str) -> Call[DeploymentRecord]:
+    return Call("POST", "/api/deployments/{ref}/stop", DeploymentRecord, {"ref": ref})
+
+
+def remove_deployment(ref: str, force: bool = False) -> Call[DeploymentRecord]:
+    return Call("DELETE", "/api/deployments/{ref}", DeploymentRecord, {"ref": ref}, _query(force=force or None))
 
 
 def run_batch(task: BatchTask, model: str, options: BatchOptions, dry_run: bool = False) -> Call[BatchRunResponse]:
@@ -252,6 +283,7 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     list_profiles, get_profile, create_profile, update_profile, remove_profile, profile_gpus,
     list_models, refresh_models, start_download, get_download, list_downloads,
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs, report_service_activity,
+    list_deployments, get_deployment, scale_deployment, stop_deployment, remove_deployment,
     run_batch, list_batches, get_batch, batch_results, stop_batch, resume_batch, remove_batch,
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,

@@ -19,9 +19,12 @@ from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall,
 from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .run_options import RunOptions
+from .contracts import DeploymentDetails, DeploymentRecord
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
+
+    from .scaling_options import ScaleOptions
 
 
 class Launch:
@@ -53,7 +56,9 @@ class AsyncSvc(ClientBase[AsyncHttp]):
         return AsyncHttp(self.url, self.token, timeout)
 
     def run(self, task: Task, model: str, **options: Unpack[RunOptions]) -> Launch:
-        """See `Svc.run`."""
+        """See `Svc.run`; one service (a deployment is started with `Svc.run(…, replicas=…)`)."""
+        if "replicas" in options:
+            raise TypeError("AsyncSvc.run starts one service: start a deployment with Svc.run(..., replicas='MIN..MAX'); AsyncSvc.deployment(ref) then reads it.")
         return Launch(self._run(task, model, options))
 
     async def _run(self, task: Task, model: str, options: RunOptions) -> AsyncService:
@@ -78,6 +83,26 @@ class AsyncSvc(ClientBase[AsyncHttp]):
         """One page of `services()` and the `cursor` of the next page (None on the last one)."""
         records, headers = await self._http.call_with_headers(api.list_services(status, id, all, limit, cursor))
         return [AsyncService(self._http, record) for record in records], headers.get(NEXT_CURSOR_HEADER)
+
+    async def deployments(self, *, all: bool = False) -> list[DeploymentRecord]:
+        """See `Svc.deployments` (the records)."""
+        return await self._http.call(api.list_deployments(all))
+
+    async def deployment(self, ref: str) -> DeploymentDetails:
+        """A deployment with its replicas and events."""
+        return await self._http.call(api.get_deployment(ref))
+
+    async def scale(self, ref: str, replicas: str | int | None = None, **options: Unpack[ScaleOptions]) -> DeploymentRecord:
+        """See `Svc.scale`."""
+        return await self._http.call(api.scale_deployment(ref, {**options, "replicas": replicas} if replicas is not None else options))
+
+    async def stop_deployment(self, ref: str) -> DeploymentRecord:
+        """Drains and stops every replica; scaling is off until `scale()`."""
+        return await self._http.call(api.stop_deployment(ref))
+
+    async def remove_deployment(self, ref: str, force: bool = False) -> DeploymentRecord:
+        """Deletes the deployment and its replicas' records; a live one needs `force=True`."""
+        return await self._http.call(api.remove_deployment(ref, force))
 
     async def models(self, refresh: bool = False, *, profile: str | None = None, image: ModelImage | None = None, repo: str | None = None) -> list[Model]:
         if refresh:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import httpx
 
@@ -18,9 +18,13 @@ from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .run_options import RunOptions
 from .service import Service
+from .deployment import Deployment
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
+
+    from .run_options import DeploymentRunOptions
+    from .scaling_options import ScaleOptions
 
 
 class Svc(ClientBase[SyncHttp]):
@@ -36,12 +40,21 @@ class Svc(ClientBase[SyncHttp]):
 
     # Services
 
-    def run(self, task: Task, model: str, **options: Unpack[RunOptions]) -> Service:
+    @overload
+    def run(self, task: Task, model: str, **options: Unpack[DeploymentRunOptions]) -> Deployment: ...
+    @overload
+    def run(self, task: Task, model: str, **options: Unpack[RunOptions]) -> Service: ...
+
+    def run(self, task: Task, model: str, **options: Any) -> Service | Deployment:
         """Starts a service (`svc run`), e.g. `run("text-generation", "owner/name", time="01:00:00", gres=1)`.
 
-        Returns at once, usually before the service is HEALTHY: `wait()` on the result.
+        Returns at once, usually before the service is HEALTHY: `wait()` on the result. With `replicas="MIN..MAX"`
+        (and `target_inflight`, `scale_up_after`, `scale_down_after`, `routing`) it starts a deployment of
+        replicas that grows and shrinks with the load, and returns the `Deployment`.
         """
-        result = self._http.call(api.run_service(task, model, options))
+        result = self._http.call(api.run_service(task, model, options))  # type: ignore[arg-type]
+        if result.deployment is not None:
+            return Deployment(self._http, result.deployment, result)
         assert result.service is not None
         return Service(self._http, result.service, options.get("api_key"), result)
 
@@ -66,6 +79,20 @@ class Svc(ClientBase[SyncHttp]):
         """One page of `services()` and the `cursor` of the next page (None on the last one)."""
         records, headers = self._http.call_with_headers(api.list_services(status, id, all, limit, cursor))
         return [Service(self._http, record) for record in records], headers.get(NEXT_CURSOR_HEADER)
+
+    # Deployments (replicas that scale with the load)
+
+    def deployments(self, *, all: bool = False) -> list[Deployment]:
+        """Active deployments and those stopped in the last 24 hours; every one with `all=True`."""
+        return [Deployment(self._http, record) for record in self._http.call(api.list_deployments(all))]
+
+    def deployment(self, ref: str) -> Deployment:
+        """One deployment, by id, unique id prefix or name, with its replicas and events (`.record`)."""
+        return Deployment(self._http, self._http.call(api.get_deployment(ref)))
+
+    def scale(self, ref: str, replicas: str | int | None = None, **options: Unpack[ScaleOptions]) -> Deployment:
+        """`svc scale`: new bounds, e.g. `scale("chat", "1..4", routing="prefix")`; a stopped deployment becomes ACTIVE again."""
+        return Deployment(self._http, self._http.call(api.scale_deployment(ref, {**options, "replicas": replicas} if replicas is not None else options)))
 
     # Models
 

@@ -8,11 +8,13 @@ from typing import Any, Literal
 
 from ._decode import camel
 from ._workload_options import JOB_KEYS, TEXT_GENERATION_KEYS, WorkloadKeywords
+from .scaling_options import SCALING_KEYS, ScalingKeywords, scaling_value
 
 
-class RunOptions(WorkloadKeywords, total=False):
+class RunOptions(WorkloadKeywords, ScalingKeywords, total=False):
     """Keyword arguments of `Svc.run()` / `AsyncSvc.run()`: every option of `svc run` (revision, profile,
-    name and the job options as `WorkloadKeywords` has them)."""
+    name and the job options as `WorkloadKeywords` has them; `replicas` and the other scaling options
+    as `ScalingKeywords` has them, given with `replicas`: see `DeploymentRunOptions`)."""
 
     #: Secret callers must send as `Authorization: Bearer <key>`; kept on the returned Service.
     api_key: str
@@ -49,6 +51,13 @@ class RunOptions(WorkloadKeywords, total=False):
     engine_args: Sequence[str]
 
 
+class DeploymentRunOptions(RunOptions, total=True):
+    """`run()`'s keywords with `replicas`, which make it start a deployment."""
+
+    #: "MIN..MAX" (e.g. "0..3") or a count; MIN 0: no replica runs until a request comes.
+    replicas: str | int
+
+
 #: Where each option goes in the request body: (group or None for the top level, JSON name).
 _PLACES: dict[str, tuple[str | None, str]] = {
     **{key: (None, camel(key)) for key in ("revision", "profile", "name", "api_key", "engine_args")},
@@ -60,10 +69,13 @@ _PLACES: dict[str, tuple[str | None, str]] = {
     **{key: ("textGeneration", camel(key)) for key in TEXT_GENERATION_KEYS},
     "input_dir": ("speechRecognition", "inputDir"),
     **{key: ("policies", camel(key)) for key in ("idle_stop", "on_demand", "start_timeout", "renew", "renew_before")},
+    **{key: ("scaling", camel(key)) for key in SCALING_KEYS},
 }
 
 
 def _json_value(key: str, value: Any) -> Any:
+    if key in SCALING_KEYS:
+        return scaling_value(key, value)
     if key == "sharded" and isinstance(value, bool):
         return "true" if value else "false"
     if key == "input_dir":
@@ -79,7 +91,7 @@ def _json_value(key: str, value: Any) -> Any:
     return value
 
 
-def run_request(task: str, model: str, options: RunOptions, dry_run: bool = False) -> dict[str, Any]:
+def run_request(task: str, model: str, options: RunOptions | DeploymentRunOptions, dry_run: bool = False) -> dict[str, Any]:
     """The body of POST /api/services. Options set to None are left out."""
     unknown = sorted(set(options) - set(_PLACES))
     if unknown:
@@ -93,4 +105,7 @@ def run_request(task: str, model: str, options: RunOptions, dry_run: bool = Fals
         group, name = _PLACES[key]
         target = body if group is None else body.setdefault(group, {})
         target[name] = _json_value(key, value)
+    if "scaling" in body and "replicas" not in body["scaling"]:
+        given = [key for key in SCALING_KEYS if key in options]
+        raise TypeError(f"{', '.join(given)} {'belongs' if len(given) == 1 else 'belong'} to a deployment: add replicas='MIN..MAX' (e.g. replicas='1..3').")
     return body

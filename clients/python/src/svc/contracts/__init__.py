@@ -4,6 +4,8 @@ from .batches import BATCH_STATUSES, BATCH_TASKS, FINISHED_BATCH_STATUSES, Batch
 from .app import AppInfo, ComponentHealth, ErrorBody, HealthReport, ImageBuild, RuntimeImage
 from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport, ImageBuild, ImageChoice, RuntimeImage
 from .endpoints import OutsideEndpoint
+from .deployments import ROUTING_MODES, DeploymentEvent, DeploymentRecord, DeploymentStatus, RoutingMode
+from .deployment_details import DeploymentDetails
 from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
@@ -44,6 +46,12 @@ __all__ = [
     "ApiKey",
     "OutsideEndpoint",
     "CreatedKey",
+    "DeploymentDetails",
+    "DeploymentEvent",
+    "DeploymentRecord",
+    "DeploymentStatus",
+    "ROUTING_MODES",
+    "RoutingMode",
     "ServiceTime",
     "UsageCounts",
     "UsageDay",

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from .deployments import DeploymentRecord
+
 Task = Literal["text-generation", "speech-recognition"]
 TASKS: tuple[Task, ...] = ("text-generation", "speech-recognition")
 
@@ -117,6 +119,8 @@ class ServiceRecord:
     running_seconds: float | None = None
     #: Slurm: GPUs allocated (GRES per node) × running hours; None on Docker.
     gpu_hours: float | None = None
+    #: The id of the deployment this service is a replica of (`run(..., replicas=…)`), else None.
+    deployment: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,3 +202,5 @@ class RunResponse:
     policies: ServicePolicyState | None = None
     #: A GPU launch: where it runs and why (also on a dry run).
     placement: Placement | None = None
+    #: A run with `replicas`: the deployment it made (its replicas are services).
+    deployment: DeploymentRecord | None = None
