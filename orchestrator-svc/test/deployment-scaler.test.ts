@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { ApiError } from "@svc/contracts";
 import { deploymentHarness } from "./deployment-harness";
 import { SCALED_TO_ZERO } from "../src/deployments/service";
+import { defaultTargetInflight } from "../src/deployments/records";
 
 const messages = (h: ReturnType<typeof deploymentHarness>, id: string) => h.deploymentStore.events(id).map((event) => event.message);
 
@@ -97,7 +98,8 @@ describe("scaling down", () => {
     const h = deploymentHarness();
     const run = await h.run({ replicas: "0..2", scaleDownAfter: "10s" });
     const id = run.deployment!.id;
-    expect(run.service).toMatchObject({ name: "tiny-1", status: "STOPPED", reason: SCALED_TO_ZERO, deployment: id });
+    expect(run.service).toMatchObject({ name: "tiny-1", status: "STOPPED", reason: SCALED_TO_ZERO, deployment: id, policies: { onDemand: true } });
+    expect(run.policies!.onDemand).toBe(true);
     expect(h.engine.submitted).toHaveLength(0);
     await h.services.restart(run.service!.id, { onDemand: true });
     h.settle(id);
@@ -159,5 +161,17 @@ describe("stop, scale and bad input", () => {
     expect(await h.deployments.remove("tiny", true)).toMatchObject({ name: "tiny" });
     expect(h.deployments.list({ all: true })).toEqual([]);
     expect(h.store.list({ all: true })).toEqual([]);
+  });
+});
+
+describe("the default target", () => {
+  test("is the svc runtime's --parallel slots (1 without it), and 32 for vLLM and SGLang", async () => {
+    expect(defaultTargetInflight("svc-text-generation:abc", [])).toBe(1);
+    expect(defaultTargetInflight("svc-text-generation:abc", ["--parallel", "4"])).toBe(4);
+    expect(defaultTargetInflight("svc-text-generation:abc", ["-np=3", "--threads", "2"])).toBe(3);
+    expect(defaultTargetInflight("vllm/vllm-openai:v0.11.0", [])).toBe(32);
+    expect(defaultTargetInflight("lmsysorg/sglang:latest", ["--parallel", "4"])).toBe(32);
+    const h = deploymentHarness();
+    expect((await h.run({ replicas: "1..2" })).deployment!.targetInflight).toBe(1);
   });
 });

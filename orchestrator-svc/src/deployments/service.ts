@@ -4,7 +4,7 @@ import { currentUserName } from "@svc/platform/process";
 import type { DeploymentRow, DeploymentStore } from "../db/deployment-store";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
 import type { ServicesService } from "../services/service";
-import { toServiceRecord } from "../services/records";
+import { policiesOf, toServiceRecord } from "../services/records";
 import { unusedName } from "../workloads/records";
 import { recentlyEndedSince, resolveWorkload, type WorkloadWords } from "../workloads/lookup";
 import { DEPLOYMENT_STOPPED } from "../reconciler/idle";
@@ -37,9 +37,10 @@ export class DeploymentsService {
     if (store.named(name).some((row) => row.status === "ACTIVE")) throw conflict(`A deployment named ${name} is active: choose another --name, or stop that one first ('svc stop ${name}').`);
     const { base, template } = await replicas.plan(request, `${name}-1`);
     const columns = readScaling(scaling, defaultTargetInflight(template.runtime, template.spec.engineArgs));
-    if (request.dryRun) return { ...base, service: null };
     // Every replica is on demand: at MIN 0 (or when all are down) the first request to the model starts one.
     const spec: DeploymentSpec = { template: { ...template, onDemand: true } };
+    base.policies = policiesOf(spec.template);
+    if (request.dryRun) return { ...base, service: null };
     const now = new Date().toISOString();
     const row: DeploymentRow = {
       id: randomUUID(),
