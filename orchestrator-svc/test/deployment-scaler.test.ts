@@ -115,6 +115,26 @@ describe("scaling down", () => {
 });
 
 describe("stop, scale and bad input", () => {
+  test("MAX lowered below the live replicas: the extra ones drain and stop at once, without waiting for idle", async () => {
+    const h = deploymentHarness();
+    const { deployment } = await h.run({ replicas: "3..3", scaleDownAfter: "1h" });
+    h.settle(deployment!.id);
+    await h.tick();
+    h.report(deployment!.id, { "tiny-1": 2, "tiny-2": 1 });
+    h.deployments.scale("tiny", { replicas: "1..1" });
+    await h.tick(1000);
+    await h.tick(5000);
+    await h.tick(1000);
+    expect(Object.fromEntries(h.replicas(deployment!.id).map((row) => [row.name, row.status]))).toEqual({ "tiny-1": "HEALTHY", "tiny-2": "HEALTHY", "tiny-3": "STOPPED" });
+    expect(h.replicas(deployment!.id)[2].reason).toBe("scaled down to 2: above MAX 1");
+    h.report(deployment!.id, { "tiny-1": 1 });
+    await h.tick(1000);
+    await h.tick(5000);
+    await h.tick(1000);
+    expect(Object.fromEntries(h.replicas(deployment!.id).map((row) => [row.name, row.status]))).toEqual({ "tiny-1": "HEALTHY", "tiny-2": "STOPPED", "tiny-3": "STOPPED" });
+    expect(messages(h, deployment!.id).filter((m) => m.startsWith("scaled down"))).toEqual(["scaled down to 1: above MAX 1"]);
+  });
+
   test("stop drains every replica and stops them; scale makes it ACTIVE again and MIN comes back", async () => {
     const h = deploymentHarness();
     const { deployment } = await h.run({ replicas: "2..2" });
