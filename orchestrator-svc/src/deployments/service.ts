@@ -35,7 +35,8 @@ export class DeploymentsService {
     const { store, services, replicas } = this.deps;
     const name = request.name ?? unusedName("svc-", [...services.live(), ...store.active()]);
     if (store.named(name).some((row) => row.status === "ACTIVE")) throw conflict(`A deployment named ${name} is active: choose another --name, or stop that one first ('svc stop ${name}').`);
-    const { base, template } = await replicas.plan(request, `${name}-1`);
+    const firstId = randomUUID();
+    const { base, template } = await replicas.plan(request, `${name}-1`, firstId);
     const columns = readScaling(scaling, defaultTargetInflight(template.runtime, template.spec.engineArgs));
     // Every replica is on demand: at MIN 0 (or when all are down) the first request to the model starts one.
     const spec: DeploymentSpec = { template: { ...template, onDemand: true } };
@@ -62,7 +63,7 @@ export class DeploymentsService {
     const made: ServiceRow[] = [];
     for (let index = 1; index <= Math.max(columns.min, 1); index++) {
       const status = index <= columns.min ? "SUBMITTED" : "STOPPED";
-      made.push(replicas.insertRecord(spec.template, { id: randomUUID(), name: `${name}-${index}`, status, reason: status === "STOPPED" ? SCALED_TO_ZERO : `submitted to ${row.engine}: replica ${index} of ${name} (MIN ${columns.min})`, deploymentId: row.id }));
+      made.push(replicas.insertRecord(spec.template, { id: index === 1 ? firstId : randomUUID(), name: `${name}-${index}`, status, reason: status === "STOPPED" ? SCALED_TO_ZERO : `submitted to ${row.engine}: replica ${index} of ${name} (MIN ${columns.min})`, deploymentId: row.id }));
     }
     const notes: string[] = [];
     try {
