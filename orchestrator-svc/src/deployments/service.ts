@@ -35,9 +35,11 @@ export class DeploymentsService {
     const { store, services, replicas } = this.deps;
     const name = request.name ?? unusedName("svc-", [...services.live(), ...store.active()]);
     if (store.named(name).some((row) => row.status === "ACTIVE")) throw conflict(`A deployment named ${name} is active: choose another --name, or stop that one first ('svc stop ${name}').`);
+    // The bounds are checked before the launch is planned (a 400 at once); the default target needs the plan's server.
+    readScaling(scaling, () => 1);
     const firstId = randomUUID();
     const { base, template } = await replicas.plan(request, `${name}-1`, firstId);
-    const columns = readScaling(scaling, defaultTargetInflight(template.runtime, template.spec.engineArgs));
+    const columns = readScaling(scaling, () => defaultTargetInflight(template.runtime, template.spec.engineArgs));
     // Every replica is on demand: at MIN 0 (or when all are down) the first request to the model starts one.
     const spec: DeploymentSpec = { template: { ...template, onDemand: true } };
     base.policies = policiesOf(spec.template);
