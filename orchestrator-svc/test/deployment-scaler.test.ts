@@ -49,6 +49,23 @@ describe("scaling up", () => {
     expect(messages(h, deployment!.id).filter((m) => m.startsWith("scaled up"))).toEqual(["scaled up to 4: 20 in flight per replica for 10 s"]);
   });
 
+  test("load rising again while a replica drains keeps that one instead of starting another", async () => {
+    const h = deploymentHarness();
+    const { deployment } = await h.run({ replicas: "2..2", targetInflight: 1, scaleUpAfter: "1s", scaleDownAfter: "10s" });
+    h.settle(deployment!.id);
+    await h.tick();
+    h.deployments.scale("tiny", { replicas: "1..2" });
+    await h.tick(11_000);
+    const drainingOne = h.replicas(deployment!.id).find((row) => row.drainingSince !== null)!;
+    const other = h.replicas(deployment!.id).find((row) => row.id !== drainingOne.id)!;
+    h.report(deployment!.id, { [other.name]: 3 });
+    await h.tick(1000);
+    await h.tick(1000);
+    expect(h.replicas(deployment!.id).map((row) => [row.status, row.drainingSince])).toEqual([["HEALTHY", null], ["HEALTHY", null]]);
+    expect(h.engine.submitted).toHaveLength(2);
+    expect(messages(h, deployment!.id).at(-1)).toBe("scaled up to 2: 3 in flight per replica for 1 s");
+  });
+
   test("a replica stopped by hand is started again (same id) to keep MIN, the event says why", async () => {
     const h = deploymentHarness();
     const { deployment } = await h.run({ replicas: "2..3" });

@@ -74,7 +74,7 @@ export class Scaler {
     const now = this.deps.now();
     const serving = replicas.filter(isServing);
     const live = replicas.filter(isLiveReplica).length;
-    const draining = replicas.filter((row) => row.status === "HEALTHY" && isDraining(row));
+    let draining = replicas.filter((row) => row.status === "HEALTHY" && isDraining(row));
     const total = replicas.reduce((sum, row) => sum + inFlight.of(row.id), 0);
     const load = total / Math.max(live, 1);
 
@@ -93,6 +93,7 @@ export class Scaler {
           this.deps.deployments.note(deployment.id, { from: remaining, to: remaining - 1, message: `${SCALED_DOWN}${remaining - 1}: ${replica.name} idle for ${idle}` }, new Date(now));
         }
         remaining--;
+        draining = draining.filter((row) => row !== replica);
       }
     }
 
