@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { ApiError } from "@svc/contracts";
 import { deploymentHarness } from "./deployment-harness";
 import { SCALED_TO_ZERO } from "../src/deployments/service";
+import { defaultTargetInflight } from "../src/deployments/records";
 
 const messages = (h: ReturnType<typeof deploymentHarness>, id: string) => h.deploymentStore.events(id).map((event) => event.message);
 
@@ -46,6 +47,23 @@ describe("scaling up", () => {
     expect(h.counts(deployment!.id)).toEqual({ HEALTHY: 1, PENDING: 3 });
     expect(h.engine.submitted).toHaveLength(4);
     expect(messages(h, deployment!.id).filter((m) => m.startsWith("scaled up"))).toEqual(["scaled up to 4: 20 in flight per replica for 10 s"]);
+  });
+
+  test("load rising again while a replica drains keeps that one instead of starting another", async () => {
+    const h = deploymentHarness();
+    const { deployment } = await h.run({ replicas: "2..2", targetInflight: 1, scaleUpAfter: "1s", scaleDownAfter: "10s" });
+    h.settle(deployment!.id);
+    await h.tick();
+    h.deployments.scale("tiny", { replicas: "1..2" });
+    await h.tick(11_000);
+    const drainingOne = h.replicas(deployment!.id).find((row) => row.drainingSince !== null)!;
+    const other = h.replicas(deployment!.id).find((row) => row.id !== drainingOne.id)!;
+    h.report(deployment!.id, { [other.name]: 3 });
+    await h.tick(1000);
+    await h.tick(1000);
+    expect(h.replicas(deployment!.id).map((row) => [row.status, row.drainingSince])).toEqual([["HEALTHY", null], ["HEALTHY", null]]);
+    expect(h.engine.submitted).toHaveLength(2);
+    expect(messages(h, deployment!.id).at(-1)).toBe("scaled up to 2: 3 in flight per replica for 1 s");
   });
 
   test("a replica stopped by hand is started again (same id) to keep MIN, the event says why", async () => {
@@ -97,7 +115,8 @@ describe("scaling down", () => {
     const h = deploymentHarness();
     const run = await h.run({ replicas: "0..2", scaleDownAfter: "10s" });
     const id = run.deployment!.id;
-    expect(run.service).toMatchObject({ name: "tiny-1", status: "STOPPED", reason: SCALED_TO_ZERO, deployment: id });
+    expect(run.service).toMatchObject({ name: "tiny-1", status: "STOPPED", reason: SCALED_TO_ZERO, deployment: id, policies: { onDemand: true } });
+    expect(run.policies!.onDemand).toBe(true);
     expect(h.engine.submitted).toHaveLength(0);
     await h.services.restart(run.service!.id, { onDemand: true });
     h.settle(id);
@@ -113,6 +132,26 @@ describe("scaling down", () => {
 });
 
 describe("stop, scale and bad input", () => {
+  test("MAX lowered below the live replicas: the extra ones drain and stop at once, without waiting for idle", async () => {
+    const h = deploymentHarness();
+    const { deployment } = await h.run({ replicas: "3..3", scaleDownAfter: "1h" });
+    h.settle(deployment!.id);
+    await h.tick();
+    h.report(deployment!.id, { "tiny-1": 2, "tiny-2": 1 });
+    h.deployments.scale("tiny", { replicas: "1..1" });
+    await h.tick(1000);
+    await h.tick(5000);
+    await h.tick(1000);
+    expect(Object.fromEntries(h.replicas(deployment!.id).map((row) => [row.name, row.status]))).toEqual({ "tiny-1": "HEALTHY", "tiny-2": "HEALTHY", "tiny-3": "STOPPED" });
+    expect(h.replicas(deployment!.id)[2].reason).toBe("scaled down to 2: above MAX 1");
+    h.report(deployment!.id, { "tiny-1": 1 });
+    await h.tick(1000);
+    await h.tick(5000);
+    await h.tick(1000);
+    expect(Object.fromEntries(h.replicas(deployment!.id).map((row) => [row.name, row.status]))).toEqual({ "tiny-1": "HEALTHY", "tiny-2": "STOPPED", "tiny-3": "STOPPED" });
+    expect(messages(h, deployment!.id).filter((m) => m.startsWith("scaled down"))).toEqual(["scaled down to 1: above MAX 1"]);
+  });
+
   test("stop drains every replica and stops them; scale makes it ACTIVE again and MIN comes back", async () => {
     const h = deploymentHarness();
     const { deployment } = await h.run({ replicas: "2..2" });
@@ -159,5 +198,17 @@ describe("stop, scale and bad input", () => {
     expect(await h.deployments.remove("tiny", true)).toMatchObject({ name: "tiny" });
     expect(h.deployments.list({ all: true })).toEqual([]);
     expect(h.store.list({ all: true })).toEqual([]);
+  });
+});
+
+describe("the default target", () => {
+  test("is the svc runtime's --parallel slots (1 without it), and 32 for vLLM and SGLang", async () => {
+    expect(defaultTargetInflight("svc-text-generation:abc", [])).toBe(1);
+    expect(defaultTargetInflight("svc-text-generation:abc", ["--parallel", "4"])).toBe(4);
+    expect(defaultTargetInflight("svc-text-generation:abc", ["-np=3", "--threads", "2"])).toBe(3);
+    expect(defaultTargetInflight("vllm/vllm-openai:v0.11.0", [])).toBe(32);
+    expect(defaultTargetInflight("lmsysorg/sglang:latest", ["--parallel", "4"])).toBe(32);
+    const h = deploymentHarness();
+    expect((await h.run({ replicas: "1..2" })).deployment!.targetInflight).toBe(1);
   });
 });

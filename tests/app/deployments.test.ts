@@ -2,14 +2,14 @@
  * Deployments end to end through the running app, driven by the in-flight counts the gateway
  * reports (POST /api/services/activity): a deployment --replicas 0..3 of the tiny text model grows
  * to 3 HEALTHY real replicas under load and shrinks back to 0 once idle, each step an event with its
- * reason; on Docker and on the Slurm test cluster.
+ * reason; at 0 a request through /v1 starts one on demand (Docker); on Docker and on the Slurm test cluster.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SvcClient } from "@svc/client";
-import { every, reportInFlight, startAppWithCluster, startAppWithTinyModels, TEXT_MODEL, waitForReplicas, RUNTIME_UPLOAD_TEST_MS, type ClusterApp, type TinyApp } from "@svc/testing";
+import { chatThroughV1, every, reportInFlight, startAppWithCluster, startAppWithTinyModels, TEXT_MODEL, waitForReplicas, RUNTIME_UPLOAD_TEST_MS, type ClusterApp, type TinyApp } from "@svc/testing";
 
 /** 0..3 → 3 HEALTHY under a load of 3 in flight (target 1) → 0 when idle; `profile` picks the engine. */
-async function growAndShrink(client: SvcClient, profile: string, name: string, ms: { up: number; down: number }) {
+async function growAndShrink(client: SvcClient, profile: string, name: string, ms: { up: number; down: number }, appUrl?: string) {
   const run = await client.services.run({ task: "text-generation", model: TEXT_MODEL, profile, name, scaling: { replicas: "0..3", targetInflight: 1, scaleUpAfter: "1s", scaleDownAfter: "3s" } });
   expect(run.deployment).toMatchObject({ name, min: 0, max: 3, targetInflight: 1, scaleUpAfterSeconds: 1, scaleDownAfterSeconds: 3, status: "ACTIVE", healthy: 0, coming: 0 });
   expect(run.service).toMatchObject({ name: `${name}-1`, status: "STOPPED", reason: "scaled to 0: starts on the first request", deployment: run.deployment!.id });
@@ -41,9 +41,20 @@ async function growAndShrink(client: SvcClient, profile: string, name: string, m
   ]);
   for (const replica of shrunk.replicas) expect(replica.reason).toMatch(/^scaled down to [012]: idle for 3 s$/);
 
+  // At 0, a request through /v1 starts a replica on demand, as for any on-demand service (appUrl given).
+  if (appUrl) {
+    const answer = await chatThroughV1(appUrl, TEXT_MODEL);
+    expect(answer.ok).toBe(true);
+    const woken = await client.deployments.get(name);
+    const started = await Promise.all(woken.replicas.map((replica) => client.services.get(replica.id)));
+    expect(started.filter((replica) => replica.events.some((event) => event.reason === "started on demand by a request"))).toHaveLength(1);
+  }
+
   // Listed with the others, then stopped and removed.
   expect((await client.deployments.list()).map((d) => d.name)).toContain(name);
   expect(await client.deployments.stop(name)).toMatchObject({ status: "STOPPED" });
+  // A replica still running drains first: until it has stopped, removing needs --force.
+  await waitForReplicas(client, name, { statuses: { STOPPED: 3 } }, 60_000);
   await client.deployments.remove(name);
   expect((await client.services.list({ all: true })).filter((s) => s.deployment === run.deployment!.id)).toEqual([]);
 }
@@ -58,7 +69,7 @@ describe("on Docker", () => {
   });
 
   test("--replicas 0..3: grows to 3 HEALTHY containers under load, back to 0 when idle, every step an event with its reason", async () => {
-    await growAndShrink(tiny.client, "default", "grow", { up: 240_000, down: 120_000 });
+    await growAndShrink(tiny.client, "default", "grow", { up: 240_000, down: 120_000 }, tiny.app.url);
   }, 420_000);
 
   test("bad scaling input is a 400 that says what to fix", async () => {

@@ -1,4 +1,4 @@
-import { isBusy, type DeploymentRecord, type ServiceStatus } from "@svc/contracts";
+import { CPU_TEXT_GENERATION_OPTIONS, isBusy, parseEngineArgs, type DeploymentRecord, type ServiceStatus } from "@svc/contracts";
 import type { DeploymentRow } from "../db/deployment-store";
 import type { ServiceRow } from "../db/service-store";
 import type { ServiceTemplate } from "../services/service";
@@ -29,13 +29,8 @@ export const GPU_SERVER_TARGET_INFLIGHT = 32;
 /** The default --target-inflight: the engine's concurrency (the svc runtime's --parallel slots; a fixed number for vLLM and SGLang). */
 export function defaultTargetInflight(runtime: string, engineArgs: string[]): number {
   if (serverOf(runtime) !== "svc") return GPU_SERVER_TARGET_INFLIGHT;
-  for (let i = 0; i < engineArgs.length; i++) {
-    const [option, inline] = engineArgs[i].split("=", 2);
-    if (option !== "--parallel") continue;
-    const value = Number(inline ?? engineArgs[i + 1]);
-    if (Number.isInteger(value) && value >= 1) return value;
-  }
-  return SVC_RUNTIME_PARALLEL;
+  const parallel = parseEngineArgs(engineArgs, CPU_TEXT_GENERATION_OPTIONS).values["--parallel"];
+  return typeof parallel === "number" && parallel >= 1 ? parallel : SVC_RUNTIME_PARALLEL;
 }
 
 /** A deployment as the API shows it, with its replicas' counts now. */

@@ -5,7 +5,7 @@ import { DEPLOYMENT_STOPPED, SCALED_DOWN } from "../reconciler/idle";
 import type { InFlightCounts } from "./in-flight";
 import type { DeploymentsService } from "./service";
 import type { ServicesService } from "../services/service";
-import { isDraining, isLiveReplica, isServing } from "./records";
+import { isComing, isDraining, isLiveReplica, isServing } from "./records";
 
 /**
  * How long a replica drains before it may stop: the gateway's catalog of routes lives 1 s and its
@@ -74,7 +74,7 @@ export class Scaler {
     const now = this.deps.now();
     const serving = replicas.filter(isServing);
     const live = replicas.filter(isLiveReplica).length;
-    const draining = replicas.filter((row) => row.status === "HEALTHY" && isDraining(row));
+    let draining = replicas.filter((row) => row.status === "HEALTHY" && isDraining(row));
     const total = replicas.reduce((sum, row) => sum + inFlight.of(row.id), 0);
     const load = total / Math.max(live, 1);
 
@@ -84,11 +84,28 @@ export class Scaler {
       if (replica.lastRequestAt !== null && replica.lastRequestAt > replica.drainingSince!) {
         this.deps.services.patch(replica.id, { drainingSince: new Date(now).toISOString() });
       } else if (this.drained(replica)) {
-        const idle = formatDuration(deployment.scaleDownAfterSeconds);
-        await this.deps.stop(replica.id, `${SCALED_DOWN}${remaining - 1}: idle for ${idle}`);
-        this.deps.deployments.note(deployment.id, { from: remaining, to: remaining - 1, message: `${SCALED_DOWN}${remaining - 1}: ${replica.name} idle for ${idle}` }, new Date(now));
+        if (remaining > deployment.max) {
+          // Drained because MAX was lowered: that decision's event was recorded when it began.
+          await this.deps.stop(replica.id, `${SCALED_DOWN}${remaining - 1}: above MAX ${deployment.max}`);
+        } else {
+          const idle = formatDuration(deployment.scaleDownAfterSeconds);
+          await this.deps.stop(replica.id, `${SCALED_DOWN}${remaining - 1}: idle for ${idle}`);
+          this.deps.deployments.note(deployment.id, { from: remaining, to: remaining - 1, message: `${SCALED_DOWN}${remaining - 1}: ${replica.name} idle for ${idle}` }, new Date(now));
+        }
         remaining--;
+        draining = draining.filter((row) => row !== replica);
       }
+    }
+
+    // MAX lowered (svc scale) below the replicas live: those on their way up stop now, then the least busy drain.
+    if (live > deployment.max) {
+      const extra = [...replicas.filter(isComing), ...serving.sort((a, b) => inFlight.of(a.id) - inFlight.of(b.id))].slice(0, live - deployment.max);
+      for (const replica of extra) {
+        if (isComing(replica)) await this.deps.stop(replica.id, `${SCALED_DOWN}${deployment.max}: above MAX ${deployment.max}`);
+        else this.deps.services.patch(replica.id, { drainingSince: new Date(now).toISOString() });
+      }
+      this.deps.deployments.note(deployment.id, { from: live, to: deployment.max, message: `${SCALED_DOWN}${deployment.max}: above MAX ${deployment.max}` }, new Date(now));
+      return;
     }
 
     if (load > deployment.targetInflight) {

@@ -15,13 +15,13 @@ function seconds(option: string, text: string): number {
   return value;
 }
 
-/** The scaling columns of a new deployment from `svc run --replicas …` (targetInflight: the given one or the engine's default). */
-export function readScaling(scaling: ScalingRequest, defaultTarget: number) {
+/** The scaling columns of a new deployment from `svc run --replicas …` (targetInflight: the given one or `defaultTarget()`, the engine's). */
+export function readScaling(scaling: ScalingRequest, defaultTarget: () => number) {
   const { min, max } = replicaRange(scaling.replicas);
   return {
     min,
     max,
-    targetInflight: scaling.targetInflight ?? defaultTarget,
+    targetInflight: scaling.targetInflight ?? defaultTarget(),
     scaleUpAfterSeconds: seconds("--scale-up-after", scaling.scaleUpAfter ?? DEFAULT_SCALE_UP_AFTER),
     scaleDownAfterSeconds: seconds("--scale-down-after", scaling.scaleDownAfter ?? DEFAULT_SCALE_DOWN_AFTER),
     routing: scaling.routing ?? DEFAULT_ROUTING,

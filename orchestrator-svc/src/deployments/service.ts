@@ -4,7 +4,7 @@ import { currentUserName } from "@svc/platform/process";
 import type { DeploymentRow, DeploymentStore } from "../db/deployment-store";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
 import type { ServicesService } from "../services/service";
-import { toServiceRecord } from "../services/records";
+import { policiesOf, toServiceRecord } from "../services/records";
 import { unusedName } from "../workloads/records";
 import { recentlyEndedSince, resolveWorkload, type WorkloadWords } from "../workloads/lookup";
 import { DEPLOYMENT_STOPPED } from "../reconciler/idle";
@@ -35,11 +35,15 @@ export class DeploymentsService {
     const { store, services, replicas } = this.deps;
     const name = request.name ?? unusedName("svc-", [...services.live(), ...store.active()]);
     if (store.named(name).some((row) => row.status === "ACTIVE")) throw conflict(`A deployment named ${name} is active: choose another --name, or stop that one first ('svc stop ${name}').`);
-    const { base, template } = await replicas.plan(request, `${name}-1`);
-    const columns = readScaling(scaling, defaultTargetInflight(template.runtime, template.spec.engineArgs));
-    if (request.dryRun) return { ...base, service: null };
+    // The bounds are checked before the launch is planned (a 400 at once); the default target needs the plan's server.
+    readScaling(scaling, () => 1);
+    const firstId = randomUUID();
+    const { base, template } = await replicas.plan(request, `${name}-1`, firstId);
+    const columns = readScaling(scaling, () => defaultTargetInflight(template.runtime, template.spec.engineArgs));
     // Every replica is on demand: at MIN 0 (or when all are down) the first request to the model starts one.
     const spec: DeploymentSpec = { template: { ...template, onDemand: true } };
+    base.policies = policiesOf(spec.template);
+    if (request.dryRun) return { ...base, service: null };
     const now = new Date().toISOString();
     const row: DeploymentRow = {
       id: randomUUID(),
@@ -61,7 +65,7 @@ export class DeploymentsService {
     const made: ServiceRow[] = [];
     for (let index = 1; index <= Math.max(columns.min, 1); index++) {
       const status = index <= columns.min ? "SUBMITTED" : "STOPPED";
-      made.push(replicas.insertRecord(spec.template, { id: randomUUID(), name: `${name}-${index}`, status, reason: status === "STOPPED" ? SCALED_TO_ZERO : `submitted to ${row.engine}: replica ${index} of ${name} (MIN ${columns.min})`, deploymentId: row.id }));
+      made.push(replicas.insertRecord(spec.template, { id: index === 1 ? firstId : randomUUID(), name: `${name}-${index}`, status, reason: status === "STOPPED" ? SCALED_TO_ZERO : `submitted to ${row.engine}: replica ${index} of ${name} (MIN ${columns.min})`, deploymentId: row.id }));
     }
     const notes: string[] = [];
     try {

@@ -60,8 +60,9 @@ export function servicesController(services: ServicesService, deployments: Pick<
       {
         body: ActivityReport,
         ...operation("reportServiceActivity", {
-          summary: "When the gateway last passed a request to each service (the idle clocks of --idle-stop)",
-          description: "Sent by the gateway every few seconds for the services it passed requests to; clocks only move forward. Unknown ids are ignored.",
+          summary: "When the gateway last passed a request to each service (the idle clocks of --idle-stop), and the requests it holds for each",
+          description:
+            "Sent by the gateway every few seconds for the services it passed requests to; clocks only move forward. Unknown ids are ignored. `inFlight`, when given, replaces the counts the scaler of deployments works from (a service absent from it holds none).",
           tags,
           ok: { 200: ActivityAnswer },
         }),

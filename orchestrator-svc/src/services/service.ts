@@ -36,19 +36,20 @@ export class ServicesService {
 
   async run(request: RunRequest): Promise<RunResponse> {
     const { store } = this.deps;
-    const { base, template } = await this.plan(request, request.name ?? unusedName(NAME_PREFIX, store.live()));
+    const id = randomUUID();
+    const { base, template } = await this.plan(request, request.name ?? unusedName(NAME_PREFIX, store.live()), id);
     if (request.dryRun) return { ...base, service: null };
-    const row = this.insertRecord(template, { id: randomUUID(), name: template.name, status: "SUBMITTED", reason: `submitted to ${template.engine}` });
+    const row = this.insertRecord(template, { id, name: template.name, status: "SUBMITTED", reason: `submitted to ${template.engine}` });
     const notes = await this.submitRecord(row);
     return { ...base, warnings: [...base.warnings, ...notes], service: toServiceRecord(store.get(row.id)!) };
   }
 
   /**
    * Checks and plans a run once: the launch, the policies, and the engine's script for a service
-   * named `name` (a 4xx saying what to fix when something is not allowed). `template` is what each
-   * record made from it holds (one service, or each replica of a deployment).
+   * named `name` with id `id` (a 4xx saying what to fix when something is not allowed). `template`
+   * is what each record made from it holds (one service, or each replica of a deployment).
    */
-  async plan(request: RunRequest, name: string): Promise<{ base: Omit<RunResponse, "service">; template: ServiceTemplate }> {
+  async plan(request: RunRequest, name: string, id: string): Promise<{ base: Omit<RunResponse, "service">; template: ServiceTemplate }> {
     const plan = await planLaunch(request, this.deps.planner, DEFAULT_PROFILE);
     if (request.name && this.deps.store.liveWithName(request.name).length > 0) {
       throw conflict(`A running service is already named ${request.name}: choose another --name, or stop that one first.`);
@@ -56,7 +57,7 @@ export class ServicesService {
     const policies = resolvePolicies(request, plan.profile, plan.capabilities);
     const engine = this.deps.engineFor(plan.profile);
     const spec: LaunchSpec = {
-      serviceId: randomUUID(),
+      serviceId: id,
       name,
       task: request.task,
       image: plan.image,
