@@ -1,59 +1,83 @@
 /**
- * Deployments end to end through the running app, driven by the in-flight counts the gateway
- * reports (POST /api/services/activity): a deployment --replicas 0..3 of the tiny text model grows
- * to 3 HEALTHY real replicas under load and shrinks back to 0 once idle, each step an event with its
- * reason; at 0 a request through /v1 starts one on demand (Docker); on Docker and on the Slurm test cluster.
+ * Deployments end to end through the running app under real load: a deployment --replicas 0..3 of
+ * the tiny text model, sent twelve concurrent streamed chats through /v1, starts on demand, grows to
+ * 3 HEALTHY real replicas from the in-flight counts the gateway reports, and shrinks back to 0 as the
+ * load falls, with no failed or cut request and each step an event with its reason; on Docker and on
+ * the Slurm test cluster.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SvcClient } from "@svc/client";
-import { chatThroughV1, every, reportInFlight, startAppWithCluster, startAppWithTinyModels, TEXT_MODEL, waitForReplicas, RUNTIME_UPLOAD_TEST_MS, type ClusterApp, type TinyApp } from "@svc/testing";
+import { chatThroughV1, eventsLike, eventually, parseMetricsText, startAppWithCluster, startAppWithTinyModels, TEXT_MODEL, waitForReplicas, RUNTIME_UPLOAD_TEST_MS, type ChatResult, type ClusterApp, type TinyApp } from "@svc/testing";
 
-/** 0..3 → 3 HEALTHY under a load of 3 in flight (target 1) → 0 when idle; `profile` picks the engine. */
-async function growAndShrink(client: SvcClient, profile: string, name: string, ms: { up: number; down: number }, appUrl?: string) {
-  const run = await client.services.run({ task: "text-generation", model: TEXT_MODEL, profile, name, scaling: { replicas: "0..3", targetInflight: 1, scaleUpAfter: "1s", scaleDownAfter: "3s" } });
-  expect(run.deployment).toMatchObject({ name, min: 0, max: 3, targetInflight: 1, scaleUpAfterSeconds: 1, scaleDownAfterSeconds: 3, status: "ACTIVE", healthy: 0, coming: 0 });
+/** `workers` clients, each streaming chat completions through /v1 one after another until stopped; every answer is kept. */
+function streamLoad(appUrl: string, workers: number) {
+  const results: ChatResult[] = [];
+  let stopping = false;
+  const running = Array.from({ length: workers }, async () => {
+    while (!stopping) results.push(await chatThroughV1(appUrl, TEXT_MODEL, { stream: true, maxTokens: 48 }));
+  });
+  return {
+    results,
+    async stop() {
+      stopping = true;
+      await Promise.all(running);
+      return results;
+    },
+  };
+}
+
+/** Requests /v1 sent to each replica of `deployment` (svc_v1_routed_requests_total), by replica name. */
+async function routedTo(appUrl: string, deployment: string): Promise<Map<string, number>> {
+  const metrics = parseMetricsText(await (await fetch(`${appUrl}/metrics`)).text());
+  const samples = metrics.get("svc_v1_routed_requests_total")?.samples ?? [];
+  return new Map(samples.filter((sample) => sample.labels.deployment === deployment).map((sample) => [sample.labels.service!, sample.value]));
+}
+
+/**
+ * 0..3 (target 4 in flight) under real load through /v1: twelve concurrent streams start the first
+ * replica on demand and grow the deployment to 3 HEALTHY replicas, each of which serves; one stream
+ * left lets two drain and stop while it goes on; none left, the last one stops too. Every request
+ * is answered whole, and each step is an event with its reason. `profile` picks the engine.
+ */
+async function growAndShrink(client: SvcClient, appUrl: string, profile: string, name: string, ms: { up: number; down: number }) {
+  const run = await client.services.run({ task: "text-generation", model: TEXT_MODEL, profile, name, scaling: { replicas: "0..3", targetInflight: 4, scaleUpAfter: "1s", scaleDownAfter: "3s" } });
+  expect(run.deployment).toMatchObject({ name, min: 0, max: 3, targetInflight: 4, scaleUpAfterSeconds: 1, scaleDownAfterSeconds: 3, status: "ACTIVE", healthy: 0, coming: 0 });
   expect(run.service).toMatchObject({ name: `${name}-1`, status: "STOPPED", reason: "scaled to 0: starts on the first request", deployment: run.deployment!.id });
 
-  // Three requests in flight (as the gateway would hold them while a replica starts): one per replica once they exist.
-  let details = await client.deployments.get(name);
-  const load = every(1000, async () => {
-    details = await client.deployments.get(name);
-    const names = details.replicas.map((replica) => replica.name);
-    await reportInFlight(client, details, Object.fromEntries(names.length >= 3 ? names.map((n) => [n, 1]) : [[`${name}-1`, 3]]));
-  });
-  const grown = await waitForReplicas(client, name, { healthy: 3, coming: 0 }, ms.up, load);
-  expect(grown.replicas.map((replica) => replica.status)).toEqual(["HEALTHY", "HEALTHY", "HEALTHY"]);
+  const heavy = streamLoad(appUrl, 12);
+  const grown = await waitForReplicas(client, name, { healthy: 3, coming: 0 }, ms.up);
   expect(grown.replicas.every((replica) => replica.url !== null && replica.deployment === grown.id)).toBe(true);
-  // Each replica answers as the real server it is.
-  for (const replica of grown.replicas) expect((await fetch(`${replica.url}/health`)).status).toBe(200);
+  await eventually(async () => [...(await routedTo(appUrl, name)).values()].filter((count) => count > 0).length === 3, 120_000, "every replica to serve part of the load");
 
-  // The load ends: each replica drains and stops after 3 s idle; with MIN 0 none is left.
-  await reportInFlight(client, grown, {});
+  // One stream left: the first replica (by name) takes it, the other two go idle, drain and stop.
+  await heavy.stop();
+  const light = streamLoad(appUrl, 1);
+  const one = await waitForReplicas(client, name, { healthy: 1, coming: 0, statuses: { STOPPED: 2 } }, ms.down);
+  expect(one.replicas.find((replica) => replica.status === "HEALTHY")!.name).toBe(`${name}-1`);
+  const during = light.results.length;
+  await eventually(async () => light.results.length > during + 2, 60_000, "the remaining stream to go on being answered");
+  await light.stop();
   const shrunk = await waitForReplicas(client, name, { healthy: 0, coming: 0, statuses: { STOPPED: 3 } }, ms.down);
+
+  const failed = [...heavy.results, ...light.results].filter((answer) => !answer.ok).map((answer) => `${answer.status} ${answer.text.slice(0, 200)}`);
+  expect(failed).toEqual([]);
+  expect(heavy.results.length).toBeGreaterThanOrEqual(12);
   expect(shrunk.status).toBe("ACTIVE");
   const messages = shrunk.events.map((event) => event.message);
   expect(messages[0]).toBe("created with 0..3 replicas: none runs until the first request");
   expect(messages.find((m) => m.startsWith("scaled up to 3"))).toMatch(/^scaled up to 3: \d+(\.\d)? in flight per replica for \d+ s$/);
   expect(messages.filter((m) => m.startsWith("scaled down"))).toEqual([
-    expect.stringMatching(new RegExp(`^scaled down to 2: ${name}-\\d idle for 3 s$`)),
-    expect.stringMatching(new RegExp(`^scaled down to 1: ${name}-\\d idle for 3 s$`)),
-    expect.stringMatching(new RegExp(`^scaled down to 0: ${name}-\\d idle for 3 s$`)),
+    expect.stringMatching(new RegExp(`^scaled down to 2: ${name}-[23] idle for 3 s$`)),
+    expect.stringMatching(new RegExp(`^scaled down to 1: ${name}-[23] idle for 3 s$`)),
+    `scaled down to 0: ${name}-1 idle for 3 s`,
   ]);
   for (const replica of shrunk.replicas) expect(replica.reason).toMatch(/^scaled down to [012]: idle for 3 s$/);
-
-  // At 0, a request through /v1 starts a replica on demand, as for any on-demand service (appUrl given).
-  if (appUrl) {
-    const answer = await chatThroughV1(appUrl, TEXT_MODEL);
-    expect(answer.ok).toBe(true);
-    const woken = await client.deployments.get(name);
-    const started = await Promise.all(woken.replicas.map((replica) => client.services.get(replica.id)));
-    expect(started.filter((replica) => replica.events.some((event) => event.reason === "started on demand by a request"))).toHaveLength(1);
-  }
+  // The first replica was started by the first request (the on-demand path), the others by the scaler.
+  expect(await eventsLike(client, shrunk.replicas.find((replica) => replica.name === `${name}-1`)!.id, "started on demand by a request")).toHaveLength(1);
 
   // Listed with the others, then stopped and removed.
   expect((await client.deployments.list()).map((d) => d.name)).toContain(name);
   expect(await client.deployments.stop(name)).toMatchObject({ status: "STOPPED" });
-  // A replica still running drains first: until it has stopped, removing needs --force.
   await waitForReplicas(client, name, { statuses: { STOPPED: 3 } }, 60_000);
   await client.deployments.remove(name);
   expect((await client.services.list({ all: true })).filter((s) => s.deployment === run.deployment!.id)).toEqual([]);
@@ -68,8 +92,8 @@ describe("on Docker", () => {
     await tiny?.cleanup();
   });
 
-  test("--replicas 0..3: grows to 3 HEALTHY containers under load, back to 0 when idle, every step an event with its reason", async () => {
-    await growAndShrink(tiny.client, "default", "grow", { up: 240_000, down: 120_000 }, tiny.app.url);
+  test("--replicas 0..3 under 12 concurrent streams through /v1: 3 HEALTHY containers, then back to 0 as the load falls; every request answered, every step an event with its reason", async () => {
+    await growAndShrink(tiny.client, tiny.app.url, "default", "grow", { up: 240_000, down: 120_000 });
   }, 420_000);
 
   test("bad scaling input is a 400 that says what to fix", async () => {
@@ -97,7 +121,7 @@ describe("on Slurm", () => {
     await started?.cleanup();
   });
 
-  test("--replicas 0..3 with Slurm jobs: grows to 3 HEALTHY jobs under load and back to 0 when idle", async () => {
-    await growAndShrink(started.client, "cluster", "grow", { up: RUNTIME_UPLOAD_TEST_MS + 240_000, down: 180_000 });
+  test("--replicas 0..3 with Slurm jobs under 12 concurrent streams through /v1: 3 HEALTHY jobs, then back to 0; every request answered", async () => {
+    await growAndShrink(started.client, started.app.url, "cluster", "grow", { up: RUNTIME_UPLOAD_TEST_MS + 240_000, down: 180_000 });
   }, RUNTIME_UPLOAD_TEST_MS + 480_000);
 });

@@ -11,7 +11,7 @@ export interface ChatResult {
   text: string;
 }
 
-type ChatOptions = { stream?: boolean; apiKey?: string; timeoutMs?: number };
+type ChatOptions = { stream?: boolean; apiKey?: string; timeoutMs?: number; maxTokens?: number };
 
 /** One chat completion through /proxy/<id>/v1 (no retries: a failure counts). */
 export const chatThroughProxy = (appUrl: string, id: string, model: string, options: ChatOptions = {}) => chatAt(`${appUrl}/proxy/${id}/v1/chat/completions`, model, options);
@@ -24,7 +24,7 @@ async function chatAt(url: string, model: string, options: ChatOptions): Promise
     const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-      body: JSON.stringify({ model, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 4, temperature: 0, ...(options.stream ? { stream: true } : {}) }),
+      body: JSON.stringify({ model, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: options.maxTokens ?? 4, temperature: 0, ...(options.stream ? { stream: true } : {}) }),
       signal: AbortSignal.timeout(options.timeoutMs ?? 600_000),
     });
     const text = await response.text();

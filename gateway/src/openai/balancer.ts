@@ -21,6 +21,17 @@ export class LeastInFlight {
     return least[turn % least.length];
   }
 
+  /**
+   * Like pick, but among equals the first by name (`web-1` before `web-2`), not the next in turn: a
+   * deployment's light load stays on its first replicas, so the others go idle and the scaler can
+   * drain them (round robin would keep every replica warm with a trickle of requests).
+   */
+  packed(services: ServiceRoute[]): ServiceRoute | undefined {
+    if (services.length === 0) return undefined;
+    const fewest = Math.min(...services.map((service) => this.count(service.id)));
+    return services.filter((service) => this.count(service.id) === fewest).sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }))[0];
+  }
+
   /** Services (by name) with requests in flight, and how many. */
   entries(): Array<[string, number]> {
     return [...this.inFlight.entries()].map(([id, count]) => [this.names.get(id) ?? id, count]);

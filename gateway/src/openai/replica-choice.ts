@@ -9,7 +9,9 @@ export type RoutingDecision = "prefix" | "prefix_overflow" | "least_busy";
  * Picks the service a /v1 request goes to among those serving its model. Replicas the scaler is
  * draining are left out while any other can take the request. When every one left belongs to a
  * deployment routed by prefix and the request has a prompt, its prefix picks the replica
- * (PrefixRing); otherwise the one with the fewest requests in flight (LeastInFlight). Each choice
+ * (PrefixRing); otherwise the one with the fewest requests in flight (LeastInFlight; among a
+ * deployment's replicas, ties go to the first by name, so that the ones a light load does not need go
+ * idle and the scaler can remove them). Each choice
  * of a deployment's replica is counted, for /metrics.
  */
 export class ReplicaChooser {
@@ -29,6 +31,8 @@ export class ReplicaChooser {
       const picked = this.ring.pick(prefix, usable.map((service) => service.id), (id) => this.balancer.count(id));
       chosen = usable.find((service) => service.id === picked?.id);
       decision = picked?.overflow ? "prefix_overflow" : "prefix";
+    } else if (usable.length > 0 && usable.every((service) => service.deployment)) {
+      chosen = this.balancer.packed(usable);
     } else {
       chosen = this.balancer.pick(repo, usable);
     }
