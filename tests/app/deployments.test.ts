@@ -96,6 +96,33 @@ describe("on Docker", () => {
     await growAndShrink(tiny.client, tiny.app.url, "default", "grow", { up: 240_000, down: 120_000 });
   }, 420_000);
 
+  test("--routing prefix over 3 replicas: each of 4 long shared prompt prefixes goes to one replica, counted in /metrics", async () => {
+    const run = await tiny.client.services.run({ task: "text-generation", model: TEXT_MODEL, name: "by-prefix", scaling: { replicas: "3..3", routing: "prefix" } });
+    expect(run.deployment).toMatchObject({ routing: "prefix", min: 3, max: 3 });
+    await waitForReplicas(tiny.client, "by-prefix", { healthy: 3, coming: 0 }, 240_000);
+    // Four system prompts longer than the 2,048 characters the key reads, each followed by different questions.
+    const prefixes = Array.from({ length: 4 }, (_, p) => `You are helper ${p}. ${Array.from({ length: 400 }, (_, i) => `fact${(i * 31 + p * 977) % 1009}`).join(" ")}`);
+    const servedBy = new Map<number, Set<string>>();
+    for (let round = 0; round < 3; round++) {
+      for (const [p, system] of prefixes.entries()) {
+        const answer = await fetch(`${tiny.app.url}/v1/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ model: TEXT_MODEL, max_tokens: 4, temperature: 0, messages: [{ role: "system", content: system }, { role: "user", content: `Question ${round}?` }] }),
+        });
+        expect(answer.status).toBe(200);
+        await answer.json();
+        servedBy.set(p, (servedBy.get(p) ?? new Set()).add(answer.headers.get("x-svc-service")!));
+      }
+    }
+    for (const services of servedBy.values()) expect(services.size).toBe(1);
+    const metrics = parseMetricsText(await (await fetch(`${tiny.app.url}/metrics`)).text());
+    const decisions = metrics.get("svc_v1_routing_total")!.samples.filter((sample) => sample.labels.deployment === "by-prefix");
+    expect(decisions).toEqual([{ labels: { deployment: "by-prefix", decision: "prefix" }, value: 12 }]);
+    expect([...(await routedTo(tiny.app.url, "by-prefix")).values()].reduce((sum, count) => sum + count, 0)).toBe(12);
+    await tiny.client.deployments.remove("by-prefix", { force: true });
+  }, 420_000);
+
   test("bad scaling input is a 400 that says what to fix", async () => {
     for (const [replicas, message] of [
       ["3..1", "replicas: MIN (3) is above MAX (1)"],
