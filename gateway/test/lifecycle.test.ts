@@ -41,7 +41,7 @@ describe("ActivityRecorder", () => {
     recorder.stop();
   });
 
-  test("in-flight counts go out when they changed since the last report, falling to zero included; a failed report is sent again", async () => {
+  test("in-flight counts go out when they changed, falling to zero included, and again each period while any is above zero; a failed report is sent again", async () => {
     const reports: ActivityReport[] = [];
     let fail = false;
     const counts = new Map<string, number>();
@@ -54,23 +54,23 @@ describe("ActivityRecorder", () => {
     recorder.inFlightChanged();
     await recorder.flush();
     expect(reports.at(-1)).toEqual({ services: [], inFlight: [{ id: "a", count: 12 }] });
-    // Unchanged counts and no request: nothing to say.
+    // Unchanged counts above zero are said again (orchestrator-svc forgets counts not heard again).
     await recorder.flush();
-    expect(reports).toHaveLength(1);
-    // A request time alone says no counts (they did not change).
+    expect(reports.at(-1)).toEqual({ services: [], inFlight: [{ id: "a", count: 12 }] });
     recorder.touch("a", 7000);
     await recorder.flush();
-    expect(reports.at(-1)).toEqual({ services: [{ id: "a", lastRequestAt: new Date(7000).toISOString() }] });
+    expect(reports.at(-1)).toEqual({ services: [{ id: "a", lastRequestAt: new Date(7000).toISOString() }], inFlight: [{ id: "a", count: 12 }] });
     counts.delete("a");
     fail = true;
     await recorder.flush();
     expect(reports.at(-1)!.inFlight).toEqual([]);
     fail = false;
     await recorder.flush();
-    expect(reports).toHaveLength(4);
+    expect(reports).toHaveLength(5);
     expect(reports.at(-1)!.inFlight).toEqual([]);
+    // All at zero and said: nothing more to say.
     await recorder.flush();
-    expect(reports).toHaveLength(4);
+    expect(reports).toHaveLength(5);
     recorder.stop();
   });
 });

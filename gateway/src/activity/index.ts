@@ -12,7 +12,9 @@ const sameCounts = (a: Counts, b: Counts) => a.size === b.size && [...a].every((
  * (through /proxy/<id>/…, or /v1 for a model) calls `touch(serviceId)`, which only notes the time
  * here; every ACTIVITY_REPORT_MS the latest time per service goes to orchestrator-svc in one call.
  * With `countInFlight`, the report also carries the requests held per service (for the scaler of
- * deployments) whenever they changed since the last report, falling to zero included.
+ * deployments) whenever they changed since the last report, falling to zero included, and again
+ * every ACTIVITY_REPORT_MS while any is above zero (orchestrator-svc takes counts it has not heard
+ * again for a while as zero, so a gateway that restarted with requests held cannot leave them counted).
  * A failed report is merged into the next one.
  */
 export class ActivityRecorder {
@@ -52,7 +54,7 @@ export class ActivityRecorder {
   async flush(): Promise<void> {
     await this.sending;
     const counts = this.inFlight?.();
-    const countsChanged = counts !== undefined && !sameCounts(counts, this.reported);
+    const countsChanged = counts !== undefined && (counts.size > 0 || !sameCounts(counts, this.reported));
     if (this.pending.size === 0 && !countsChanged) return;
     const batch = this.pending;
     this.pending = new Map();
@@ -61,6 +63,7 @@ export class ActivityRecorder {
     this.sending = this.send(report).then(
       () => {
         if (countsChanged) this.reported = counts;
+        if (counts !== undefined && counts.size > 0) this.arm();
       },
       () => {
         for (const [id, at] of batch) this.touch(id, at);
