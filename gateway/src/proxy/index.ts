@@ -22,17 +22,22 @@ export type RequestCheck = (request: Request) => Response | undefined;
  * request). A path that is not a /proxy/ one once parsed (e.g. `/proxy/../api`) goes to `app`.
  */
 export function proxyRoute(proxy: ServiceProxy, checks: RequestCheck[], app: () => { fetch: (request: Request) => Response | Promise<Response> }) {
-  return async (request: Request, server: TimeoutControl): Promise<Response> => {
+  return (request: Request, server: TimeoutControl): Response | Promise<Response> => {
     if (!requestUrl(request).pathname.startsWith(PROXY_PREFIX)) return app().fetch(request);
     try {
       for (const check of checks) {
         const refusal = check(request);
         if (refusal) return refusal;
       }
-      return await proxy.handle(request, server);
+      return proxy.handle(request, server).catch((error: unknown) => failed(request, error));
     } catch (error) {
-      console.error(`[error] ${request.method} ${requestUrl(request).pathname}:`, error);
-      return proxyError(500, "internal_error", "Something unexpected failed inside svc; see the logs in $SVC_HOME_DIR/logs.");
+      return failed(request, error);
     }
   };
+}
+
+/** What the app's error handler does for an unexpected failure, in the OpenAI error shape of /proxy. */
+function failed(request: Request, error: unknown): Response {
+  console.error(`[error] ${request.method} ${requestUrl(request).pathname}:`, error);
+  return proxyError(500, "internal_error", "Something unexpected failed inside svc; see the logs in $SVC_HOME_DIR/logs.");
 }
