@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { Elysia, type AnyElysia } from "elysia";
 import { DEFAULT_USAGE_RETENTION_DAYS, errorHandler, homeLayout, internalClient, openApiPart } from "@svc/platform";
 import type { GatewayEnv } from "./gateway-env";
-import { authController } from "./auth";
+import { authController, authGate, revokedSessions } from "./auth";
 import { forwardController } from "./forward";
-import { proxyController } from "./proxy";
+import { proxyController, proxyRoute } from "./proxy";
 import { ServiceProxy } from "./proxy/service";
 import { ActivityRecorder } from "./activity";
 import { OnDemandStarts } from "./on-demand/ensure-serving";
@@ -13,7 +13,7 @@ import { docsController } from "./docs";
 import { pagesController } from "./pages";
 import { docPagesController } from "./doc-pages";
 import { DocPages } from "./doc-pages/service";
-import { requestGuard } from "./guard";
+import { guardCheck, requestGuard } from "./guard";
 import { holdOpen, IDLE_TIMEOUT_SECONDS } from "./guard/hold-open";
 import { PROXY_BODY_LIMIT } from "./guard/service";
 import { mkdirSync } from "node:fs";
@@ -40,6 +40,7 @@ import { FileStore } from "./batch-api/file-store";
 import { BatchApiService } from "./batch-api/batches-service";
 import { BatchStore } from "./batch-api/batch-store";
 import { requestUrl } from "./guard/request-url";
+import { PROXY_PREFIX } from "./proxy/paths";
 
 /** How often usage (and stored responses) older than the retention period is deleted. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -88,23 +89,30 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     new BatchApiService({ batches: new BatchStore(db), files: fileStore, client, record: (outcome) => usage.record(outcome) }),
     v1Authenticator(keys, authToken),
   );
+  const guard = guardCheck(settings);
+  const authOptions = {
+    token: authToken,
+    tokenFile: layout.tokenFile,
+    revokedSessionsFile: join(layout.dataDir("gateway"), "revoked-sessions"),
+    allowedHosts: settings.allowedHosts,
+  };
+  const revoked = revokedSessions(authOptions);
+  // /proxy/ is served by Bun's router, in front of the app, with the app's own checks (proxyRoute); the app has it too, for app.handle.
+  const proxied = proxyRoute(proxy, [guard, authGate(authOptions, revoked)], () => app);
   // normalize: false refuses unknown fields of the gateway's own API (/api/keys) instead of dropping them, as the services do.
-  const app: AnyElysia = new Elysia({ name: "gateway", normalize: false, serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT } })
+  const app: AnyElysia = new Elysia({
+    name: "gateway",
+    normalize: false,
+    serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT, routes: { [`${PROXY_PREFIX}*`]: proxied } },
+  })
     .use(errorHandler)
-    .use(requestGuard(settings))
+    .use(requestGuard(guard))
     .onAfterHandle(({ set }) => {
       set.headers["x-content-type-options"] = "nosniff";
       set.headers["referrer-policy"] = "same-origin";
       set.headers["x-frame-options"] = "DENY";
     })
-    .use(
-      authController({
-        token: authToken,
-        tokenFile: layout.tokenFile,
-        revokedSessionsFile: join(layout.dataDir("gateway"), "revoked-sessions"),
-        allowedHosts: settings.allowedHosts,
-      }),
-    )
+    .use(authController(authOptions, revoked))
     // Writes through the UI (a launch may build an image, a refresh scan a cluster) may take long: their body is parsed by now.
     .onBeforeHandle(({ request, server, set }) => {
       if (request.method !== "GET" && request.method !== "HEAD" && requestUrl(request).pathname !== "/login") Object.assign(set.headers, holdOpen(request, server));

@@ -20,9 +20,11 @@ export interface AuthOptions {
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
-/** The auth guard (in front of every route) and the log-in / log-out routes. */
-export function authController({ token, tokenFile, revokedSessionsFile, allowedHosts }: AuthOptions) {
-  const revoked = new RevokedSessions(revokedSessionsFile);
+/**
+ * The auth guard: whether a request may pass (undefined) or the answer to give it (401, 403, or the
+ * log-in page's redirect). `revoked` holds the sessions ended by logging out (authController's).
+ */
+export function authGate({ token, tokenFile, allowedHosts }: AuthOptions, revoked: RevokedSessions): (request: Request) => Response | undefined {
   const unauthorizedMessage =
     `Missing or wrong auth token: send the header 'Authorization: Bearer <token>'. ` +
     `The token is SVC_AUTH_TOKEN, or the one svc start wrote to ${tokenFile}.`;
@@ -32,23 +34,33 @@ export function authController({ token, tokenFile, revokedSessionsFile, allowedH
 
   const v1UnauthorizedMessage = `Missing API key: send 'Authorization: Bearer <key>' with a key from 'svc key create', or the svc auth token (${tokenFile}).`;
 
+  return (request) => {
+    const access = checkAccess(request, { token, allowedHosts, revoked: (session) => revoked.has(session) });
+    if (access.kind === "allow") return;
+    const url = requestUrl(request);
+    // Clients of /proxy/<service>/… speak OpenAI's API: they get its error shape.
+    const error = isProxyPath(url.pathname) || isV1Path(url.pathname) ? proxyError : jsonError;
+    if (access.kind === "cross-origin") {
+      return error(403, "cross_origin", "This write came from another origin and was refused; use the svc UI itself or an API token.");
+    }
+    if (isApiPath(url.pathname) || request.method !== "GET") {
+      const message = isProxyPath(url.pathname) ? proxyUnauthorizedMessage : isV1Path(url.pathname) ? v1UnauthorizedMessage : unauthorizedMessage;
+      return error(401, "unauthorized", message, { "www-authenticate": 'Bearer realm="svc"' });
+    }
+    const next = encodeURIComponent(url.pathname + url.search);
+    return new Response(null, { status: 303, headers: { location: `/login?next=${next}` } });
+  };
+}
+
+/** The sessions ended by logging out, kept in `options.revokedSessionsFile`. */
+export const revokedSessions = (options: Pick<AuthOptions, "revokedSessionsFile">) => new RevokedSessions(options.revokedSessionsFile);
+
+/** The auth guard (in front of every route) and the log-in / log-out routes; `revoked` is shared with any other use of authGate. */
+export function authController(options: AuthOptions, revoked = revokedSessions(options)) {
+  const { token, tokenFile, allowedHosts } = options;
+  const gate = authGate(options, revoked);
   return new Elysia({ name: "gateway/auth" })
-    .onRequest(({ request }) => {
-      const access = checkAccess(request, { token, allowedHosts, revoked: (session) => revoked.has(session) });
-      if (access.kind === "allow") return;
-      const url = requestUrl(request);
-      // Clients of /proxy/<service>/… speak OpenAI's API: they get its error shape.
-      const error = isProxyPath(url.pathname) || isV1Path(url.pathname) ? proxyError : jsonError;
-      if (access.kind === "cross-origin") {
-        return error(403, "cross_origin", "This write came from another origin and was refused; use the svc UI itself or an API token.");
-      }
-      if (isApiPath(url.pathname) || request.method !== "GET") {
-        const message = isProxyPath(url.pathname) ? proxyUnauthorizedMessage : isV1Path(url.pathname) ? v1UnauthorizedMessage : unauthorizedMessage;
-        return error(401, "unauthorized", message, { "www-authenticate": 'Bearer realm="svc"' });
-      }
-      const next = encodeURIComponent(url.pathname + url.search);
-      return new Response(null, { status: 303, headers: { location: `/login?next=${next}` } });
-    })
+    .onRequest(({ request }) => gate(request))
     .get("/login", ({ query, redirect }) => {
       if (token === undefined) return redirect("/", 303);
       return new Response(loginPage({ next: safeNext(query.next), tokenFile }), { headers: htmlHeaders });

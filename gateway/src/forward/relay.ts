@@ -4,11 +4,18 @@ const HOP_BY_HOP_RESPONSE = ["connection", "keep-alive", "te", "trailer", "trans
 /** An HTTP field name (RFC 9110 §5.1), which Headers.delete needs. */
 const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** Deletes the hop-by-hop headers and those the `Connection` header names (usually none: it says keep-alive or close). */
-function dropHopByHop(headers: Headers, fixed: readonly string[]): void {
-  const named = headers.get("connection");
-  for (const name of fixed) headers.delete(name);
-  if (named === null || named === "keep-alive" || named === "close") return;
+/**
+ * Deletes the hop-by-hop headers, those the `Connection` header names (usually none: it says
+ * keep-alive or close), and `also`. What is there is read once (Bun's toJSON) and only names present
+ * are deleted: most answers have none of them, and a delete is a call into Bun each (~0.3 µs of a
+ * proxied request's ~25 µs for the ten names).
+ */
+function dropHeaders(headers: Headers, fixed: readonly string[], also: readonly string[] = []): void {
+  const present = headers.toJSON();
+  for (const name of fixed) if (name in present) headers.delete(name);
+  for (const name of also) if (name in present) headers.delete(name);
+  const named = present.connection;
+  if (named === undefined || named === "keep-alive" || named === "close") return;
   for (const token of named.split(",")) {
     const name = token.trim();
     if (FIELD_NAME.test(name)) headers.delete(name);
@@ -41,8 +48,7 @@ export interface RelayOptions {
  */
 export async function relay(request: Request, target: string, options: RelayOptions = {}): Promise<Response> {
   const headers = request.headers;
-  dropHopByHop(headers, HOP_BY_HOP_REQUEST);
-  if (options.drop) for (const name of options.drop) headers.delete(name);
+  dropHeaders(headers, HOP_BY_HOP_REQUEST, options.drop);
   // Without this, fetch would ask for gzip on behalf of a caller that cannot read it.
   if (options.plainBody || !headers.has("accept-encoding")) headers.set("accept-encoding", "identity");
   if (options.set) for (const name in options.set) headers.set(name, options.set[name]!);
@@ -60,8 +66,7 @@ export async function relay(request: Request, target: string, options: RelayOpti
   const upstream = await fetch(target, init);
   const set = typeof options.setOnResponse === "function" ? options.setOnResponse(upstream) : options.setOnResponse;
   const responseHeaders = upstream.headers;
-  dropHopByHop(responseHeaders, HOP_BY_HOP_RESPONSE);
-  if (options.dropFromResponse) for (const name of options.dropFromResponse) responseHeaders.delete(name);
+  dropHeaders(responseHeaders, HOP_BY_HOP_RESPONSE, options.dropFromResponse);
   if (set) for (const name in set) responseHeaders.set(name, set[name]!);
   return upstream;
 }

@@ -6,14 +6,15 @@ import { requestUrl } from "./request-url";
 /**
  * In front of everything, in every mode (debug included): only requests addressed to this
  * gateway's own names (so a DNS-rebound page is refused), no write that a browser says comes
- * from another site, and no body over its limit — all before anything reads the body.
+ * from another site, and no body over its limit — all before anything reads the body. Returns the
+ * refusal to answer, or undefined when the request may go on.
  */
-export function requestGuard(settings: Pick<Settings, "host" | "allowedHosts">) {
+export function guardCheck(settings: Pick<Settings, "host" | "allowedHosts">): (request: Request) => Response | undefined {
   const names = allowedHostNames(settings);
   const listed = [...names].join(", ");
   // The Host one client sends is the same on every request: the last one allowed is not looked at again.
   let allowedHost: string | undefined;
-  return new Elysia({ name: "gateway/guard" }).onRequest(({ request }) => {
+  return (request) => {
     const host = requestHost(request);
     if (host !== allowedHost && !names.has(hostName(host))) {
       return jsonError(
@@ -28,5 +29,10 @@ export function requestGuard(settings: Pick<Settings, "host" | "allowedHosts">) 
     }
     const refusal = bodyRefusal(request, requestUrl(request).pathname);
     if (refusal) return jsonError(refusal.status, refusal.code, refusal.message, { connection: "close" });
-  });
+  };
+}
+
+/** The guard (guardCheck) in front of every route of the app. */
+export function requestGuard(check: (request: Request) => Response | undefined) {
+  return new Elysia({ name: "gateway/guard" }).onRequest(({ request }) => check(request));
 }

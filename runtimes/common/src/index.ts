@@ -5,5 +5,6 @@ export { Counter, Gauge, Histogram, MetricsRegistry } from "./metrics";
 export { findModelFile } from "./model-file";
 export { modelsRoute } from "./models-route";
 export { invalidRequest, OpenAiError } from "./openai-error";
-export { createRuntimeApp, serveRuntime, type ListeningRuntime } from "./runtime-server";
+export { directJsonRoute } from "./direct-route";
+export { createRuntimeApp, inferenceGate, serveRuntime, type DirectRoutes, type ListeningRuntime } from "./runtime-server";
 export { RequestQueue } from "./request-queue";

@@ -16,10 +16,27 @@ export interface RuntimeServerOptions {
 }
 
 /**
+ * What every inference request passes first: the API key (401), then a loaded model (503 while
+ * it loads). Returns the response to send, or undefined when the request may go on.
+ */
+export function inferenceGate(options: Pick<RuntimeServerOptions, "apiKey" | "engine">): (request: Request) => Response | undefined {
+  return (request) => {
+    const denied = checkBearer(request, options.apiKey);
+    if (denied) return denied;
+    if (!options.engine.ready) {
+      return new OpenAiError(503, "The model is not loaded yet; retry when GET /health answers 200.", "server_error", "model_loading").toResponse({
+        "retry-after": "1",
+      });
+    }
+  };
+}
+
+/**
  * The parts every runtime shares: the OpenAI-style error handler, bearer auth and the "still
  * loading" 503 on inference paths, `GET /health` and `GET /metrics`. Add the inference routes to it.
  */
 export function createRuntimeApp(options: RuntimeServerOptions) {
+  const gate = inferenceGate(options);
   // normalize: false: a body is validated as it came, not copied without the fields its schema does not
   // name (Elysia's default). The routes read only their own fields, so the answer is the same, and the
   // copy cost ~0.05 ms before a first token (bench/figures/runtime.ts).
@@ -27,14 +44,7 @@ export function createRuntimeApp(options: RuntimeServerOptions) {
     .use(openAiErrorHandler)
     .onRequest(({ request }) => {
       const path = new URL(request.url).pathname;
-      if (!options.isInferencePath(path)) return;
-      const denied = checkBearer(request, options.apiKey);
-      if (denied) return denied;
-      if (!options.engine.ready) {
-        return new OpenAiError(503, "The model is not loaded yet; retry when GET /health answers 200.", "server_error", "model_loading").toResponse({
-          "retry-after": "1",
-        });
-      }
+      if (options.isInferencePath(path)) return gate(request);
     })
     .get("/health", ({ set }) => {
       const { status, body } = options.engine.health();
@@ -49,7 +59,13 @@ export interface ListeningRuntime {
   stop: () => Promise<void>;
 }
 
-/** Serves `app` with Bun.serve, counting every answer in the request metrics; SIGTERM/SIGINT stop it and exit. */
+/** Routes Bun.serve answers itself, by path and method, before `app` (see direct-route.ts). */
+export type DirectRoutes = Record<string, { POST: (request: Request) => Promise<Response> }>;
+
+/**
+ * Serves `app` with Bun.serve, counting every answer in the request metrics; SIGTERM/SIGINT stop it
+ * and exit. `direct` routes are answered by Bun's own router (other methods on their paths reach `app`).
+ */
 export function serveRuntime(
   app: { handle: (request: Request) => Promise<Response> },
   registry: MetricsRegistry,
@@ -57,21 +73,28 @@ export function serveRuntime(
   knownPaths: string[],
   host: string,
   port: number,
+  direct: DirectRoutes = {},
 ): ListeningRuntime {
   const metrics = requestMetrics(registry, () => queue.waiting);
+  const counted = (route: string, started: number, response: Response) => {
+    metrics.requests.inc({ route, status: String(response.status) });
+    metrics.latency.observe((performance.now() - started) / 1000);
+    return response;
+  };
+  const routes = Object.fromEntries(
+    Object.entries(direct).map(([path, { POST }]) => [path, { POST: async (request: Request) => counted(path, performance.now(), await POST(request)) }]),
+  );
   const server = Bun.serve({
     hostname: host,
     port,
     // Generations and transcriptions can take longer than Bun's default 10 s idle timeout.
     idleTimeout: 0,
     maxRequestBodySize: 512 * 1024 * 1024,
+    routes,
     async fetch(request) {
       const started = performance.now();
       const path = new URL(request.url).pathname;
-      const response = await app.handle(request);
-      metrics.requests.inc({ route: knownPaths.includes(path) ? path : "other", status: String(response.status) });
-      metrics.latency.observe((performance.now() - started) / 1000);
-      return response;
+      return counted(knownPaths.includes(path) ? path : "other", started, await app.handle(request));
     },
   });
   const stop = () => server.stop(true);

@@ -1,8 +1,9 @@
-import { createRuntimeApp, EngineState, MetricsRegistry, modelsRoute, RequestQueue } from "@svc/runtime-common";
-import { chatCompletionsRoute } from "./chat-completions";
+import { createRuntimeApp, directJsonRoute, EngineState, inferenceGate, MetricsRegistry, modelsRoute, RequestQueue, type DirectRoutes } from "@svc/runtime-common";
+import { answerChat, chatCompletionsRoute } from "./chat-completions";
 import { completionsRoute } from "./completions";
 import { embeddingsRoute } from "./embeddings";
 import { generationMetrics } from "./generation";
+import { ChatCompletionRequest, integerStringsToNumbers } from "./schemas";
 import type { LlamaEngine } from "./llama-engine";
 
 export const TEXT_GENERATION_PATHS = ["/health", "/metrics", "/v1/models", "/v1/chat/completions", "/v1/completions", "/v1/embeddings"];
@@ -38,8 +39,13 @@ export function createTextGenerationApp(options: TextGenerationAppOptions) {
     .use(chatCompletionsRoute(deps))
     .use(completionsRoute(deps))
     .use(embeddingsRoute({ ...deps, maxInputLength: options.maxInputLength }));
+  // A chat's first token is what its client waits on: Bun answers the route itself (direct-route.ts).
+  const direct: DirectRoutes = {
+    "/v1/chat/completions": { POST: directJsonRoute({ schema: ChatCompletionRequest, transform: integerStringsToNumbers, handle: answerChat(deps), gate: inferenceGate({ apiKey: options.apiKey, engine: state }), app }) },
+  };
   return {
     app,
+    direct,
     state,
     queue,
     registry,

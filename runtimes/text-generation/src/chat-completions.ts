@@ -27,9 +27,12 @@ function message(answer: ChatAnswer, id: string) {
 
 /** `POST /v1/chat/completions`, in the response shape of spec §4.2 and OpenAI's `CreateChatCompletionResponse`. */
 export function chatCompletionsRoute(deps: RouteDeps) {
-  return new Elysia().post(
-    "/v1/chat/completions",
-    async ({ body, request }) => {
+  return new Elysia().post("/v1/chat/completions", answerChat(deps), { body: ChatCompletionRequest, transform: integerStringsToNumbers });
+}
+
+/** Answers a chat request that passed the route's schema: a JSON answer, or a stream of chunks. */
+export function answerChat(deps: RouteDeps) {
+  return async ({ body, request }: { body: ChatCompletionRequest; request: Request }) => {
       refuseUnsupported(body, CHAT_FIELDS, "/v1/chat/completions");
       const plan = await planAnswer(deps, chatHistory(body.messages), body);
       const requested = body.max_completion_tokens ?? body.max_tokens ?? undefined;
@@ -59,10 +62,10 @@ export function chatCompletionsRoute(deps: RouteDeps) {
           };
           if (!body.tools?.length) start({ content: "" });
           const content = jsonWithText(chunk({ content: TEXT }));
-          const args = jsonWithText(chunk({ tool_calls: [{ index: 0, function: { arguments: TEXT } }] }));
+          let args: ((text: string) => string) | undefined;
           const onEvent = (event: AnswerEvent) => {
             if (event.kind === "call") start({ content: null, tool_calls: [{ index: 0, id: toolCallId, type: "function", function: { name: event.name, arguments: "" } }] });
-            else if (event.kind === "arguments") send.piece(args(event.piece));
+            else if (event.kind === "arguments") send.piece((args ??= jsonWithText(chunk({ tool_calls: [{ index: 0, function: { arguments: TEXT } }] })))(event.piece));
             else {
               start({ content: "" });
               send.piece(content(event.piece));
@@ -87,7 +90,5 @@ export function chatCompletionsRoute(deps: RouteDeps) {
         usage: usage(answer.completionTokens),
         prompt_logprobs: null,
       };
-    },
-    { body: ChatCompletionRequest, transform: integerStringsToNumbers },
-  );
+  };
 }

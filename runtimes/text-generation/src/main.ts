@@ -26,14 +26,14 @@ function readArgs(): RuntimeArgs {
 }
 
 const args = readArgs();
-const { app, queue, registry, attachEngine, state } = createTextGenerationApp({
+const { app, direct, queue, registry, attachEngine, state } = createTextGenerationApp({
   modelName: args.model,
   apiKey: args.apiKey,
   maxInputLength: args.maxInputLength,
   maxTotalTokens: args.maxTotalTokens,
   parallel: typeof args.engine["--parallel"] === "number" ? args.engine["--parallel"] : 1,
 });
-const server = serveRuntime(app, registry, queue, TEXT_GENERATION_PATHS, args.host, args.port);
+const server = serveRuntime(app, registry, queue, TEXT_GENERATION_PATHS, args.host, args.port, direct);
 console.log(`text-generation: listening on ${server.url}, loading ${args.model}`);
 
 try {
