@@ -212,3 +212,21 @@ describe("the default target", () => {
     expect((await h.run({ replicas: "1..2" })).deployment!.targetInflight).toBe(1);
   });
 });
+
+describe("a replica's own policies", () => {
+  test("--idle-stop stops an idle replica as for any service, and the deployment brings one back to keep MIN", async () => {
+    const h = deploymentHarness();
+    const { deployment } = await h.deployments.run({ task: "text-generation", model: "acme/tiny", name: "tiny", policies: { idleStop: "1m" }, scaling: { replicas: "1..2" } }, { replicas: "1..2" });
+    h.settle(deployment!.id);
+    await h.tick();
+    const [first] = h.replicas(deployment!.id);
+    expect(first).toMatchObject({ status: "HEALTHY", idleStopSeconds: 60 });
+    await h.tick(61_000);
+    await h.tick(1000);
+    expect(h.store.get(first.id)).toMatchObject({ status: "STOPPED", reason: "idle for 1 min" });
+    await h.tick(1000);
+    // Decided on the tick the stop went through: the reason is the replica's own.
+    expect(messages(h, deployment!.id).at(-1)).toMatch(/^scaled up to 1: below MIN 1 \(tiny-1 STOPP(ING|ED): idle for 1 min\)$/);
+    expect(h.counts(deployment!.id)).toMatchObject({ SUBMITTED: 1 });
+  });
+});
