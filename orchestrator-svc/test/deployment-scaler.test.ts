@@ -230,3 +230,13 @@ describe("a replica's own policies", () => {
     expect(h.counts(deployment!.id)).toMatchObject({ SUBMITTED: 1 });
   });
 });
+
+test("a deployment name too long for its replicas' names (NAME-64 within 63 characters) is a 400 saying how long it may be", async () => {
+  const h = deploymentHarness();
+  const error = await h.run({ replicas: "1..2" }, "n".repeat(61)).catch((caught) => caught);
+  expect(error).toBeInstanceOf(ApiError);
+  expect(error.status).toBe(400);
+  expect(error.message).toContain("give a name of at most 60 characters");
+  expect(h.deploymentStore.active()).toEqual([]);
+  expect((await h.run({ replicas: "1..2" }, "n".repeat(60))).deployment).toMatchObject({ name: "n".repeat(60) });
+});

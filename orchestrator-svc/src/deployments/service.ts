@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { conflict, isLive, type DeploymentDetails, type DeploymentRecord, type RunRequest, type RunResponse, type ScaleRequest, type ScalingRequest } from "@svc/contracts";
+import { badRequest, conflict, isLive, MAX_REPLICAS, type DeploymentDetails, type DeploymentRecord, type RunRequest, type RunResponse, type ScaleRequest, type ScalingRequest } from "@svc/contracts";
 import { currentUserName } from "@svc/platform/process";
 import type { DeploymentRow, DeploymentStore } from "../db/deployment-store";
 import type { ServiceRow, ServiceStore } from "../db/service-store";
@@ -15,6 +15,8 @@ import { readScale, readScaling } from "./scaling-request";
 export const DEPLOYMENT_WORDS: WorkloadWords = { one: "deployment", many: "deployments", cli: "svc" };
 /** The reason a replica left STOPPED at MIN 0 keeps until a request starts it. */
 export const SCALED_TO_ZERO = "scaled to 0: starts on the first request";
+/** The longest name a replica may have: a Slurm job name's limit, on every engine alike. */
+const REPLICA_NAME_LENGTH = 63;
 
 export interface DeploymentsDeps {
   store: DeploymentStore;
@@ -37,6 +39,10 @@ export class DeploymentsService {
     if (store.named(name).some((row) => row.status === "ACTIVE")) throw conflict(`A deployment named ${name} is active: choose another --name, or stop that one first ('svc stop ${name}').`);
     // The bounds are checked before the launch is planned (a 400 at once); the default target needs the plan's server.
     readScaling(scaling, () => 1);
+    const longest = `${name}-${MAX_REPLICAS}`;
+    if (longest.length > REPLICA_NAME_LENGTH) {
+      throw badRequest(`--name ${name}: a deployment's replicas are named ${name}-1 to ${longest}, at most ${REPLICA_NAME_LENGTH} characters (a Slurm job name); give a name of at most ${REPLICA_NAME_LENGTH - longest.length + name.length} characters.`, { field: "name" });
+    }
     const firstId = randomUUID();
     const { base, template } = await replicas.plan(request, `${name}-1`, firstId);
     const columns = readScaling(scaling, () => defaultTargetInflight(template.runtime, template.spec.engineArgs));
