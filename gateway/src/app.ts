@@ -106,6 +106,8 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT, routes: { [`${PROXY_PREFIX}*`]: proxied } },
   })
     .use(errorHandler)
+    // Usage rows are written in batches: what is still waiting goes in before the gateway exits.
+    .onStop(() => usage.flush())
     .use(requestGuard(guard))
     .onAfterHandle(({ set }) => {
       set.headers["x-content-type-options"] = "nosniff";
