@@ -20,6 +20,8 @@ export const JSON_USAGE_LIMIT = 4 * 1024 * 1024;
 
 /** How a chunk's JSON ends whose last field is a null usage (the runtimes' and vLLM's compact JSON). */
 const NULL_USAGE = ',"usage":null}';
+/** The end of an event whose last field is a null usage. */
+const NULL_USAGE_EVENT_END = `${NULL_USAGE}\n\n`;
 
 type UsageFields = { prompt_tokens?: unknown; completion_tokens?: unknown; input_tokens?: unknown; output_tokens?: unknown };
 
@@ -99,10 +101,15 @@ export function tapUsage(body: ReadableStream<Uint8Array>, { sse, stripUsage, on
     const last = pending.lastIndexOf("\n\n");
     // Nothing is changed on the way unless the usage is taken out: the bytes go on now, the events are read once complete.
     if (last < 0) return stripUsage ? "" : bytes;
-    const complete = pending.slice(0, last);
+    const complete = pending.slice(0, last + 2);
     pending = pending.slice(last + 2);
-    const out = complete.split("\n\n").map(event).join("");
-    return stripUsage ? out : bytes;
+    // Most events have no usage, or a null one as their last field (every token's when the usage was asked for): taken off as text in one pass.
+    const light = complete.replaceAll(NULL_USAGE_EVENT_END, "}\n\n");
+    if (light.includes('"usage"')) {
+      const out = light.slice(0, -2).split("\n\n").map(event).join("");
+      return stripUsage ? out : bytes;
+    }
+    return stripUsage ? light : bytes;
   };
 
   let cancelled = false;
