@@ -6,7 +6,7 @@
  * process). Each runtime answers with its first chunk at once and generates in turn, so the streams
  * stay open while they wait: the first byte is what the HTTP path costs, and the gateway holds all
  * 1,000 at once. Printed: requests answered without error, the proxy's RSS per open stream (peak
- * during the load less before it, over 1,000), and the time each proxy adds to the median and 99th
+ * during the load less before it, over 1,000) and CPU time per stream (median round), and the time each proxy adds to the median and 99th
  * percentile first byte over direct in the same run. The sides alternate for `ROUNDS` rounds; each
  * round's addition is over that round's direct run, and the median round is shown; the goal: the gateway adds at most 100 ms (p50)
  * and 300 ms (p99), or no more than nginx adds where the 2 shared cores are what limits. The ratio
@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { REPO_ROOT, startAppWithTinyModels, TEXT_MODEL } from "@svc/testing";
 import { median, ms, type Row } from "../lib/measure";
 import { startNginx } from "../lib/nginx";
-import { listenerPids } from "../lib/processes";
+import { cpuMs, listenerPids } from "../lib/processes";
 
 const STREAMS = 1000;
 const ROUNDS = 5;
@@ -32,12 +32,15 @@ interface Load {
 }
 
 const rssKb = (pids: number[]) => pids.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0), 0);
+/** A proxy's CPU time over a round (clock ticks of 10 ms: ±10 µs here), per stream. */
+const perStreamCpu = (cpu: number) => `${Math.round((cpu * 1000) / STREAMS)} µs`;
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
-/** Runs the load client in its own process (its fetch limit raised, not the proxy's), sampling the proxy's RSS meanwhile: the load, and the peak RSS above the start. */
-async function streams(targets: string[], headers: Record<string, string>, proxyPids: number[]): Promise<Load & { extraKb: number }> {
+/** Runs the load client in its own process (its fetch limit raised, not the proxy's), sampling the proxy's RSS meanwhile: the load, the peak RSS above the start, and the proxy's CPU time. */
+async function streams(targets: string[], headers: Record<string, string>, proxyPids: number[]): Promise<Load & { extraKb: number; cpuMs: number }> {
   const body = JSON.stringify({ model: TEXT_MODEL, messages: [{ role: "user", content: "Say hello." }], max_tokens: 48, temperature: 0, stream: true });
   const before = rssKb(proxyPids);
+  const cpuBefore = cpuMs(proxyPids);
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssKb(proxyPids))), 50);
   try {
@@ -49,7 +52,7 @@ async function streams(targets: string[], headers: Record<string, string>, proxy
     });
     const [out, err, code] = await Promise.all([new Response(client.stdout).text(), new Response(client.stderr).text(), client.exited]);
     if (code !== 0) throw new Error(`the stream client failed: ${err.slice(0, 300)}`);
-    return { ...(JSON.parse(out) as Load), extraKb: peak - before };
+    return { ...(JSON.parse(out) as Load), extraKb: peak - before, cpuMs: cpuMs(proxyPids) - cpuBefore };
   } finally {
     clearInterval(sampler);
   }
@@ -71,7 +74,7 @@ export async function manyStreams(): Promise<Row[]> {
         nginx: { targets: [`${nginx.url}/v1/chat/completions`], headers: {}, pids: nginx.pids() },
       };
       type Name = keyof typeof sides;
-      const seen = Object.fromEntries(Object.keys(sides).map((name) => [name, { p50: [] as number[], p99: [] as number[], failed: 0, firstFailure: null as string | null, extraKb: [] as number[] }])) as Record<Name, { p50: number[]; p99: number[]; failed: number; firstFailure: string | null; extraKb: number[] }>;
+      const seen = Object.fromEntries(Object.keys(sides).map((name) => [name, { p50: [] as number[], p99: [] as number[], failed: 0, firstFailure: null as string | null, extraKb: [] as number[], cpuMs: [] as number[] }])) as Record<Name, { p50: number[]; p99: number[]; failed: number; firstFailure: string | null; extraKb: number[]; cpuMs: number[] }>;
       for (let round = 0; round < ROUNDS; round++) {
         for (const name of Object.keys(sides) as Name[]) {
           const side = sides[name];
@@ -82,14 +85,16 @@ export async function manyStreams(): Promise<Row[]> {
           into.failed += load.failed;
           into.firstFailure ??= load.firstFailure;
           into.extraKb.push(load.extraKb);
-          process.stderr.write(`  ${name} round ${round + 1}: ${load.failed} failed, first byte p50 ${ms(percentile(load.firstByte, 0.5))} p99 ${ms(percentile(load.firstByte, 0.99))}, +${(load.extraKb / 1024).toFixed(1)} MB, ${load.seconds.toFixed(1)} s\n`);
+          into.cpuMs.push(load.cpuMs);
+          const cpu = side.pids.length ? `, ${perStreamCpu(load.cpuMs)} CPU per stream` : "";
+          process.stderr.write(`  ${name} round ${round + 1}: ${load.failed} failed, first byte p50 ${ms(percentile(load.firstByte, 0.5))} p99 ${ms(percentile(load.firstByte, 0.99))}, +${(load.extraKb / 1024).toFixed(1)} MB${cpu}, ${load.seconds.toFixed(1)} s\n`);
         }
       }
       // Each round's proxy against the direct run just before it, then the median round: the machine's other work swings whole rounds.
       const field = (q: number) => (q === 0.5 ? "p50" : "p99");
       const p = (name: Name, q: number) => median(seen[name][field(q)]);
       const added = (name: Name, q: number) => median(seen[name][field(q)].map((value, round) => value - seen.direct[field(q)][round]!));
-      const perStream = (name: Name) => `${(Math.max(...seen[name].extraKb) / STREAMS).toFixed(1)} KB`;
+      const perStream = (name: Name) => `${(Math.max(...seen[name].extraKb) / STREAMS).toFixed(1)} KB, ${perStreamCpu(median(seen[name].cpuMs))} CPU`;
       const answered = (name: Name) => `${STREAMS * ROUNDS - seen[name].failed}/${STREAMS * ROUNDS} answered${seen[name].firstFailure ? ` (${seen[name].firstFailure!.slice(0, 60)})` : ""}`;
       const [g50, g99, n50, n99] = [added("gateway", 0.5), added("gateway", 0.99), added("nginx", 0.5), added("nginx", 0.99)];
       const signed = (value: number) => `${value < 0 ? "−" : "+"}${ms(Math.abs(value))}`;
@@ -99,7 +104,7 @@ export async function manyStreams(): Promise<Row[]> {
       return [
         {
           figure: `${STREAMS} open streams through /v1 (2 services): first byte added over direct, p50 / p99`,
-          svc: `${signed(g50)} / ${signed(g99)}; ${answered("gateway")}; ${perStream("gateway")} RSS per stream`,
+          svc: `${signed(g50)} / ${signed(g99)}; ${answered("gateway")}; ${perStream("gateway")} per stream`,
           comparison: `nginx ${signed(n50)} / ${signed(n99)} (${answered("nginx")}; ${perStream("nginx")}); direct ${ms(p("direct", 0.5))} / ${ms(p("direct", 0.99))} (${answered("direct")})`,
           ratio: Math.max(g50 / 100, g99 / 300),
           goal: "≤ +100 / +300 ms, or ≤ nginx's",

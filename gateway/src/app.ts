@@ -21,7 +21,7 @@ import { openGatewayDb } from "./db/connection";
 import { KeyRing } from "./keys/service";
 import { keysController } from "./keys";
 import { v1Authenticator } from "./keys/v1-auth";
-import { openAiController } from "./openai";
+import { openAiController, openAiRoute } from "./openai";
 import { ServiceCatalog } from "./openai/catalog";
 import { OpenAiRouter } from "./openai/service";
 import { UsageStore } from "./usage/store";
@@ -41,6 +41,7 @@ import { BatchApiService } from "./batch-api/batches-service";
 import { BatchStore } from "./batch-api/batch-store";
 import { requestUrl } from "./guard/request-url";
 import { PROXY_PREFIX } from "./proxy/paths";
+import { V1_PREFIX } from "./openai/paths";
 
 /** How often usage (and stored responses) older than the retention period is deleted. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -97,15 +98,19 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     allowedHosts: settings.allowedHosts,
   };
   const revoked = revokedSessions(authOptions);
-  // /proxy/ is served by Bun's router, in front of the app, with the app's own checks (proxyRoute); the app has it too, for app.handle.
-  const proxied = proxyRoute(proxy, [guard, authGate(authOptions, revoked)], () => app);
+  // /proxy/ and /v1/ are served by Bun's router, in front of the app, with the app's own checks (serverRoute); the app has them too, for app.handle.
+  const checks = [guard, authGate(authOptions, revoked)];
+  const proxied = proxyRoute(proxy, checks, () => app);
+  const v1 = openAiRoute(router, checks, () => app);
   // normalize: false refuses unknown fields of the gateway's own API (/api/keys) instead of dropping them, as the services do.
   const app: AnyElysia = new Elysia({
     name: "gateway",
     normalize: false,
-    serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT, routes: { [`${PROXY_PREFIX}*`]: proxied } },
+    serve: { idleTimeout: IDLE_TIMEOUT_SECONDS, maxRequestBodySize: PROXY_BODY_LIMIT, routes: { [`${PROXY_PREFIX}*`]: proxied, [`${V1_PREFIX}*`]: v1 } },
   })
     .use(errorHandler)
+    // Usage rows are written in batches: what is still waiting goes in before the gateway exits.
+    .onStop(() => usage.flush())
     .use(requestGuard(guard))
     .onAfterHandle(({ set }) => {
       set.headers["x-content-type-options"] = "nosniff";

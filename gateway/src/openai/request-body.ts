@@ -29,6 +29,8 @@ async function readLimited(request: Request): Promise<ArrayBuffer> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (declared > V1_BODY_LIMIT) throw new BodyError(413, "body_too_large", `The request body is larger than /v1's limit of ${V1_BODY_LIMIT / 1024 / 1024} MiB.`);
   if (!request.body) return new ArrayBuffer(0);
+  // A declared length is all the server lets through: read at once, not part by part through an async iterator.
+  if (declared <= V1_BODY_LIMIT) return request.arrayBuffer();
   const parts: Uint8Array[] = [];
   let size = 0;
   for await (const part of request.body as unknown as AsyncIterable<Uint8Array>) {

@@ -20,6 +20,8 @@ export const JSON_USAGE_LIMIT = 4 * 1024 * 1024;
 
 /** How a chunk's JSON ends whose last field is a null usage (the runtimes' and vLLM's compact JSON). */
 const NULL_USAGE = ',"usage":null}';
+/** The end of an event whose last field is a null usage. */
+const NULL_USAGE_EVENT_END = `${NULL_USAGE}\n\n`;
 
 type UsageFields = { prompt_tokens?: unknown; completion_tokens?: unknown; input_tokens?: unknown; output_tokens?: unknown };
 
@@ -52,7 +54,6 @@ export function jsonUsage(bytes: Uint8Array): TokenUsage | null {
 export function tapUsage(body: ReadableStream<Uint8Array>, { sse, stripUsage, onEnd }: TapOptions): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
   let pending = "";
   let usage: TokenUsage | null = null;
   const json: Uint8Array[] = [];
@@ -89,47 +90,63 @@ export function tapUsage(body: ReadableStream<Uint8Array>, { sse, stripUsage, on
     return `${text}\n\n`;
   };
 
-  return new ReadableStream<Uint8Array>({
+  /** What goes on for `bytes` read upstream: the same bytes, the events as rewritten, or nothing yet. */
+  const passOn = (bytes: Uint8Array): Uint8Array | string => {
+    if (!sse) {
+      jsonBytes += bytes.byteLength;
+      if (jsonBytes <= JSON_USAGE_LIMIT) json.push(bytes);
+      return bytes;
+    }
+    pending += decoder.decode(bytes, { stream: true });
+    const last = pending.lastIndexOf("\n\n");
+    // Nothing is changed on the way unless the usage is taken out: the bytes go on now, the events are read once complete.
+    if (last < 0) return stripUsage ? "" : bytes;
+    const complete = pending.slice(0, last + 2);
+    pending = pending.slice(last + 2);
+    // Most events have no usage, or a null one as their last field (every token's when the usage was asked for): taken off as text in one pass.
+    const light = complete.replaceAll(NULL_USAGE_EVENT_END, "}\n\n");
+    if (light.includes('"usage"')) {
+      const out = light.slice(0, -2).split("\n\n").map(event).join("");
+      return stripUsage ? out : bytes;
+    }
+    return stripUsage ? light : bytes;
+  };
+
+  let cancelled = false;
+  // A direct stream: Bun's server takes each write as it comes, without a queue and a promise per chunk between this and the socket.
+  const source: Bun.DirectUnderlyingSource<Uint8Array> = {
+    type: "direct",
     async pull(controller) {
-      let read: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        read = await reader.read();
-      } catch (error) {
-        end("error");
-        controller.error(error);
-        return;
-      }
-      if (read.done) {
-        if (sse && stripUsage && pending) controller.enqueue(encoder.encode(pending));
-        end("complete");
-        controller.close();
-        return;
-      }
-      const bytes = read.value;
-      if (!sse) {
-        jsonBytes += bytes.byteLength;
-        if (jsonBytes <= JSON_USAGE_LIMIT) json.push(bytes);
-        controller.enqueue(bytes);
-        return;
-      }
-      pending += decoder.decode(bytes, { stream: true });
-      const last = pending.lastIndexOf("\n\n");
-      if (last < 0) {
-        if (!stripUsage) {
-          // Nothing is changed on the way: the bytes go on now, the events are read once complete.
-          controller.enqueue(bytes);
+      for (;;) {
+        let read: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          read = await reader.read();
+        } catch (error) {
+          if (cancelled) return;
+          end("error");
+          controller.close(error as Error);
+          return;
         }
-        return;
+        // Cancelled meanwhile (the caller went away): the reader's end is not the body's.
+        if (cancelled) return;
+        if (read.done) {
+          if (sse && stripUsage && pending) controller.write(pending);
+          end("complete");
+          controller.close();
+          return;
+        }
+        const out = passOn(read.value);
+        if (out.length === 0) continue;
+        // Paced by the caller's socket: while it is full, the write's promise holds the next read upstream.
+        const written = controller.write(out);
+        if (written instanceof Promise) await written;
       }
-      const complete = pending.slice(0, last);
-      pending = pending.slice(last + 2);
-      const out = complete.split("\n\n").map(event).join("");
-      if (!stripUsage) controller.enqueue(bytes);
-      else if (out) controller.enqueue(encoder.encode(out));
     },
     cancel(reason) {
+      cancelled = true;
       end("cancelled");
       return reader.cancel(reason);
     },
-  });
+  };
+  return new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
 }
