@@ -105,8 +105,8 @@ describe("ReplicaChooser", () => {
   test("prefix routing sends one prefix to one replica and counts the decisions per deployment and replica", () => {
     const chooser = new ReplicaChooser();
     const replicas = ["1", "2", "3"].map((id) => replica(id, "prefix"));
-    const firsts = KEYS.slice(0, 4).map((key) => chooser.choose("owner/m", replicas, key)!.id);
-    for (let i = 0; i < 5; i++) KEYS.slice(0, 4).forEach((key, k) => expect(chooser.choose("owner/m", replicas, key)!.id).toBe(firsts[k]));
+    const firsts = KEYS.slice(0, 4).map((key) => chooser.choose("owner/m", replicas, () => key)!.id);
+    for (let i = 0; i < 5; i++) KEYS.slice(0, 4).forEach((key, k) => expect(chooser.choose("owner/m", replicas, () => key)!.id).toBe(firsts[k]));
     expect([...chooser.decisions.values()]).toEqual([{ deployment: "chat", decision: "prefix", count: 24 }]);
     expect([...chooser.routed.values()].reduce((sum, seen) => sum + seen.count, 0)).toBe(24);
   });
@@ -115,11 +115,11 @@ describe("ReplicaChooser", () => {
     const chooser = new ReplicaChooser();
     const done = chooser.balancer.begin("1");
     const replicas = [replica("1", "least-busy"), replica("2", "least-busy", true), replica("3", "least-busy")];
-    expect(chooser.choose("owner/m", replicas, "same prompt")!.id).toBe("3");
+    expect(chooser.choose("owner/m", replicas, () => "same prompt")!.id).toBe("3");
     const prefixed = replicas.map((r) => replica(r.id, "prefix", r.deployment!.draining));
-    expect(chooser.choose("owner/m", prefixed, undefined)!.id).toBe("3");
-    for (const key of KEYS.slice(0, 50)) expect(chooser.choose("owner/m", prefixed, key)!.id).not.toBe("2");
-    expect(chooser.choose("owner/m", [replica("2", "prefix", true)], "any")!.id).toBe("2");
+    expect(chooser.choose("owner/m", prefixed, () => undefined)!.id).toBe("3");
+    for (const key of KEYS.slice(0, 50)) expect(chooser.choose("owner/m", prefixed, () => key)!.id).not.toBe("2");
+    expect(chooser.choose("owner/m", [replica("2", "prefix", true)], () => "any")!.id).toBe("2");
     done();
     expect([...chooser.decisions.values()].find((seen) => seen.decision === "least_busy")!.count).toBe(2);
   });

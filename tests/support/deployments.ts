@@ -27,15 +27,13 @@ const matches = (details: DeploymentDetails, want: ReplicaCounts) => {
 
 /**
  * Resolves with the deployment's details once its replica counts are `want` (checked every 50 ms,
- * for up to `ms`); `during` runs at each check (e.g. to keep reporting load). On timeout the error
- * says what the counts were and the deployment's events.
+ * for up to `ms`). On timeout the error says what the counts were and the deployment's events.
  */
-export async function waitForReplicas(client: SvcClient, ref: string, want: ReplicaCounts, ms: number, during?: () => Promise<void>): Promise<DeploymentDetails> {
+export async function waitForReplicas(client: SvcClient, ref: string, want: ReplicaCounts, ms: number): Promise<DeploymentDetails> {
   let last: DeploymentDetails | undefined;
   try {
     await eventually(
       async () => {
-        await during?.();
         last = await client.deployments.get(ref);
         return matches(last, want);
       },
@@ -47,24 +45,4 @@ export async function waitForReplicas(client: SvcClient, ref: string, want: Repl
     throw new Error(`${(error as Error).message} (last seen: ${seen})`);
   }
   return last!;
-}
-
-/**
- * Reports requests in flight per replica name as the gateway's ActivityReport does (lastRequestAt
- * now for each one holding any); names absent hold none.
- */
-export async function reportInFlight(client: SvcClient, details: Pick<DeploymentDetails, "replicas">, byName: Record<string, number>): Promise<void> {
-  const now = new Date().toISOString();
-  const counts = details.replicas.filter((replica) => (byName[replica.name] ?? 0) > 0).map((replica) => ({ id: replica.id, count: byName[replica.name] }));
-  await client.services.reportActivity({ services: counts.map((entry) => ({ id: entry.id, lastRequestAt: now })), inFlight: counts });
-}
-
-/** Throttles `action` to once every `ms` (a reporter called at every check of a wait). */
-export function every(ms: number, action: () => Promise<void>): () => Promise<void> {
-  let last = 0;
-  return async () => {
-    if (Date.now() - last < ms) return;
-    last = Date.now();
-    await action();
-  };
 }

@@ -8,15 +8,21 @@ function contentText(content: unknown): string {
   return content === undefined ? "" : JSON.stringify(content);
 }
 
-/** A list of messages (chat `messages`, Responses `input` items) in order, each as "role: text". */
-function messagesText(items: unknown[]): string {
-  return items
-    .map((item) => {
-      if (!item || typeof item !== "object") return contentText(item);
-      const { role, content } = item as { role?: unknown; content?: unknown };
-      return content === undefined ? JSON.stringify(item) : `${typeof role === "string" ? role : ""}: ${contentText(content)}`;
-    })
-    .join("\n");
+/** One message (a chat message, a Responses `input` item) as "role: text". */
+function messageText(item: unknown): string {
+  if (!item || typeof item !== "object") return contentText(item);
+  const { role, content } = item as { role?: unknown; content?: unknown };
+  return content === undefined ? JSON.stringify(item) : `${typeof role === "string" ? role : ""}: ${contentText(content)}`;
+}
+
+/** Messages in order, one per line, up to `chars` characters: a long conversation is not serialized whole. */
+function messagesText(items: unknown[], chars: number): string {
+  let text = "";
+  for (const [index, item] of items.entries()) {
+    if (text.length >= chars) break;
+    text += (index === 0 ? "" : "\n") + messageText(item);
+  }
+  return text;
 }
 
 /**
@@ -27,10 +33,10 @@ function messagesText(items: unknown[]): string {
 export function promptPrefix(json: Record<string, unknown> | undefined, chars = PREFIX_CHARS): string | undefined {
   if (!json) return undefined;
   let text: string | undefined;
-  if (Array.isArray(json.messages)) text = messagesText(json.messages);
+  if (Array.isArray(json.messages)) text = messagesText(json.messages, chars);
   else if (json.input !== undefined && (typeof json.input === "string" || Array.isArray(json.input))) {
     const instructions = typeof json.instructions === "string" ? `system: ${json.instructions}\n` : "";
-    text = instructions + (typeof json.input === "string" ? `user: ${json.input}` : messagesText(json.input));
+    text = instructions + (typeof json.input === "string" ? `user: ${json.input}` : messagesText(json.input, chars));
   } else if (typeof json.prompt === "string") text = json.prompt;
   else if (Array.isArray(json.prompt)) text = json.prompt.map((part) => (typeof part === "string" ? part : JSON.stringify(part))).join("\n");
   return text === undefined ? undefined : text.slice(0, chars);

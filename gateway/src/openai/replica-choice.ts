@@ -22,13 +22,15 @@ export class ReplicaChooser {
   /** Requests sent to each replica of a deployment. */
   readonly routed = new Map<string, { deployment: string; service: string; count: number }>();
 
-  choose(repo: string, services: ServiceRoute[], prefix: string | undefined): ServiceRoute | undefined {
+  /** `prefix`: the request's prompt prefix (promptPrefix), read only when the replicas are routed by prefix. */
+  choose(repo: string, services: ServiceRoute[], prefix: () => string | undefined): ServiceRoute | undefined {
     const open = services.filter((service) => !service.deployment?.draining);
     const usable = open.length > 0 ? open : services;
     let chosen: ServiceRoute | undefined;
     let decision: RoutingDecision = "least_busy";
-    if (prefix !== undefined && usable.length > 0 && usable.every((service) => service.deployment?.routing === "prefix")) {
-      const picked = this.ring.pick(prefix, usable.map((service) => service.id), (id) => this.balancer.count(id));
+    const key = usable.length > 0 && usable.every((service) => service.deployment?.routing === "prefix") ? prefix() : undefined;
+    if (key !== undefined) {
+      const picked = this.ring.pick(key, usable.map((service) => service.id), (id) => this.balancer.count(id));
       chosen = usable.find((service) => service.id === picked?.id);
       decision = picked?.overflow ? "prefix_overflow" : "prefix";
     } else if (usable.length > 0 && usable.every((service) => service.deployment)) {

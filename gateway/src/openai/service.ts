@@ -150,7 +150,9 @@ export class OpenAiRouter {
     }
 
     const model = body.model;
-    const prefix = promptPrefix(body.json);
+    // Read only when a prefix-routed deployment is chosen among (then once).
+    let prefixRead: { text: string | undefined } | undefined;
+    const prefix = () => (prefixRead ??= { text: promptPrefix(body.json) }).text;
     /** `handOver`: called once this request counts on the service chosen (a woken request stops counting on the one it waited for). */
     const forward = async (repo: string, services: ServiceRoute[], handOver?: () => void): Promise<Response> => {
       // A service is tried once at each address: a renewal's handover or new tunnels after a restart move it.
