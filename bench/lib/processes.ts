@@ -3,10 +3,10 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { freePort } from "@svc/testing";
 import { until } from "./measure";
 
-/** `code(port)`, a Bun.serve one-liner, run in its own process; resolves once `ready(url)` says it answers. */
-export async function bunServer(code: (port: number) => string, ready: (url: string) => Promise<boolean>) {
+/** `code(port)`, a Bun.serve one-liner, run in its own process (with `env` added to this one's); resolves once `ready(url)` says it answers. */
+export async function bunServer(code: (port: number) => string, ready: (url: string) => Promise<boolean>, env: Record<string, string> = {}) {
   const port = await freePort();
-  const proc = Bun.spawn([process.execPath, "-e", code(port)], { stdout: "ignore", stderr: "ignore" });
+  const proc = Bun.spawn([process.execPath, "-e", code(port)], { stdout: "ignore", stderr: "ignore", env: { ...process.env, ...env } });
   const url = `http://127.0.0.1:${port}`;
   await until(() => ready(url), 10_000, 20);
   return { url, stop: async () => (proc.kill(), await proc.exited) };
