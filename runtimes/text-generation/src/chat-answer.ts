@@ -14,6 +14,8 @@ export interface ChatAnswer {
   text: string | null;
   call?: { name: string; arguments: string };
   completionTokens: number;
+  /** Prompt tokens the engine had in its cache already (those of the answer's first generation). */
+  cachedTokens: number;
   finishReason: FinishReason | "tool_calls";
   stopReason: string | null;
 }
@@ -61,14 +63,14 @@ export async function planAnswer(deps: GenerationDeps, history: ChatHistoryItem[
   if (typeof choice === "object" && !named) throw invalidRequest(`tool_choice.function.name: "${choice.function.name}" is not one of the tools (${tools.map((tool) => tool.name).join(", ")})`, "tool_choice");
   const longest = tools.reduce((a, b) => (b.name.length > a.name.length ? b : a)).name;
   const reserve = engine.tokenizeHistory(history, functions, callStart(longest)).length - prompt.length;
-  const call = (options: GenerationOptions, onEvent: (event: AnswerEvent) => void, spent = 0) => writeCall(deps, history, functions!, named ? [named] : tools, options, onEvent, spent);
+  const call = (options: GenerationOptions, onEvent: (event: AnswerEvent) => void, spent = 0, cached?: number) => writeCall(deps, history, functions!, named ? [named] : tools, options, onEvent, spent, cached);
   if (choice !== "auto") return { prompt, reserve, run: call };
   return {
     prompt,
     reserve,
     async run(options, onEvent) {
       const decided = await writeTextUnlessCall(deps, prompt, options, engine.functionCallPrefix.trim(), onEvent);
-      return decided.calls ? call(options, onEvent, decided.answer.completionTokens) : decided.answer;
+      return decided.calls ? call(options, onEvent, decided.answer.completionTokens, decided.answer.cachedTokens) : decided.answer;
     },
   };
 }
@@ -118,6 +120,8 @@ async function writeCall(
   options: GenerationOptions,
   onEvent: (event: AnswerEvent) => void,
   spent: number,
+  /** The cached prompt tokens of a generation made before this call's (auto's text attempt). */
+  cached: number | undefined,
 ): Promise<ChatAnswer> {
   const engine = deps.engine();
   // Stop strings are for text; they would cut a call's JSON short.
@@ -128,12 +132,13 @@ async function writeCall(
     const grammar = await engine.jsonGrammar({ enum: tools.map((candidate) => candidate.name) });
     const picked = await generate(deps, engine.tokenizeHistory(history, functions, callStart()), { ...callOptions, grammar, maxTokens: options.maxTokens - used });
     used += picked.completionTokens;
+    cached ??= picked.cachedTokens;
     const name = picked.finishReason === "stop" ? parseName(picked.text) : undefined;
     tool = tools.find((candidate) => candidate.name === name)!;
-    if (!tool) return { text: picked.text, completionTokens: used, finishReason: "length", stopReason: null };
+    if (!tool) return { text: picked.text, completionTokens: used, cachedTokens: cached, finishReason: "length", stopReason: null };
   }
   onEvent({ kind: "call", name: tool.name });
-  if (used >= options.maxTokens) return { text: null, call: { name: tool.name, arguments: "" }, completionTokens: used, finishReason: "length", stopReason: null };
+  if (used >= options.maxTokens) return { text: null, call: { name: tool.name, arguments: "" }, completionTokens: used, cachedTokens: cached ?? 0, finishReason: "length", stopReason: null };
   const grammar = await engine.jsonGrammar(tool.parameters);
   const prompt = engine.tokenizeHistory(history, functions, callStart(tool.name));
   const args = await generate(deps, prompt, { ...callOptions, grammar, maxTokens: options.maxTokens - used }, (piece) => onEvent({ kind: "arguments", piece }));
@@ -141,6 +146,7 @@ async function writeCall(
     text: null,
     call: { name: tool.name, arguments: args.text },
     completionTokens: used + args.completionTokens,
+    cachedTokens: cached ?? args.cachedTokens,
     finishReason: args.finishReason === "length" ? "length" : "tool_calls",
     stopReason: null,
   };

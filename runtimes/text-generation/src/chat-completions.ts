@@ -41,7 +41,7 @@ export function answerChat(deps: RouteDeps) {
       const id = completionId("chatcmpl");
       const toolCallId = callId();
       const created = unixSeconds();
-      const usage = (completionTokens: number) => usageOf(plan.prompt.length, completionTokens);
+      const usage = (answer: ChatAnswer) => usageOf(plan.prompt.length, answer.completionTokens, answer.cachedTokens);
 
       if (body.stream) {
         const chunk = (delta: object, finishReason: string | null = null, stopReason: string | null = null) => ({
@@ -75,7 +75,7 @@ export function answerChat(deps: RouteDeps) {
           start({ content: "" });
           send(chunk({}, answer.finishReason, answer.stopReason));
           if (body.stream_options?.include_usage) {
-            send({ id, object: "chat.completion.chunk", created, model: deps.modelName, choices: [], usage: usage(answer.completionTokens) });
+            send({ id, object: "chat.completion.chunk", created, model: deps.modelName, choices: [], usage: usage(answer) });
           }
         });
       }
@@ -87,7 +87,7 @@ export function answerChat(deps: RouteDeps) {
         created,
         model: deps.modelName,
         choices: [{ index: 0, message: message(answer, toolCallId), logprobs: null, finish_reason: answer.finishReason, stop_reason: answer.stopReason }],
-        usage: usage(answer.completionTokens),
+        usage: usage(answer),
         prompt_logprobs: null,
       };
   };

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { RouteDeps } from "./chat-completions";
 import { generate, samplingOptions } from "./generation";
+import type { GenerationResult } from "./llama-engine";
 import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
 import { fieldsOf, refuseUnsupported } from "./request-options";
 import { CompletionRequest, integerStringsToNumbers } from "./schemas";
@@ -27,7 +28,7 @@ export function completionsRoute(deps: RouteDeps) {
       const maxTokens = requested ?? Math.min(DEFAULT_MAX_TOKENS, room);
       const id = completionId("cmpl");
       const created = unixSeconds();
-      const usage = (completionTokens: number) => usageOf(prompt.length, completionTokens);
+      const usage = (result: GenerationResult) => usageOf(prompt.length, result.completionTokens, result.cachedTokens);
       const choice = (text: string, finishReason: string | null, stopReason: string | null) => ({
         index: 0,
         text,
@@ -43,7 +44,7 @@ export function completionsRoute(deps: RouteDeps) {
           const text = jsonWithText(chunk([choice(TEXT, null, null)]));
           const result = await generate(deps, prompt, samplingOptions(body, maxTokens, signal), (piece) => send.piece(text(piece)));
           send(chunk([choice("", result.finishReason, result.stopReason)]));
-          if (body.stream_options?.include_usage) send(chunk([], { usage: usage(result.completionTokens) }));
+          if (body.stream_options?.include_usage) send(chunk([], { usage: usage(result) }));
         });
       }
 
@@ -54,7 +55,7 @@ export function completionsRoute(deps: RouteDeps) {
         created,
         model: deps.modelName,
         choices: [choice(result.text, result.finishReason, result.stopReason)],
-        usage: usage(result.completionTokens),
+        usage: usage(result),
       };
     },
     { body: CompletionRequest, transform: integerStringsToNumbers },

@@ -38,6 +38,8 @@ export type FinishReason = "stop" | "length";
 export interface GenerationResult {
   text: string;
   completionTokens: number;
+  /** Prompt tokens not evaluated again: the start the sequence's cache already held (prefix-reuse.ts). */
+  cachedTokens: number;
   finishReason: FinishReason;
   /** The stop string that ended the generation, if one did. */
   stopReason: string | null;
@@ -155,13 +157,15 @@ export class LlamaEngine {
     const sequence = takeClosest(this.free, tokens);
     if (!sequence) throw new Error(`more than ${this.settings.parallel} generations at once`);
     try {
-      return yield* this.generateOn(sequence, await keepSharedPrefix(sequence, tokens), options);
+      const rest = await keepSharedPrefix(sequence, tokens);
+      const result = yield* this.generateOn(sequence, rest, options);
+      return { ...result, cachedTokens: tokens.length - rest.length };
     } finally {
       this.free.push(sequence);
     }
   }
 
-  private async *generateOn(sequence: LlamaContextSequence, tokens: Token[], options: GenerationOptions): AsyncGenerator<string, GenerationResult> {
+  private async *generateOn(sequence: LlamaContextSequence, tokens: Token[], options: GenerationOptions): AsyncGenerator<string, Omit<GenerationResult, "cachedTokens">> {
     const filter = new StopTextFilter(options.stop);
     const generated: Token[] = [];
     const decoded = new IncrementalDecoder(this.model);

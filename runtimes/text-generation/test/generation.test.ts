@@ -11,7 +11,7 @@ test("when the consumer of the pieces throws, the engine's generation is closed 
       try {
         yield "a";
         yield "b";
-        return { text: "ab", completionTokens: 2, finishReason: "stop", stopReason: null };
+        return { text: "ab", completionTokens: 2, cachedTokens: 0, finishReason: "stop", stopReason: null };
       } finally {
         closed = true;
       }

@@ -65,15 +65,24 @@ test("a prompt that starts like a sequence's cache evaluates only the rest, on t
   expect(holding.nextTokenIndex).toBe(0);
 });
 
-test("greedy answers are the same whether a prompt's start was cached or not", async () => {
+test("greedy answers are the same whether a prompt's start was cached or not, and each says how much of its prompt was cached", async () => {
   const engine = await LlamaEngine.load({ modelFile, contextSize: 2048, threads: 1, parallel: 1, flashAttention: "auto", useMlock: false, useMmap: "auto" });
+  const tokensOf = (prompt: string) => engine.tokenizeChat([{ role: "system", content: words(3, 150) }, { role: "user", content: prompt }]);
+  const [first, second] = [tokensOf("first question"), tokensOf("second question")];
+  const shared = first.findIndex((token, i) => token !== second[i]);
+  expect(shared).toBeGreaterThan(150);
   const answer = async (prompt: string) => {
-    const pieces = engine.generate(engine.tokenizeChat([{ role: "system", content: words(3, 150) }, { role: "user", content: prompt }]), { maxTokens: 12, temperature: 0, topP: 1, stop: [] });
-    for (let step = await pieces.next(); ; step = await pieces.next()) if (step.done) return step.value.text;
+    const tokens = tokensOf(prompt);
+    const pieces = engine.generate(tokens, { maxTokens: 12, temperature: 0, topP: 1, stop: [] });
+    for (let step = await pieces.next(); ; step = await pieces.next()) if (step.done) return { text: step.value.text, cached: step.value.cachedTokens, prompt: tokens.length };
   };
   const fresh = await answer("first question");
+  expect(fresh.cached).toBe(0);
   const other = await answer("second question");
-  // Cached system prompt, then the exact prompt again.
-  expect(await answer("first question")).toBe(fresh);
-  expect(await answer("second question")).toBe(other);
+  // What the two prompts share (the system prompt and the user turn's start) was in the cache.
+  expect(other.cached).toBe(shared);
+  // Cached system prompt, then the exact prompt again: all of it but the last token.
+  expect(await answer("first question")).toMatchObject({ text: fresh.text, cached: other.cached });
+  expect(await answer("first question")).toEqual({ text: fresh.text, cached: fresh.prompt - 1, prompt: fresh.prompt });
+  expect((await answer("second question")).text).toBe(other.text);
 });
