@@ -4,9 +4,9 @@
  * the gateway's /v1 (auth on, a per-person API key), and through Debian's nginx proxying the same
  * streams to the same services (least_conn, proxy_buffering off, one worker like the gateway's one
  * process), and, for scale, through the least a proxy on Bun can do: a bare Bun.serve passing each
- * request on with fetch to the services in turn (no checks, no usage, nothing else). Each runtime answers with its first chunk at once and generates in turn, so the streams
- * stay open while they wait: the first byte is what the HTTP path costs, and the gateway holds all
- * 1,000 at once. Printed: requests answered without error, the proxy's RSS per open stream (peak
+ * request on with fetch to the services in turn (no checks, no usage, nothing else). Each runtime
+ * answers with its first chunk at once and generates in turn, so the streams stay open while they
+ * wait: the first byte is what the HTTP path costs, and the gateway holds all 1,000 at once. Printed: requests answered without error, the proxy's RSS per open stream (peak
  * during the load less before it, over 1,000) and CPU time per stream (median round), and the time each proxy adds to the median and 99th
  * percentile first byte over direct in the same run. The sides alternate for `ROUNDS` rounds; each
  * round's addition is over that round's direct run, and the median round is shown; the goal: the gateway adds at most 100 ms (p50)
