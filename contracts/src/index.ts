@@ -26,3 +26,4 @@ export * from "./cluster-gpus";
 export * from "./gpu-table";
 export * from "./placement";
 export * from "./endpoints";
+export * from "./request-ends";

@@ -8,6 +8,7 @@ import type { ServiceRoute } from "@svc/contracts";
 import { loadBound, PrefixRing } from "../src/openai/prefix-ring";
 import { PREFIX_CHARS, promptPrefix } from "../src/openai/prompt-prefix";
 import { ReplicaChooser } from "../src/openai/replica-choice";
+import { standInRoute } from "./stand-in-route";
 
 const KEYS = Array.from({ length: 3000 }, (_, i) => `system prompt number ${i}: you are a helpful assistant`);
 const idle = () => 0;
@@ -83,23 +84,8 @@ describe("PrefixRing", () => {
   });
 });
 
-const replica = (id: string, routing: "prefix" | "least-busy", draining = false, deployment = "chat"): ServiceRoute => ({
-  id,
-  name: `${deployment}-${id}`,
-  task: "text-generation",
-  model: "owner/m",
-  revision: "0123456789abcdef",
-  profile: "default",
-  engine: "docker",
-  server: "svc",
-  status: "HEALTHY",
-  url: `http://127.0.0.1:1/${id}`,
-  apiKey: null,
-  createdAt: "2026-11-25T10:00:00.000Z",
-  onDemand: false,
-  waits: false,
-  deployment: { id: `dep-${deployment}`, name: deployment, routing, draining },
-});
+const replica = (id: string, routing: "prefix" | "least-busy", draining = false, deployment = "chat"): ServiceRoute =>
+  standInRoute({ id, name: `${deployment}-${id}`, url: `http://127.0.0.1:1/${id}`, deployment: { id: `dep-${deployment}`, name: deployment, routing, draining } });
 
 describe("ReplicaChooser", () => {
   test("prefix routing sends one prefix to one replica and counts the decisions per deployment and replica", () => {

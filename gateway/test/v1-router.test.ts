@@ -34,6 +34,8 @@ function standIn(name: string) {
     port: 0,
     idleTimeout: 0,
     async fetch(request) {
+      // Like a runtime that keeps no records of its streams' ends (REQUEST_ENDS_PATH): the gateway reads the stream.
+      if (request.method !== "POST") return new Response("not found", { status: 404 });
       const body = (await request.json()) as Record<string, any>;
       seen.push({ authorization: request.headers.get("authorization"), body });
       if (hold) await new Promise<void>((resolve) => held.push(resolve));

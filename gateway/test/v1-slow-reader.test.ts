@@ -6,10 +6,10 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
-import type { ServiceRoute } from "@svc/contracts";
 import { eventually } from "@svc/testing";
 import { ServiceCatalog } from "../src/openai/catalog";
 import { OpenAiRouter } from "../src/openai/service";
+import { standInRoute } from "./stand-in-route";
 
 const EVENT = `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "x".repeat(16_000) } }] })}\n\n`;
 const EVENTS = 4_000; // ~64 MB: many times what the sockets on the way hold
@@ -23,6 +23,8 @@ const service = Bun.serve({
   port: 0,
   idleTimeout: 0,
   async fetch(request) {
+    // Like a runtime that keeps no records of its streams' ends (REQUEST_ENDS_PATH): the gateway reads the stream.
+    if (request.method !== "POST") return new Response("not found", { status: 404 });
     await request.arrayBuffer();
     const encoder = new TextEncoder();
     let sent = 0;
@@ -42,22 +44,7 @@ const service = Bun.serve({
   },
 });
 
-const route: ServiceRoute = {
-  id: "id-s",
-  name: "s",
-  task: "text-generation",
-  model: "owner/big",
-  revision: "0123456789abcdef",
-  profile: "default",
-  engine: "docker",
-  server: "svc",
-  status: "HEALTHY",
-  url: `http://127.0.0.1:${service.port}`,
-  apiKey: null,
-  createdAt: "2026-11-25T10:00:00.000Z",
-  onDemand: false,
-  waits: false,
-};
+const route = standInRoute({ id: "id-s", name: "s", model: "owner/big", url: `http://127.0.0.1:${service.port}` });
 const router = new OpenAiRouter(new ServiceCatalog(async () => [route]), () => ({ kind: "anonymous" }), () => {});
 const gateway = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: (request, server) => router.handle(request, server) });
 

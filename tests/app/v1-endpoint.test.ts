@@ -11,7 +11,7 @@ import OpenAI, { toFile } from "openai";
 import { assertShape, ChatCompletion, ChatCompletionChunk, OpenAiErrorResponse, segmentNumberProblems, TranscriptionVerboseJson } from "@svc/contracts/openai";
 import type { UsageReport } from "@svc/contracts";
 import { writeSnapshot } from "@svc/runtime-tiny-models";
-import { metricSum, parseMetricsText, runSvc, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
+import { eventually, metricSum, parseMetricsText, runSvc, SPEECH_MODEL, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
 
 const TOKEN = "v1-endpoint-test-token-0123456789";
 /** A second text model: the tiny llama's GGUF under another repo id. */
@@ -193,6 +193,39 @@ describe("keys limited to models, removed keys", () => {
 });
 
 describe("usage and metrics", () => {
+  test("a stream from svc's runtime passes untouched: its end and usage come from the runtime's records", async () => {
+    const openai = openaiWith(TOKEN);
+    const streamed = async () => {
+      const stream = await openai.chat.completions.create({ model: OTHER_MODEL, messages: [{ role: "user", content: "Hello" }], max_tokens: 4, temperature: 0, stream: true, stream_options: { include_usage: true } });
+      let usage: OpenAI.CompletionUsage | undefined;
+      for await (const chunk of stream) usage = chunk.usage ?? usage;
+      return usage!;
+    };
+    // The first stream to a service is read on its way while the gateway asks the service whether it keeps records.
+    for (let tries = 0; tries < 20; tries++) {
+      const before = await metrics();
+      const usage = await streamed();
+      let after = before;
+      const delta = (name: string, labels: Record<string, string>) => metricSum(after, name, labels) - metricSum(before, name, labels);
+      await eventually(
+        async () => {
+          after = await metrics();
+          return delta("svc_v1_streams_total", { service: "llama-b" }) === 1;
+        },
+        5000,
+        "the stream's outcome",
+      );
+      if (delta("svc_v1_streams_total", { service: "llama-b", end_from: "record" }) === 0) {
+        expect(delta("svc_v1_streams_total", { service: "llama-b", end_from: "read" })).toBe(1);
+        continue;
+      }
+      expect(delta("svc_v1_tokens_total", { service: "llama-b", kind: "prompt" })).toBe(usage.prompt_tokens);
+      expect(delta("svc_v1_tokens_total", { service: "llama-b", kind: "completion" })).toBe(4);
+      return;
+    }
+    throw new Error("no stream's end came from the runtime's records");
+  });
+
   test("svc usage shows exactly the tokens of the answers' usage, streams included; /metrics counts the requests", async () => {
     const key = await createKey(["--name", "carol"]);
     const openai = openaiWith(key);

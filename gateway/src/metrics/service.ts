@@ -33,6 +33,12 @@ export class GatewayMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
     registers: [this.registry],
   });
+  private readonly streams = new Counter({
+    name: "svc_v1_streams_total",
+    help: "Streamed answers through /v1, by service and how their end and usage were learned: record (from svc's runtime's records; the stream passed untouched) or read (read on its way).",
+    labelNames: ["service", "end_from"],
+    registers: [this.registry],
+  });
   private readonly tokens = new Counter({
     name: "svc_v1_tokens_total",
     help: "Tokens of /v1 requests (kind: prompt = in, completion = out), from each answer's usage.",
@@ -85,6 +91,7 @@ export class GatewayMetrics {
     this.requests.inc({ model, service, endpoint: outcome.endpoint, status: String(outcome.status) });
     if (outcome.status >= 400 || outcome.end === "error") this.errors.inc({ model, service, endpoint: outcome.endpoint });
     this.duration.observe({ model, service }, outcome.latencyMs / 1000);
+    if (outcome.streamEnd) this.streams.inc({ service, end_from: outcome.streamEnd });
     if (outcome.usage) {
       this.tokens.inc({ model, service, kind: "prompt" }, outcome.usage.promptTokens);
       this.tokens.inc({ model, service, kind: "completion" }, outcome.usage.completionTokens);

@@ -17,6 +17,8 @@ export interface V1Outcome {
   end: "complete" | "cancelled" | "error";
   latencyMs: number;
   usage: TokenUsage | null;
+  /** A stream's end and usage: from the runtime's records (the stream passed untouched), or read on its way. */
+  streamEnd?: "record" | "read";
 }
 
 export type OutcomeSink = (outcome: V1Outcome) => void;

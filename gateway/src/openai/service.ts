@@ -1,4 +1,4 @@
-import { INTERNAL_SECRET_HEADER, type ServiceRoute } from "@svc/contracts";
+import { INTERNAL_SECRET_HEADER, REQUEST_ID_HEADER, type ServiceRoute } from "@svc/contracts";
 import { relay } from "../forward/relay";
 import { holdOpen, holdOpenIfSlow, type LazyHold, type TimeoutControl } from "../guard/hold-open";
 import { proxyError } from "../proxy/proxy-error";
@@ -12,6 +12,7 @@ import { ROUTED_ENDPOINTS, USAGE_STREAM_ENDPOINTS } from "./paths";
 import { BodyError, jsonBytes, readV1Body, type V1Body } from "./request-body";
 import { resolveModel, servedModels } from "./resolve";
 import { JSON_USAGE_LIMIT, jsonUsage, tapUsage } from "./usage-tap";
+import { RequestEndWatch, type StreamEnded } from "./request-ends";
 import type { ActivityRecorder } from "../activity";
 import { NotServing, type OnDemandStarts } from "../on-demand/ensure-serving";
 import { waitingStream } from "../on-demand/wait-stream";
@@ -25,7 +26,7 @@ export interface V1Lifecycle {
 }
 
 /** The caller's credentials are for the gateway; the service gets its own key instead. */
-const DROPPED_REQUEST_HEADERS = ["authorization", "cookie", "x-svc-token", INTERNAL_SECRET_HEADER, "content-length"];
+const DROPPED_REQUEST_HEADERS = ["authorization", "cookie", "x-svc-token", INTERNAL_SECRET_HEADER, REQUEST_ID_HEADER, "content-length"];
 /** As through /proxy: a service's answer is a sandboxed document on the UI's origin, without cookies. */
 const CONFINED_RESPONSE = { "content-security-policy": "sandbox", "x-content-type-options": "nosniff" };
 /** Header naming the service that answered, for whoever needs to tell replicas apart. */
@@ -39,13 +40,16 @@ const MOVE_POLL_MS = 250;
  * One OpenAI base URL for every model: /v1/… picks a HEALTHY service by the request's `model`
  * (the one with the fewest requests in flight), sends the request there with the service's own
  * API key through the same relay /proxy uses (streams unbuffered, a caller that goes away cancels
- * the upstream request), and reports each request's outcome with its token usage. A model whose
+ * the upstream request), and reports each request's outcome with its token usage: a stream from
+ * svc's own runtime passes untouched, its end and usage read from the runtime's records
+ * (RequestEndWatch); any other answer's usage is read on its way (tapUsage). A model whose
  * only service is on demand (or being renewed) is waited for: a STOPPED one is started again, and
  * streamed requests get keep-alive comments meanwhile (as through /proxy).
  */
 export class OpenAiRouter {
   readonly chooser = new ReplicaChooser();
   readonly balancer = this.chooser.balancer;
+  readonly ends: RequestEndWatch;
 
   constructor(
     private readonly catalog: ServiceCatalog,
@@ -53,7 +57,10 @@ export class OpenAiRouter {
     private readonly sink: OutcomeSink,
     private readonly lifecycle?: V1Lifecycle,
     private readonly responses?: ResponsesApi,
-  ) {}
+    ends?: RequestEndWatch,
+  ) {
+    this.ends = ends ?? new RequestEndWatch();
+  }
 
   async handle(request: Request, server?: TimeoutControl): Promise<Response> {
     const started = performance.now();
@@ -137,17 +144,16 @@ export class OpenAiRouter {
     if ((resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake") && !mayUse(caller, resolved.repo)) {
       return refuse(proxyError(403, "model_not_allowed", `This API key may not use '${resolved.repo}'.`), resolved.repo, true);
     }
-    // Streams report usage in a final chunk only when asked: ask for it, and keep it from a client that did not.
-    let send = body.bytes;
+    // A stream whose end svc's runtime records passes as it is; another one reports usage in a final chunk only when asked: ask for it, and keep it from a client that did not.
+    const usageStream = !prepared && body.stream && !!body.json && USAGE_STREAM_ENDPOINTS.has(path);
+    let askingUsage: ArrayBuffer | undefined;
     let stripUsage = false;
-    if (body.stream && body.json && USAGE_STREAM_ENDPOINTS.has(path)) {
-      const options = body.json.stream_options;
+    if (usageStream) {
+      const options = body.json!.stream_options;
       const asked = !!options && typeof options === "object" && (options as { include_usage?: unknown }).include_usage === true;
-      if (!asked && (options === undefined || options === null || typeof options === "object")) {
-        stripUsage = true;
-        send = jsonBytes({ ...body.json, stream_options: { ...((options as object) ?? {}), include_usage: true } });
-      }
+      stripUsage = !asked && (options === undefined || options === null || typeof options === "object");
     }
+    const tappedBody = () => (askingUsage ??= jsonBytes({ ...body.json, stream_options: { ...((body.json!.stream_options as object) ?? {}), include_usage: true } }));
 
     const model = body.model;
     // Read only when a prefix-routed deployment is chosen among (then once).
@@ -183,18 +189,29 @@ export class OpenAiRouter {
         const done = this.balancer.begin(service.id, service.name);
         handOver?.();
         if (!service.outside) this.lifecycle?.activity.touch(service.id);
-        let response: Response;
+        // Its end may be heard before its answer's headers are read.
+        let response: Response | undefined;
+        let heardEnd: Parameters<StreamEnded> | undefined;
+        let streamEnd: V1Outcome["streamEnd"];
+        const chosen = service;
+        const finish = (how: V1Outcome["end"], usage: V1Outcome["usage"]) => {
+          done();
+          this.sink(outcome({ status: response!.status, model: repo, modelServed: true, serviceId: chosen.id, serviceName: chosen.name, end: how, usage, streamEnd }));
+        };
+        const watched = usageStream ? this.ends.watch(service, (...end) => (response ? finish(...end) : (heardEnd = end))) : undefined;
+        const key: Record<string, string> = service.apiKey ? { authorization: `Bearer ${service.apiKey}` } : {};
         try {
           response = await relay(request, `${service.url}${planned?.path ?? path}`, {
             drop: DROPPED_REQUEST_HEADERS,
-            set: service.apiKey ? { authorization: `Bearer ${service.apiKey}` } : {},
-            body: planned ? jsonBytes(planned.json) : send,
+            set: watched ? { ...key, ...watched.header } : key,
+            body: planned ? jsonBytes(planned.json) : usageStream && !watched && stripUsage ? tappedBody() : body.bytes,
             // Its usage is read here: plain bytes.
             plainBody: true,
             dropFromResponse: ["set-cookie"],
             setOnResponse: (upstream) => ({ ...CONFINED_RESPONSE, ...hold.answered(upstream), [SERVICE_HEADER]: service.id }),
           });
         } catch {
+          watched?.forget();
           done();
           if (request.signal.aborted) return new Response(null, { status: 499 });
           // Nothing started there (it stopped meanwhile, or its address is stale): try another one.
@@ -204,15 +221,17 @@ export class OpenAiRouter {
           candidates = again.kind === "ready" ? again.services : candidates;
           continue;
         }
-        const finish = (how: V1Outcome["end"], usage: V1Outcome["usage"]) => {
-          done();
-          this.sink(outcome({ status: response.status, model: repo, modelServed: true, serviceId: service.id, serviceName: service.name, end: how, usage }));
-        };
+        const sse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
+        if (watched && sse && response.body) {
+          streamEnd = "record";
+          if (heardEnd) finish(...heardEnd);
+          return response;
+        }
+        watched?.forget();
         if (!response.body) {
           finish("complete", null);
           return response;
         }
-        const sse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
         // A whole JSON answer of known, modest size is read at once: cheaper per request than a stream tap.
         if (!sse && Number(response.headers.get("content-length") ?? Number.NaN) <= JSON_USAGE_LIMIT) {
           try {
@@ -227,7 +246,8 @@ export class OpenAiRouter {
         }
         // A stream's usage chunk may be taken out on the way: its length is not known.
         response.headers.delete("content-length");
-        const tapped = tapUsage(response.body, { sse, stripUsage: sse && stripUsage, onEnd: (usage, how) => finish(how, usage) });
+        if (sse) streamEnd = "read";
+        const tapped = tapUsage(response.body, { sse, stripUsage: sse && usageStream && stripUsage, onEnd: (usage, how) => finish(how, usage) });
         return new Response(tapped, { status: response.status, headers: response.headers });
       }
     };

@@ -1,4 +1,5 @@
-import { createRuntimeApp, directJsonRoute, EngineState, inferenceGate, MetricsRegistry, modelsRoute, RequestQueue, type DirectRoutes } from "@svc/runtime-common";
+import { REQUEST_ENDS_PATH } from "@svc/contracts/request-ends";
+import { createRuntimeApp, directJsonRoute, EngineState, inferenceGate, MetricsRegistry, modelsRoute, RequestEnds, requestEndsRoute, RequestQueue, type DirectRoutes } from "@svc/runtime-common";
 import { answerChat, chatCompletionsRoute } from "./chat-completions";
 import { completionsRoute } from "./completions";
 import { embeddingsRoute } from "./embeddings";
@@ -6,7 +7,7 @@ import { generationMetrics } from "./generation";
 import { ChatCompletionRequest, integerStringsToNumbers } from "./schemas";
 import type { LlamaEngine } from "./llama-engine";
 
-export const TEXT_GENERATION_PATHS = ["/health", "/metrics", "/v1/models", "/v1/chat/completions", "/v1/completions", "/v1/embeddings"];
+export const TEXT_GENERATION_PATHS = ["/health", "/metrics", "/v1/models", "/v1/chat/completions", "/v1/completions", "/v1/embeddings", REQUEST_ENDS_PATH];
 
 export interface TextGenerationAppOptions {
   modelName: string;
@@ -27,8 +28,10 @@ export function createTextGenerationApp(options: TextGenerationAppOptions) {
     if (!engine) throw new Error("engine used before it was loaded");
     return engine;
   };
+  const requestEnds = new RequestEnds();
   const deps = {
     engine: currentEngine,
+    requestEnds,
     queue,
     metrics: generationMetrics(registry),
     modelName: options.modelName,
@@ -38,7 +41,8 @@ export function createTextGenerationApp(options: TextGenerationAppOptions) {
     .use(modelsRoute(options.modelName, Math.floor(Date.now() / 1000), () => ({ max_model_len: currentEngine().contextSize })))
     .use(chatCompletionsRoute(deps))
     .use(completionsRoute(deps))
-    .use(embeddingsRoute({ ...deps, maxInputLength: options.maxInputLength }));
+    .use(embeddingsRoute({ ...deps, maxInputLength: options.maxInputLength }))
+    .use(requestEndsRoute(requestEnds, options.apiKey));
   // A chat's first token is what its client waits on: Bun answers the route itself (direct-route.ts).
   const direct: DirectRoutes = {
     "/v1/chat/completions": { POST: directJsonRoute({ schema: ChatCompletionRequest, transform: integerStringsToNumbers, handle: answerChat(deps), gate: inferenceGate({ apiKey: options.apiKey, engine: state }), app }) },

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { RequestEnds } from "@svc/runtime-common";
 import { planAnswer, type AnswerEvent, type ChatAnswer } from "./chat-answer";
 import { chatHistory } from "./chat-history";
 import { samplingOptions, type GenerationDeps } from "./generation";
@@ -9,6 +10,8 @@ import { jsonWithText, TEXT, sseResponse } from "./sse";
 import { completionBudget, type TokenLimits } from "./token-limits";
 
 export interface RouteDeps extends GenerationDeps {
+  /** Where a stream the gateway named records its end (REQUEST_ENDS_PATH). */
+  requestEnds: RequestEnds;
   /** The model snapshot path, reported as `model`. */
   modelName: string;
   limits: () => TokenLimits;
@@ -77,7 +80,8 @@ export function answerChat(deps: RouteDeps) {
           if (body.stream_options?.include_usage) {
             send({ id, object: "chat.completion.chunk", created, model: deps.modelName, choices: [], usage: usage(answer) });
           }
-        });
+          return { promptTokens: plan.prompt.length, completionTokens: answer.completionTokens };
+        }, deps.requestEnds.reporter(request));
       }
 
       const answer = await plan.run(samplingOptions(body, maxTokens, request.signal), () => {});

@@ -45,7 +45,8 @@ export function completionsRoute(deps: RouteDeps) {
           const result = await generate(deps, prompt, samplingOptions(body, maxTokens, signal), (piece) => send.piece(text(piece)));
           send(chunk([choice("", result.finishReason, result.stopReason)]));
           if (body.stream_options?.include_usage) send(chunk([], { usage: usage(result) }));
-        });
+          return { promptTokens: prompt.length, completionTokens: result.completionTokens };
+        }, deps.requestEnds.reporter(request));
       }
 
       const result = await generate(deps, prompt, samplingOptions(body, maxTokens, request.signal));

@@ -1,3 +1,4 @@
+import type { RequestEnd, RequestEndKind } from "@svc/contracts/request-ends";
 import { CoalescingWriter } from "./coalescing-writer";
 
 /** Sends SSE events: `send(object)` at once; `send.piece(json)`, a token's chunk already JSON, coalesced. */
@@ -6,15 +7,20 @@ export interface SseSend {
   piece: (json: string) => void;
 }
 
+/** Told how a stream ended, and its tokens where it was written to its end, before its `data: [DONE]`. */
+export type StreamEnded = (end: RequestEndKind, usage: RequestEnd["usage"]) => void;
+
 /**
- * A Server-Sent Events response fed by `produce`, which sends JSON events; `data: [DONE]` ends it.
- * `abort` fires when the client goes away, so the producer can stop generating.
+ * A Server-Sent Events response fed by `produce`, which sends JSON events (and gives the answer's
+ * tokens); `data: [DONE]` ends it. `abort` fires when the client goes away, so the producer can
+ * stop generating. `ended` hears how it ended before `[DONE]` goes out, after a turn of the event
+ * loop, so whoever asked for the record (the gateway's poll) has it before the stream's end.
  *
  * The producer starts at once (the engine is not kept waiting for Bun to ask for the body), and the
  * events go out through Bun's direct stream, straight into the socket's buffer. Every token stays
  * its own event; a fast engine's events are gathered into fewer socket writes (see CoalescingWriter).
  */
-export function sseResponse(produce: (send: SseSend, abort: AbortSignal) => Promise<void>): Response {
+export function sseResponse(produce: (send: SseSend, abort: AbortSignal) => Promise<RequestEnd["usage"] | void>, ended?: StreamEnded): Response {
   const abort = new AbortController();
   let sink: ReadableStreamDirectController | undefined;
   let early = "";
@@ -27,12 +33,20 @@ export function sseResponse(produce: (send: SseSend, abort: AbortSignal) => Prom
   send.piece = (json) => writer.write(`data: ${json}\n\n`);
 
   const produced = (async () => {
+    let usage: RequestEnd["usage"] = null;
+    let end: RequestEndKind = "complete";
     try {
-      await produce(send, abort.signal);
+      usage = (await produce(send, abort.signal)) ?? null;
     } catch (error) {
+      end = "error";
       const body = typeof (error as { toBody?: unknown })?.toBody === "function" ? (error as { toBody: () => unknown }).toBody() : null;
       if (!body) console.error("[error] streamed generation failed:", error);
       send(body ?? { error: { message: "The inference engine failed on this request; see the service log.", type: "server_error", param: null, code: null } });
+    }
+    if (ended) {
+      if (abort.signal.aborted) end = "cancelled";
+      ended(end, end === "complete" ? usage : null);
+      await new Promise((resolve) => setImmediate(resolve));
     }
     writer.writeNow("data: [DONE]\n\n");
   })();

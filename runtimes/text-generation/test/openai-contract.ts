@@ -4,6 +4,7 @@
  */
 import { expect } from "bun:test";
 import OpenAI from "openai";
+import { REQUEST_ENDS_PATH, REQUEST_ID_HEADER, type RequestEndsPage } from "@svc/contracts/request-ends";
 import { assertShape, ChatCompletion, ChatCompletionChunk, EmbeddingList, ModelList, OpenAiErrorResponse, TextCompletion, TextCompletionChunk } from "@svc/contracts/openai";
 
 export const API_KEY = "test-key-0123456789";
@@ -216,4 +217,49 @@ export async function expectEmbeddings(openai: OpenAI, baseURL: string, modelPat
     expect(error.error.param).toBe(param);
     expect(error.error.message).toContain(text);
   }
+}
+
+/**
+ * A stream that names itself (REQUEST_ID_HEADER, as the gateway does) has its end recorded for
+ * REQUEST_ENDS_PATH's long poll: complete with the stream's own usage, or cancelled when its client
+ * goes away; a stream that does not name itself is not recorded, and the records need the key.
+ */
+export async function expectRequestEnds(baseURL: string, modelPath: string): Promise<void> {
+  const auth = { authorization: `Bearer ${API_KEY}` };
+  const ends = (query: string) => fetch(`${baseURL}${REQUEST_ENDS_PATH}${query}`, { headers: auth }).then((response) => response.json() as Promise<RequestEndsPage>);
+  expect((await fetch(`${baseURL}${REQUEST_ENDS_PATH}`)).status).toBe(401);
+  expect((await fetch(`${baseURL}${REQUEST_ENDS_PATH}?after=x`, { headers: auth })).status).toBe(400);
+  const start = await ends("");
+  expect(start).toEqual({ instance: expect.any(String), last: expect.any(Number), lost: false, ends: [] });
+
+  const chat = (id: string | null, maxTokens: number) =>
+    fetch(`${baseURL}/v1/chat/completions`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json", ...(id ? { [REQUEST_ID_HEADER]: id } : {}) },
+      body: JSON.stringify({ model: modelPath, messages: [{ role: "user", content: "Count to three." }], max_tokens: maxTokens, temperature: 0, stream: true, stream_options: { include_usage: true } }),
+    });
+  // A poll waiting from before the stream hears its end.
+  const waiting = ends(`?after=${start.last}&wait_ms=20000`);
+  await (await chat(null, 4)).text();
+  const text = await (await chat("request-one", 6)).text();
+  const streamed = text.split("\n\n").filter((event) => event.startsWith("data: {")).map((event) => JSON.parse(event.slice(6))).find((chunk) => chunk.usage)!.usage;
+  const heard = await waiting;
+  expect(heard).toEqual({
+    instance: start.instance,
+    last: start.last + 1,
+    lost: false,
+    ends: [{ seq: start.last + 1, id: "request-one", end: "complete", usage: { promptTokens: streamed.prompt_tokens, completionTokens: 6 } }],
+  });
+
+  const aborted = new AbortController();
+  const long = await fetch(`${baseURL}/v1/chat/completions`, {
+    method: "POST",
+    signal: aborted.signal,
+    headers: { ...auth, "content-type": "application/json", [REQUEST_ID_HEADER]: "request-two" },
+    body: JSON.stringify({ model: modelPath, messages: [{ role: "user", content: "Tell a long story." }], max_tokens: 60, temperature: 0, stream: true }),
+  });
+  await long.body!.getReader().read();
+  aborted.abort();
+  const cancelled = await ends(`?after=${heard.last}&wait_ms=20000`);
+  expect(cancelled.ends).toEqual([{ seq: heard.last + 1, id: "request-two", end: "cancelled", usage: null }]);
 }

@@ -16,6 +16,7 @@ import {
   expectEmbeddings,
   expectLimitErrors,
   expectModels,
+  expectRequestEnds,
   expectSseFraming,
   expectStreamedChat,
 } from "./openai-contract";
@@ -44,6 +45,7 @@ describe("text-generation runtime, bare", () => {
   test("a wrong or missing key gets 401 with an OpenAI error body", () => expectAuthErrors(runtime.url, modelPath));
   test("requests over --max-input-length or --max-total-tokens get 400", () => expectLimitErrors(client(runtime.url), modelPath));
   test("five concurrent requests are all answered", () => expectConcurrentRequests(client(runtime.url), modelPath));
+  test("a stream the gateway names has its end and usage recorded for the gateway's long poll", () => expectRequestEnds(runtime.url, modelPath));
   test("embeddings: the client's base64, floats, batches, token ids and clear refusals", () => expectEmbeddings(client(runtime.url), runtime.url, modelPath));
 
   test("a stop string ends the text before it, with finish_reason stop", async () => {
