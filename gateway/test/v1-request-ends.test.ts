@@ -83,7 +83,7 @@ beforeEach(() => {
   holding = undefined;
   seen.length = 0;
   outcomes.length = 0;
-  const watch = new RequestEndWatch({ waitMs: 2000, giveUpMs: 300, retryMs: 50, askAgainMs: 400 });
+  const watch = new RequestEndWatch({ waitMs: 500, giveUpMs: 300, retryMs: 50, askAgainMs: 400 });
   router = new OpenAiRouter(new ServiceCatalog(async () => [route]), () => ({ kind: "anonymous" }), (outcome) => outcomes.push(outcome), undefined, undefined, watch);
   gateway = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: (request, server) => router.handle(request, server) });
 });
@@ -167,4 +167,22 @@ test("records out of reach: what was in flight ends as an error after the give-u
   // Once it answers again, it is asked again (after askAgainMs) and streams go named once more.
   recordsAnswer = "records";
   await untilNamed();
+});
+
+test("a service that started again (its records another process's): what was in flight there ends as an error, and later streams are named again", async () => {
+  await untilNamed();
+  const before = outcomes.length;
+  const { reader, release } = await heldStream();
+  records = new RequestEnds();
+  // The stand-in's new records are polled once the old poll's wait is over: a stream ended meanwhile tells it at once.
+  records.reporter(new Request("http://runtime/", { headers: { [REQUEST_ID_HEADER]: "someone-else" } }))!("complete", null);
+  await eventually(async () => outcomes.length > before, 5000, "the stream in flight to be ended");
+  expect(outcomes.at(-1)).toMatchObject({ end: "error", usage: null });
+  expect(router.balancer.count("svc-1")).toBe(0);
+  release();
+  while (!(await reader.read()).done);
+  const text = await (await chat()).text();
+  expect(seen.at(-1)!.requestId).not.toBeNull();
+  expect(text).toBe(events({}).join(""));
+  await eventually(async () => outcomes.at(-1)?.end === "complete" && outcomes.at(-1)?.usage?.completionTokens === 3, 5000, "the named stream's outcome");
 });

@@ -11,6 +11,8 @@ export interface RequestEndsOptions {
   giveUpMs?: number;
   /** The wait between two failed polls. */
   retryMs?: number;
+  /** The wait after a poll that brought records, before the next: under load one poll then brings many, each poll costing about what a proxied request does. */
+  gapMs?: number;
   /** How long a service whose records were out of reach is left alone (its streams read on their way) before it is asked again. */
   askAgainMs?: number;
 }
@@ -48,12 +50,14 @@ export class RequestEndWatch {
   private readonly giveUpMs: number;
   private readonly retryMs: number;
   private readonly askAgainMs: number;
+  private readonly gapMs: number;
 
   constructor(options: RequestEndsOptions = {}) {
     this.waitMs = options.waitMs ?? 20_000;
     this.giveUpMs = options.giveUpMs ?? 10_000;
     this.retryMs = options.retryMs ?? 250;
     this.askAgainMs = options.askAgainMs ?? 5000;
+    this.gapMs = options.gapMs ?? 50;
   }
 
   /**
@@ -141,6 +145,7 @@ export class RequestEndWatch {
           ended(end.end, end.usage);
         }
         ends.last = page.last;
+        if (page.ends.length > 0 && ends.pending.size > 0) await Bun.sleep(this.gapMs);
       }
     } finally {
       ends.polling = false;
