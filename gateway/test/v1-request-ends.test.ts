@@ -106,6 +106,15 @@ async function heldStream(signal?: AbortSignal) {
   return { reader, release };
 }
 
+/** The stream in flight (the last one sent) was ended as an error, with nothing left in flight; then it is let go and read to its end. */
+async function expectEndedAsError(before: number, held: Awaited<ReturnType<typeof heldStream>>, what: string) {
+  await eventually(async () => outcomes.length > before, 5000, what);
+  expect(outcomes.at(-1)).toMatchObject({ end: "error", usage: null });
+  expect(router.balancer.count("svc-1")).toBe(0);
+  held.release();
+  while (!(await held.reader.read()).done);
+}
+
 /** Sends streams until one is sent named (the service said it keeps records), reading each to its end. */
 async function untilNamed(): Promise<string> {
   for (let tries = 0; tries < 50; tries++) {
@@ -152,13 +161,9 @@ test("a client that goes away mid-stream: the service's stream is cancelled, rec
 test("records out of reach: what was in flight ends as an error after the give-up time, and streams are read on their way again", async () => {
   await untilNamed();
   const before = outcomes.length;
-  const { reader, release } = await heldStream();
+  const held = await heldStream();
   recordsAnswer = "failing";
-  await eventually(async () => outcomes.length > before, 5000, "the stream to be given up");
-  expect(outcomes.at(-1)).toMatchObject({ end: "error", usage: null });
-  expect(router.balancer.count("svc-1")).toBe(0);
-  release();
-  while (!(await reader.read()).done);
+  await expectEndedAsError(before, held, "the stream to be given up");
 
   const text = await (await chat()).text();
   expect(seen.at(-1)!.requestId).toBeNull();
@@ -172,15 +177,11 @@ test("records out of reach: what was in flight ends as an error after the give-u
 test("a service that started again (its records another process's): what was in flight there ends as an error, and later streams are named again", async () => {
   await untilNamed();
   const before = outcomes.length;
-  const { reader, release } = await heldStream();
+  const held = await heldStream();
   records = new RequestEnds();
   // The stand-in's new records are polled once the old poll's wait is over: a stream ended meanwhile tells it at once.
   records.reporter(new Request("http://runtime/", { headers: { [REQUEST_ID_HEADER]: "someone-else" } }))!("complete", null);
-  await eventually(async () => outcomes.length > before, 5000, "the stream in flight to be ended");
-  expect(outcomes.at(-1)).toMatchObject({ end: "error", usage: null });
-  expect(router.balancer.count("svc-1")).toBe(0);
-  release();
-  while (!(await reader.read()).done);
+  await expectEndedAsError(before, held, "the stream in flight to be ended");
   const text = await (await chat()).text();
   expect(seen.at(-1)!.requestId).not.toBeNull();
   expect(text).toBe(events({}).join(""));

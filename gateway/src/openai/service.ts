@@ -204,7 +204,7 @@ export class OpenAiRouter {
           response = await relay(request, `${service.url}${planned?.path ?? path}`, {
             drop: DROPPED_REQUEST_HEADERS,
             set: watched ? { ...key, ...watched.header } : key,
-            body: planned ? jsonBytes(planned.json) : usageStream && !watched && stripUsage ? tappedBody() : body.bytes,
+            body: planned ? jsonBytes(planned.json) : stripUsage && !watched ? tappedBody() : body.bytes,
             // Its usage is read here: plain bytes.
             plainBody: true,
             dropFromResponse: ["set-cookie"],
@@ -247,7 +247,7 @@ export class OpenAiRouter {
         // A stream's usage chunk may be taken out on the way: its length is not known.
         response.headers.delete("content-length");
         if (sse) streamEnd = "read";
-        const tapped = tapUsage(response.body, { sse, stripUsage: sse && usageStream && stripUsage, onEnd: (usage, how) => finish(how, usage) });
+        const tapped = tapUsage(response.body, { sse, stripUsage: sse && stripUsage, onEnd: (usage, how) => finish(how, usage) });
         return new Response(tapped, { status: response.status, headers: response.headers });
       }
     };
