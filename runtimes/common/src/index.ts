@@ -8,4 +8,4 @@ export { invalidRequest, OpenAiError } from "./openai-error";
 export { directJsonRoute } from "./direct-route";
 export { createRuntimeApp, inferenceGate, serveRuntime, type DirectRoutes, type ListeningRuntime } from "./runtime-server";
 export { RequestQueue } from "./request-queue";
-export { RequestEnds, requestEndsRoute } from "./request-ends";
+export { RequestEnds, requestEndsRoute, type EndReporter } from "./request-ends";

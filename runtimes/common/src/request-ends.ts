@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { REQUEST_ENDS_PATH, REQUEST_ID_HEADER, type RequestEnd, type RequestEndsPage } from "@svc/contracts/request-ends";
+import { REQUEST_ENDS_PATH, REQUEST_ID_HEADER, type RequestEnd, type RequestEndKind, type RequestEndsPage } from "@svc/contracts/request-ends";
 import { checkBearer } from "./bearer-auth";
 import { invalidRequest } from "./openai-error";
 
@@ -8,6 +8,9 @@ const KEPT = 20_000;
 /** The longest a poll waits for a record, and what it waits without `wait_ms`. */
 const MAX_WAIT_MS = 30_000;
 const LONGEST_ID = 128;
+
+/** Records how one named stream ended, and its tokens where it was written to its end. */
+export type EndReporter = (end: RequestEndKind, usage: RequestEnd["usage"]) => void;
 
 /**
  * The ends of streamed requests that named themselves with REQUEST_ID_HEADER (the gateway's), kept
@@ -21,13 +24,13 @@ export class RequestEnds {
   private readonly waiting = new Set<() => void>();
 
   /** What records the end of `request`'s stream: only one that names itself (with REQUEST_ID_HEADER) has its end recorded. */
-  reporter(request: Request): ((end: RequestEnd["end"], usage: RequestEnd["usage"]) => void) | undefined {
+  reporter(request: Request): EndReporter | undefined {
     const id = request.headers.get(REQUEST_ID_HEADER);
     if (!id || id.length > LONGEST_ID) return undefined;
     return (end, usage) => this.record(id, end, usage);
   }
 
-  record(id: string, end: RequestEnd["end"], usage: RequestEnd["usage"]): void {
+  record(id: string, end: RequestEndKind, usage: RequestEnd["usage"]): void {
     this.ends.push({ seq: ++this.last, id, end, usage });
     // Trimmed a quarter at a time: not a shift of the whole list per record.
     if (this.ends.length > KEPT * 1.25) this.ends.splice(0, this.ends.length - KEPT);

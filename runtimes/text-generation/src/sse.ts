@@ -1,4 +1,5 @@
 import type { RequestEnd, RequestEndKind } from "@svc/contracts/request-ends";
+import type { EndReporter } from "@svc/runtime-common";
 import { CoalescingWriter } from "./coalescing-writer";
 
 /** Sends SSE events: `send(object)` at once; `send.piece(json)`, a token's chunk already JSON, coalesced. */
@@ -6,9 +7,6 @@ export interface SseSend {
   (event: unknown): void;
   piece: (json: string) => void;
 }
-
-/** Told how a stream ended, and its tokens where it was written to its end, before its `data: [DONE]`. */
-export type StreamEnded = (end: RequestEndKind, usage: RequestEnd["usage"]) => void;
 
 /**
  * A Server-Sent Events response fed by `produce`, which sends JSON events (and gives the answer's
@@ -20,7 +18,7 @@ export type StreamEnded = (end: RequestEndKind, usage: RequestEnd["usage"]) => v
  * events go out through Bun's direct stream, straight into the socket's buffer. Every token stays
  * its own event; a fast engine's events are gathered into fewer socket writes (see CoalescingWriter).
  */
-export function sseResponse(produce: (send: SseSend, abort: AbortSignal) => Promise<RequestEnd["usage"] | void>, ended?: StreamEnded): Response {
+export function sseResponse(produce: (send: SseSend, abort: AbortSignal) => Promise<RequestEnd["usage"] | void>, ended?: EndReporter): Response {
   const abort = new AbortController();
   let sink: ReadableStreamDirectController | undefined;
   let early = "";
