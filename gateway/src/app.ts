@@ -56,7 +56,6 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   // Idle clocks and on-demand starts, for /proxy/<id> and /v1 alike.
   const activity = new ActivityRecorder((report) => client.services.reportActivity(report));
   const starts = new OnDemandStarts(client.services);
-  const proxy = new ServiceProxy(client, authToken, activity, starts);
   const layout = homeLayout(settings.homeDir);
   mkdirSync(layout.dataDir("gateway"), { recursive: true, mode: 0o700 });
   const db = openGatewayDb(layout.dataDir("gateway"));
@@ -81,6 +80,8 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     metrics?.observe(outcome);
   }, { activity, starts }, new ResponsesApi(responses));
   metrics = new GatewayMetrics(client, router.chooser);
+  // /proxy/<id> requests count in flight with /v1's.
+  const proxy = new ServiceProxy(client, authToken, activity, starts, router.balancer);
   // The scaler of deployments reads the requests held per service from the activity reports.
   activity.countInFlight(() => router.balancer.counts());
   router.balancer.onChange = () => activity.inFlightChanged();

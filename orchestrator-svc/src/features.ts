@@ -60,9 +60,11 @@ export function features(ctx: ServiceContext): AnyElysia[] {
   const followers: JobFollower[] = [];
   const metrics = new OrchestratorMetrics(store);
   const scaling: { scaler?: Scaler } = {};
+  const inFlight = new InFlightCounts();
   const reconciler = new Reconciler({
     store,
     engineFor: (row) => engines.forRecord(row),
+    inFlight,
     log,
     onTickStart: () => metrics.tickStarted(),
     onTick: (seconds) => metrics.tick(seconds),
@@ -91,7 +93,6 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     log: (message) => console.log(`[batches] ${message}`),
   });
   followers.push(batches);
-  const inFlight = new InFlightCounts();
   const services = new ServicesService({
     store,
     planner,

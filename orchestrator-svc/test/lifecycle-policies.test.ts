@@ -12,6 +12,7 @@ import { FakeEngine } from "@svc/testing";
 import { ServiceStore, type NewServiceRow } from "../src/db/service-store";
 import { Reconciler } from "../src/reconciler/reconciler";
 import { DRAIN_MS } from "../src/reconciler/renewal";
+import { InFlightCounts } from "../src/deployments/in-flight";
 import { instanceKey } from "../src/engines/engine";
 
 const SPEC = JSON.stringify({ job: { time: "00:02:00" }, engineArgs: [], launch: { image: "img", args: [], modelDir: "/m" } });
@@ -21,8 +22,9 @@ const ID = "00000000-0000-4000-8000-000000000001";
 function setup(engine: FakeEngine, healthyPorts: number[], fields: Partial<NewServiceRow>) {
   const store = new ServiceStore(join(mkdtempSync(join(tmpdir(), "svc-lifecycle-")), "o.db"));
   const clock = { now: Date.parse("2026-11-22T00:00:00.000Z") };
+  const inFlight = new InFlightCounts(() => clock.now);
   const reconcilerOn = () =>
-    new Reconciler({ store, engineFor: () => engine, probe: async (_host, port) => healthyPorts.includes(port), now: () => clock.now });
+    new Reconciler({ store, engineFor: () => engine, probe: async (_host, port) => healthyPorts.includes(port), now: () => clock.now, inFlight });
   const at = new Date(clock.now).toISOString();
   store.insert(
     {
@@ -33,7 +35,7 @@ function setup(engine: FakeEngine, healthyPorts: number[], fields: Partial<NewSe
   );
   /** Lets the background submit of a successor finish. */
   const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-  return { store, clock, reconcilerOn, settle, row: () => store.get(ID)!, reasons: () => store.events(ID).map((e) => e.reason ?? "") };
+  return { store, clock, inFlight, reconcilerOn, settle, row: () => store.get(ID)!, reasons: () => store.events(ID).map((e) => e.reason ?? "") };
 }
 
 describe("--idle-stop", () => {
@@ -55,6 +57,24 @@ describe("--idle-stop", () => {
     await reconciler.tick();
     expect(row()).toMatchObject({ status: "STOPPED", reason: "idle for 5 s" });
     expect(store.events(ID).slice(-2).map((e) => [e.to, e.reason])).toEqual([["STOPPING", "idle for 5 s"], ["STOPPED", "idle for 5 s"]]);
+  });
+
+  test("a request still in flight (a stream longer than the idle time) holds the stop off until it ends", async () => {
+    const engine = new FakeEngine();
+    const { clock, inFlight, reconcilerOn, row } = setup(engine, [8001], { idleStopSeconds: 5 });
+    const reconciler = reconcilerOn();
+    engine.script("h1", running(8001));
+    await reconciler.tick();
+    for (let second = 0; second < 12; second += 2) {
+      clock.now += 2000;
+      inFlight.record([{ id: ID, count: 1 }], clock.now);
+      await reconciler.tick();
+    }
+    expect(engine.stopped).toEqual([]);
+    expect(row().status).toBe("HEALTHY");
+    inFlight.record([], clock.now);
+    await reconciler.tick();
+    expect(engine.stopped).toEqual(["h1"]);
   });
 
   test("reports never move the clock back, and unknown services are ignored", () => {

@@ -23,7 +23,12 @@ async function idleThenOnDemand(appUrl: string, client: SvcClient, id: string) {
 
   // Ten requests at once while it is STOPPED: one start, ten answers; through /proxy/<id>, then through /v1 by model.
   const failures = (answers: ChatResult[]) => answers.filter((a) => !a.ok).map((a) => `${a.status} ${a.text.slice(0, 300)}`);
-  expect(failures(await Promise.all(Array.from({ length: 10 }, () => chatThroughProxy(appUrl, id, TEXT_MODEL))))).toEqual([]);
+  // While they wait they count in flight on it (what the scaler and idle stops read), and no longer once answered.
+  const inFlight = async () => /^svc_v1_in_flight\{service="lazy"\} (\d+)$/m.exec(await (await fetch(`${appUrl}/metrics`)).text())?.[1];
+  const waiting = Promise.all(Array.from({ length: 10 }, () => chatThroughProxy(appUrl, id, TEXT_MODEL)));
+  await eventually(async () => (await inFlight()) === "10", 120_000, "the ten /proxy requests counted in flight while they wait");
+  expect(failures(await waiting)).toEqual([]);
+  expect(await inFlight()).toBeUndefined();
   expect(await eventsLike(client, id, "started on demand by a request")).toHaveLength(1);
   await stopped();
   expect(failures(await Promise.all(Array.from({ length: 10 }, () => chatThroughV1(appUrl, TEXT_MODEL))))).toEqual([]);

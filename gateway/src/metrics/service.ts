@@ -53,7 +53,7 @@ export class GatewayMetrics {
     const balancer = chooser.balancer;
     new Gauge({
       name: "svc_v1_in_flight",
-      help: "Requests through /v1 being answered now, by service.",
+      help: "Requests through /v1 and /proxy/<id> being answered now, by service.",
       labelNames: ["service"],
       registers: [this.registry],
       collect() {

@@ -196,6 +196,8 @@ export class OpenAiRouter {
         const chosen = service;
         const finish = (how: V1Outcome["end"], usage: V1Outcome["usage"]) => {
           done();
+          // Its end is activity too: the idle clock starts when a long stream is over, not when it began.
+          if (!chosen.outside) this.lifecycle?.activity.touch(chosen.id);
           this.sink(outcome({ status: response!.status, model: repo, modelServed: true, serviceId: chosen.id, serviceName: chosen.name, end: how, usage, streamEnd }));
         };
         const watched = usageStream ? this.ends.watch(service, (...end) => (response ? finish(...end) : (heardEnd = end))) : undefined;

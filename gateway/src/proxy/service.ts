@@ -3,6 +3,7 @@ import { INTERNAL_SECRET_HEADER, type ServiceRecord } from "@svc/contracts";
 import { secretsEqual } from "@svc/platform";
 import { bearerToken } from "../auth/service";
 import { relay } from "../forward/relay";
+import { whenBodyEnds } from "../forward/body-end";
 import { holdOpen, holdOpenIfSlow, type TimeoutControl } from "../guard/hold-open";
 import type { ActivityRecorder } from "../activity";
 import { NotServing, OnDemandStarts } from "../on-demand/ensure-serving";
@@ -35,7 +36,17 @@ const CONFINED_CLOSING = { ...CONFINED_RESPONSE, connection: "close" };
 /** A service's cookies stay with it. */
 const SERVICE_ONLY_RESPONSE_HEADERS = ["set-cookie"];
 
-/** One stable URL for every service: /proxy/<id>/… reaches the service wherever it runs. */
+/** Where requests in flight per service are counted (the /v1 balancer's counts, which the scaler and idle stops read). */
+export interface RequestCounter {
+  /** A request starts on the service; the function returned is called once, when it is over. */
+  begin(serviceId: string, name?: string): () => void;
+}
+
+/**
+ * One stable URL for every service: /proxy/<id>/… reaches the service wherever it runs. Each
+ * request counts as in flight on its service until its answer's body is over, as through /v1: a
+ * replica is not drained, nor a service idle-stopped, under a long stream.
+ */
 export class ServiceProxy {
   private readonly cache = new Map<string, { record: ServiceRecord; until: number }>();
   private readonly lookups = new Map<string, Promise<ServiceRecord>>();
@@ -46,7 +57,17 @@ export class ServiceProxy {
     private readonly gatewayToken: string | undefined,
     private readonly activity: Pick<ActivityRecorder, "touch">,
     private readonly starts: OnDemandStarts,
+    private readonly inFlight?: RequestCounter,
   ) {}
+
+  /** Counts a request on `record` until the function returned is called (once); its end is activity too (the idle clock starts then). */
+  private counting(record: ServiceRecord): () => void {
+    const done = this.inFlight?.begin(record.id, record.name);
+    return () => {
+      done?.();
+      this.activity.touch(record.id);
+    };
+  }
 
   /** The record looked up for `ref` within LOOKUP_TTL_MS, if any. */
   private fresh(ref: string): ServiceRecord | undefined {
@@ -84,23 +105,29 @@ export class ServiceProxy {
     }
     const hold = holdOpenIfSlow(request, server);
     this.activity.touch(found.id);
-    // A small body is kept, so the request can be sent again if the service's address moved under it.
-    const replayable = hasNoBody(request) || Number(request.headers.get("content-length") ?? Number.NaN) <= REPLAY_BODY_LIMIT;
-    const body = replayable && !hasNoBody(request) ? await request.arrayBuffer() : undefined;
-    const options = {
-      drop,
-      body,
-      dropFromResponse: SERVICE_ONLY_RESPONSE_HEADERS,
-      setOnResponse: (upstream: Response) => (hold.answered(upstream).connection ? CONFINED_CLOSING : CONFINED_RESPONSE),
-    };
-    const send = (url: string) => relay(request, `${url}${parts.rest}`, options);
+    const over = this.counting(found);
     let answer: Response;
     try {
-      answer = await send(found.url);
-    } catch {
-      answer = await this.sendElsewhere(request, parts, found.url, replayable, send);
+      // A small body is kept, so the request can be sent again if the service's address moved under it.
+      const replayable = hasNoBody(request) || Number(request.headers.get("content-length") ?? Number.NaN) <= REPLAY_BODY_LIMIT;
+      const body = replayable && !hasNoBody(request) ? await request.arrayBuffer() : undefined;
+      const options = {
+        drop,
+        body,
+        dropFromResponse: SERVICE_ONLY_RESPONSE_HEADERS,
+        setOnResponse: (upstream: Response) => (hold.answered(upstream).connection ? CONFINED_CLOSING : CONFINED_RESPONSE),
+      };
+      const send = (url: string) => relay(request, `${url}${parts.rest}`, options);
+      try {
+        answer = await send(found.url);
+      } catch {
+        answer = await this.sendElsewhere(request, parts, found.url, replayable, send);
+      }
+    } catch (error) {
+      over();
+      throw error;
     }
-    return hold.settle(answer);
+    return hold.settle(whenBodyEnds(answer, over));
   }
 
   /** After the service did not answer at `failed`: once more where it moved, else the error to give. */
@@ -142,6 +169,17 @@ export class ServiceProxy {
    * its way): it waits for ensureServing, a streamed one receiving keep-alive comments meanwhile.
    */
   private async waitThenRelay(request: Request, server: TimeoutControl, record: ServiceRecord, parts: { ref: string; rest: string }, drop: string[]): Promise<Response> {
+    // It counts from now: the scaler sees a request queued at a stopped replica.
+    const over = this.counting(record);
+    try {
+      return whenBodyEnds(await this.waitThenAnswer(request, server, record, parts, drop), over);
+    } catch (error) {
+      over();
+      throw error;
+    }
+  }
+
+  private async waitThenAnswer(request: Request, server: TimeoutControl, record: ServiceRecord, parts: { ref: string; rest: string }, drop: string[]): Promise<Response> {
     const closing = holdOpen(request, server);
     const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
     this.activity.touch(record.id);

@@ -13,10 +13,11 @@ export const keepsStopReason = (reason: string | null) => isIdleReason(reason) |
 /**
  * Whether a HEALTHY service with --idle-stop has answered no request for that long: its clock is
  * the last request the gateway reported, or when it last became HEALTHY. A renewal under way is
- * left to finish first.
+ * left to finish first, and so is a request still in flight (`inFlight`, as the gateway reports
+ * them): a stream longer than the idle time is not cut.
  */
-export function idleFor(row: ServiceRow, now: number): string | undefined {
-  if (row.idleStopSeconds === null || row.status !== "HEALTHY" || row.successor) return undefined;
+export function idleFor(row: ServiceRow, now: number, inFlight = 0): string | undefined {
+  if (row.idleStopSeconds === null || row.status !== "HEALTHY" || row.successor || inFlight > 0) return undefined;
   const since = Date.parse(row.lastRequestAt ?? row.updatedAt);
   return now - since >= row.idleStopSeconds * 1000 ? idleReason(row.idleStopSeconds) : undefined;
 }

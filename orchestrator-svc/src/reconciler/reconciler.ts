@@ -44,6 +44,8 @@ export interface ReconcilerDeps {
   /** The engine that runs a recorded service. */
   engineFor(row: ServiceRow): Engine;
   probe?: typeof probeHealth;
+  /** Requests the gateway holds per service: a service with one in flight is not idle. */
+  inFlight?: { of(id: string): number };
   log?: (message: string) => void;
   now?: () => number;
   /** Told before each tick, and after it how long it took (seconds). */
@@ -198,7 +200,7 @@ export class Reconciler {
           if (applied && decision.status !== row.status) this.deps.log?.(`${row.id} ${row.status} → ${decision.status}${decision.reason ? `: ${decision.reason.split("\n")[0]}` : ""}`);
         }
         if (decision.status !== "HEALTHY" || row.status !== "HEALTHY") return;
-        const idle = idleFor(row, now);
+        const idle = idleFor(row, now, this.deps.inFlight?.of(row.id) ?? 0);
         if (idle) await this.stopIdle(engine, row, idle);
         else this.renewals.maybeStart(engine, row, observation);
       }),
