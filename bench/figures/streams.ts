@@ -22,7 +22,7 @@ import { startNginx } from "../lib/nginx";
 import { bunServer, cpuMs, listenerPids } from "../lib/processes";
 
 const STREAMS = 1000;
-const ROUNDS = 5;
+const ROUNDS = 9;
 const CLIENT = join(REPO_ROOT, "bench", "lib", "stream-load.ts");
 
 interface Load {
