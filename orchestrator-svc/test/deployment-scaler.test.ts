@@ -118,6 +118,9 @@ describe("scaling down", () => {
     expect(run.service).toMatchObject({ name: "tiny-1", status: "STOPPED", reason: SCALED_TO_ZERO, deployment: id, policies: { onDemand: true } });
     expect(run.policies!.onDemand).toBe(true);
     expect(h.engine.submitted).toHaveLength(0);
+    // Not by hand: the deployment starts its replicas.
+    await expect(h.services.restart(run.service!.id)).rejects.toThrow(`Service tiny-1 is a replica of deployment ${id}, which starts and stops its replicas: change how many run with 'svc scale ${id.slice(0, 13)} MIN..MAX'`);
+    expect(h.engine.submitted).toHaveLength(0);
     await h.services.restart(run.service!.id, { onDemand: true });
     h.settle(id);
     await h.tick();

@@ -62,6 +62,11 @@ test("svc run --replicas makes a deployment; ls groups its replica; details, sca
   const stop = await svc("stop", "cli-chat");
   expect(stop).toMatchObject({ code: 0, stdout: `Stopped deployment ${id}.\n` });
   expect((await tiny.client.deployments.get(id)).replicas.map((replica) => replica.status)).toEqual(["STOPPED"]);
+  // Its replica is not started by hand: the deployment starts its replicas.
+  const byHand = await svc("restart", "cli-chat-1");
+  expect(byHand.code).toBe(1);
+  expect(byHand.stderr).toContain(`Service cli-chat-1 is a replica of deployment ${id}, which starts and stops its replicas: change how many run with 'svc scale ${id.slice(0, 13)} MIN..MAX'`);
+  expect((await tiny.client.deployments.get(id)).replicas.map((replica) => replica.status)).toEqual(["STOPPED"]);
   const rm = await svc("rm", "cli-chat", "--yes");
   expect(rm).toMatchObject({ code: 0, stdout: `Removed deployment ${id}.\n` });
   const gone = await svc("details", "cli-chat");

@@ -92,7 +92,7 @@ export class DeploymentsService {
     let next = Math.max(0, ...current.map((row) => Number(/-(\d+)$/.exec(row.name)?.[1] ?? 0))) + 1;
     for (let i = 0; i < count; i++) {
       try {
-        if (dormant[i]) await replicas.restart(dormant[i].id, { reason });
+        if (dormant[i]) await replicas.restart(dormant[i].id, { reason, forDeployment: true });
         else {
           const name = `${deployment.name}-${next++}`;
           await replicas.submitRecord(replicas.insertRecord(readDeploymentSpec(deployment).template, { id: randomUUID(), name, status: "SUBMITTED", reason, deploymentId: deployment.id }));

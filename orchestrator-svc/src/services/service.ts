@@ -184,8 +184,12 @@ export class ServicesService {
    * (the gateway, for a request to an on-demand service) a service that is already live is left
    * as it is, so requests racing each other start it once.
    */
-  async restart(ref: string, options: { onDemand?: boolean; reason?: string } = {}): Promise<ServiceRecord> {
+  async restart(ref: string, options: { onDemand?: boolean; reason?: string; forDeployment?: boolean } = {}): Promise<ServiceRecord> {
     const row = this.resolve(ref);
+    // A replica is started by its deployment's scaler (or, at MIN 0, by a request): one started by hand would only be drained again.
+    if (row.deploymentId && !options.onDemand && !options.forDeployment) {
+      throw conflict(`Service ${row.name} is a replica of deployment ${row.deploymentId}, which starts and stops its replicas: change how many run with 'svc scale ${row.deploymentId.slice(0, 13)} MIN..MAX' (which also starts a stopped deployment again).`);
+    }
     if (options.onDemand && !row.onDemand) throw conflict(`Service ${row.id} is not on demand (svc run --on-demand): start it with 'svc restart ${row.id.slice(0, 13)}'.`);
     if (isLive(row.status)) {
       if (options.onDemand) return toServiceRecord(row);
