@@ -15,6 +15,8 @@ const KEEPALIVE_MS = 10_000;
  * it, a cluster that stays down fails the call after it. A connection never opened fails at once.
  */
 const RECONNECT_WAIT_MS = 5_000;
+/** How long a failed opening waits to hear whether its connection went down (then it is opened again on the next one). */
+const DROP_NOTICE_MS = 250;
 /**
  * sshd allows 10 session channels per connection (MaxSessions): commands and transfers take at most
  * 4 at once (the rest wait their turn), followed outputs at most 5, so a burst never gets "open failed".
@@ -240,9 +242,29 @@ export class SshConnection implements ClusterConnection {
       try {
         return { session, opened: await open(session) };
       } catch (error) {
-        if (this.live === session || Date.now() >= deadline) throw error;
+        if (Date.now() >= deadline || !(await this.dropsWithin(session, DROP_NOTICE_MS))) throw error;
       }
     }
+  }
+
+  /**
+   * Whether `session` is down, or goes down within `ms`: ssh2 fails the openings pending on a
+   * connection that went away before it tells of the close itself, so an opening that failed just
+   * then is taken as the drop's (and opened again) only once the drop is heard.
+   */
+  private dropsWithin(session: SshSession, ms: number): Promise<boolean> {
+    if (this.live !== session) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        session.client.off("close", done);
+        session.client.off("end", done);
+        resolve(this.live !== session);
+      };
+      const timer = setTimeout(done, ms);
+      session.client.once("close", done);
+      session.client.once("end", done);
+    });
   }
 
   close(): void {
