@@ -184,6 +184,12 @@ test("a service's page shows its svc URL and code examples only while it can ans
   expect(stopped).toContain(`<code>svc restart ${id.slice(0, 13)}</code>`);
   expect(stopped).toContain('id="action-restart"');
 
+  const deployment = "22222222-0000-4000-8000-000000000001";
+  const replica = serviceDetailsPage({ service: { ...record(id, "STOPPED"), deployment, phases: { queued: null, starting: null, ready: null }, events: [] }, origin: "http://gw.test", tokenRequired: true, logs: { text: "" }, session: false, version: "v" });
+  expect(replica).toContain(`It is a replica: <a href="/deployments/${deployment}">its deployment</a> starts it again when it needs it`);
+  expect(replica).not.toContain('id="action-restart"');
+  expect(replica).not.toContain("svc restart");
+
   const onDemand = page("STOPPED", true);
   expect(onDemand).toContain(url);
   expect(onDemand).toContain('id="example-curl"');

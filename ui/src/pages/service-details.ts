@@ -1,6 +1,7 @@
 import { isLive, isTrouble, type ServiceDetails } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
+import { deploymentUrl } from "./deployments";
 import { exampleRequests } from "./service-examples";
 import { age, SERVICE_STYLE, SERVICES_PATH, serviceUrl, statusBadge } from "./services";
 
@@ -74,7 +75,9 @@ export function serviceStatusPanel(service: ServiceDetails, version: string, ori
       <dd><code id="endpoint-url">${proxyUrl}</code> <button type="button" class="secondary-button" data-copy="#endpoint-url">Copy</button>
         <p class="hint">Through svc: the same URL wherever the service runs and after a restart, with svc's authentication. ${live ? "It answers while the service is HEALTHY." : "The service is stopped and on-demand: the first request starts it again, and is answered once it is HEALTHY."}</p></dd>`
         : html`<dt>svc URL</dt>
-      <dd id="endpoint-stopped">none while the service is ${service.status}: it does not answer requests. Start it again with <strong>Restart…</strong> below or <code>svc restart ${service.id.slice(0, 13)}</code>; its URL and the code examples come back then.</dd>`}
+      <dd id="endpoint-stopped">none while the service is ${service.status}: it does not answer requests. ${service.deployment
+        ? html`It is a replica: <a href="${deploymentUrl(service.deployment)}">its deployment</a> starts it again when it needs it (<code>svc scale ${service.deployment.slice(0, 13)} MIN..MAX</code> sets how many run)`
+        : html`Start it again with <strong>Restart…</strong> below or <code>svc restart ${service.id.slice(0, 13)}</code>`}; its URL and the code examples come back then.</dd>`}
       <dt>Service's own URL</dt>
       <dd id="direct-url">${live
         ? service.url
@@ -86,7 +89,7 @@ export function serviceStatusPanel(service: ServiceDetails, version: string, ori
     <div class="actions" style="margin-top: 1rem">
       ${service.status === "HEALTHY" ? html`<a class="button" id="action-playground" href="/playground?service=${service.id}">Open in the playground</a>` : ""}
       ${live && service.status !== "STOPPING" ? html`<a class="button secondary" id="action-stop" href="${serviceUrl(service.id)}/stop">Stop…</a>` : ""}
-      ${!live ? html`<a class="button secondary" id="action-restart" href="${serviceUrl(service.id)}/restart">Restart…</a>` : ""}
+      ${!live && !service.deployment ? html`<a class="button secondary" id="action-restart" href="${serviceUrl(service.id)}/restart">Restart…</a>` : ""}
       <a class="button danger" id="action-remove" href="${serviceUrl(service.id)}/remove">Remove…</a>
     </div>
     <details ${service.events.length <= 6 ? html`open` : ""}>
