@@ -4,7 +4,7 @@ import { secretsEqual } from "@svc/platform";
 import { bearerToken } from "../auth/service";
 import { relay } from "../forward/relay";
 import { whenBodyEnds } from "../forward/body-end";
-import { holdOpen, holdOpenIfSlow, type TimeoutControl } from "../guard/hold-open";
+import { holdOpen, holdOpenIfSlow, type LazyHold, type TimeoutControl } from "../guard/hold-open";
 import type { ActivityRecorder } from "../activity";
 import { NotServing, OnDemandStarts } from "../on-demand/ensure-serving";
 import { asksForStream, waitingStream } from "../on-demand/wait-stream";
@@ -60,13 +60,19 @@ export class ServiceProxy {
     private readonly inFlight?: RequestCounter,
   ) {}
 
-  /** Counts a request on `record` until the function returned is called (once); its end is activity too (the idle clock starts then). */
-  private counting(record: ServiceRecord): () => void {
+  /** `answer()`, counted in flight on `record` from now until its body is over; its end is activity too (the idle clock starts then). */
+  private async counted(record: ServiceRecord, answer: () => Promise<Response>): Promise<Response> {
     const done = this.inFlight?.begin(record.id, record.name);
-    return () => {
+    const over = () => {
       done?.();
       this.activity.touch(record.id);
     };
+    try {
+      return whenBodyEnds(await answer(), over);
+    } catch (error) {
+      over();
+      throw error;
+    }
   }
 
   /** The record looked up for `ref` within LOOKUP_TTL_MS, if any. */
@@ -105,29 +111,26 @@ export class ServiceProxy {
     }
     const hold = holdOpenIfSlow(request, server);
     this.activity.touch(found.id);
-    const over = this.counting(found);
-    let answer: Response;
+    return hold.settle(await this.counted(found, () => this.relayTo(request, found, parts, drop, hold)));
+  }
+
+  /** Sends the request to the HEALTHY service `found`, or where it moved meanwhile; the answer, or the error to give. */
+  private async relayTo(request: Request, found: ServiceRecord, parts: { ref: string; rest: string }, drop: string[], hold: LazyHold): Promise<Response> {
+    // A small body is kept, so the request can be sent again if the service's address moved under it.
+    const replayable = hasNoBody(request) || Number(request.headers.get("content-length") ?? Number.NaN) <= REPLAY_BODY_LIMIT;
+    const body = replayable && !hasNoBody(request) ? await request.arrayBuffer() : undefined;
+    const options = {
+      drop,
+      body,
+      dropFromResponse: SERVICE_ONLY_RESPONSE_HEADERS,
+      setOnResponse: (upstream: Response) => (hold.answered(upstream).connection ? CONFINED_CLOSING : CONFINED_RESPONSE),
+    };
+    const send = (url: string) => relay(request, `${url}${parts.rest}`, options);
     try {
-      // A small body is kept, so the request can be sent again if the service's address moved under it.
-      const replayable = hasNoBody(request) || Number(request.headers.get("content-length") ?? Number.NaN) <= REPLAY_BODY_LIMIT;
-      const body = replayable && !hasNoBody(request) ? await request.arrayBuffer() : undefined;
-      const options = {
-        drop,
-        body,
-        dropFromResponse: SERVICE_ONLY_RESPONSE_HEADERS,
-        setOnResponse: (upstream: Response) => (hold.answered(upstream).connection ? CONFINED_CLOSING : CONFINED_RESPONSE),
-      };
-      const send = (url: string) => relay(request, `${url}${parts.rest}`, options);
-      try {
-        answer = await send(found.url);
-      } catch {
-        answer = await this.sendElsewhere(request, parts, found.url, replayable, send);
-      }
-    } catch (error) {
-      over();
-      throw error;
+      return await send(found.url!);
+    } catch {
+      return this.sendElsewhere(request, parts, found.url!, replayable, send);
     }
-    return hold.settle(whenBodyEnds(answer, over));
   }
 
   /** After the service did not answer at `failed`: once more where it moved, else the error to give. */
@@ -170,13 +173,7 @@ export class ServiceProxy {
    */
   private async waitThenRelay(request: Request, server: TimeoutControl, record: ServiceRecord, parts: { ref: string; rest: string }, drop: string[]): Promise<Response> {
     // It counts from now: the scaler sees a request queued at a stopped replica.
-    const over = this.counting(record);
-    try {
-      return whenBodyEnds(await this.waitThenAnswer(request, server, record, parts, drop), over);
-    } catch (error) {
-      over();
-      throw error;
-    }
+    return this.counted(record, () => this.waitThenAnswer(request, server, record, parts, drop));
   }
 
   private async waitThenAnswer(request: Request, server: TimeoutControl, record: ServiceRecord, parts: { ref: string; rest: string }, drop: string[]): Promise<Response> {
