@@ -24,6 +24,8 @@ let recordsAnswer: "records" | "failing" = "records";
 /** Streams wait here before their last chunk while set. */
 let holding: Promise<void> | undefined;
 let cancelled = 0;
+/** The record pages asked of the stand-in (a probe, or a poll). */
+let pagesAsked = 0;
 
 /** The stream the stand-in sends for a body: three chunks, the usage chunk when asked, [DONE]. */
 function events(body: { stream_options?: { include_usage?: boolean } }): string[] {
@@ -40,6 +42,7 @@ const service = Bun.serve({
   idleTimeout: 0,
   async fetch(request) {
     if (request.method === "GET") {
+      pagesAsked++;
       if (recordsAnswer === "failing") return new Response("down", { status: 503 });
       return requestEndsRoute(records, KEY).handle(request);
     }
@@ -186,4 +189,26 @@ test("a service that started again (its records another process's): what was in 
   expect(seen.at(-1)!.requestId).not.toBeNull();
   expect(text).toBe(events({}).join(""));
   await eventually(async () => outcomes.at(-1)?.end === "complete" && outcomes.at(-1)?.usage?.completionTokens === 3, 5000, "the named stream's outcome");
+});
+
+test("a service not streamed to for a while is forgotten once another one appears, and asked again should it come back", async () => {
+  const watch = new RequestEndWatch({ forgetAfterMs: 50, waitMs: 20 });
+  const other = standInRoute({ id: "svc-2", name: "two", url: route.url!, apiKey: KEY });
+  const ignore = () => {};
+  expect(watch.watch(route, ignore)).toBeUndefined();
+  // Asked once: named from then on.
+  await eventually(async () => {
+    const named = watch.watch(route, ignore);
+    named?.forget();
+    return named !== undefined;
+  }, 5000, "the service to be known to keep records");
+  const asked = pagesAsked;
+  watch.watch(route, ignore)?.forget();
+  expect(pagesAsked).toBe(asked);
+  // Its polls (20 ms each) are over, and no stream for 50 ms.
+  await Bun.sleep(1000);
+  expect(watch.watch(other, ignore)).toBeUndefined();
+  // Forgotten: asked again before its streams are named.
+  expect(watch.watch(route, ignore)).toBeUndefined();
+  await eventually(async () => pagesAsked >= asked + 2, 5000, "the service to be asked again");
 });

@@ -13,6 +13,8 @@ export interface RequestEndsOptions {
   retryMs?: number;
   /** The wait after a poll that brought records, before the next: under load one poll then brings many, each poll costing about what a proxied request does. */
   gapMs?: number;
+  /** How long a service is known here after its last stream: one not streamed to for this long (stopped, or moved to another address) is forgotten, and asked again should it come back. */
+  forgetAfterMs?: number;
   /** How long a service whose records were out of reach is left alone (its streams read on their way) before it is asked again. */
   askAgainMs?: number;
 }
@@ -35,6 +37,8 @@ interface ServiceEnds {
   last: number;
   pending: Map<string, StreamEnded>;
   polling: boolean;
+  /** When a stream was last sent to it. */
+  usedAt: number;
 }
 
 /**
@@ -51,6 +55,7 @@ export class RequestEndWatch {
   private readonly retryMs: number;
   private readonly askAgainMs: number;
   private readonly gapMs: number;
+  private readonly forgetAfterMs: number;
 
   constructor(options: RequestEndsOptions = {}) {
     this.waitMs = options.waitMs ?? 20_000;
@@ -58,6 +63,7 @@ export class RequestEndWatch {
     this.retryMs = options.retryMs ?? 250;
     this.askAgainMs = options.askAgainMs ?? 5000;
     this.gapMs = options.gapMs ?? 50;
+    this.forgetAfterMs = options.forgetAfterMs ?? 10 * 60_000;
   }
 
   /**
@@ -68,18 +74,29 @@ export class RequestEndWatch {
   watch(service: ServiceRoute, ended: StreamEnded): WatchedRequest | undefined {
     if (service.server !== "svc" || service.outside || !service.url) return undefined;
     const key = `${service.id} ${service.url}`;
+    const now = Date.now();
     let ends = this.services.get(key);
     if (!ends) {
-      ends = { url: service.url, apiKey: service.apiKey, state: "unknown", askAt: 0, instance: undefined, last: 0, pending: new Map(), polling: false };
+      // A new address is when the map grows: those not streamed to for a while go then.
+      this.forgetUnused(now);
+      ends = { url: service.url, apiKey: service.apiKey, state: "unknown", askAt: 0, instance: undefined, last: 0, pending: new Map(), polling: false, usedAt: now };
       this.services.set(key, ends);
     }
-    if (ends.state === "unknown" && Date.now() >= ends.askAt) void this.probe(ends);
+    ends.usedAt = now;
+    if (ends.state === "unknown" && now >= ends.askAt) void this.probe(ends);
     if (ends.state !== "ready") return undefined;
     const id = crypto.randomUUID();
     const watched = ends;
     watched.pending.set(id, ended);
     void this.poll(watched);
     return { id, header: { [REQUEST_ID_HEADER]: id }, forget: () => void watched.pending.delete(id) };
+  }
+
+  /** Forgets the services with nothing in flight, not being asked, and no stream for forgetAfterMs. */
+  private forgetUnused(now: number): void {
+    for (const [key, ends] of this.services) {
+      if (ends.pending.size === 0 && !ends.polling && ends.state !== "probing" && now - ends.usedAt >= this.forgetAfterMs) this.services.delete(key);
+    }
   }
 
   private async read(ends: ServiceEnds, query: string, timeoutMs: number): Promise<Response> {
