@@ -8,7 +8,7 @@
  * answers with its first chunk at once and generates in turn, so the streams stay open while they
  * wait: the first byte is what the HTTP path costs, and the gateway holds all 1,000 at once. Printed: requests answered without error, the proxy's RSS per open stream (peak
  * during the load less before it, over 1,000) and CPU time per stream (median round), and the time each proxy adds to the median and 99th
- * percentile first byte over direct in the same run. The sides alternate for `ROUNDS` rounds; each
+ * percentile first byte over direct in the same run. The sides alternate for `ROUNDS` rounds (9; STREAM_ROUNDS=N for a longer run); each
  * round's addition is over that round's direct run, and the median round is shown; the goal: the gateway adds at most 100 ms (p50)
  * and 300 ms (p99), or no more than nginx adds where the 2 shared cores are what limits. The ratio
  * is the larger of the gateway's two additions over its bound (≤ 1 meets the absolute goal).
@@ -22,7 +22,7 @@ import { startNginx } from "../lib/nginx";
 import { bunServer, cpuMs, listenerPids } from "../lib/processes";
 
 const STREAMS = 1000;
-const ROUNDS = 9;
+const ROUNDS = Number(process.env.STREAM_ROUNDS ?? 9);
 const CLIENT = join(REPO_ROOT, "bench", "lib", "stream-load.ts");
 
 interface Load {

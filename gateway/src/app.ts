@@ -111,7 +111,10 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   })
     .use(errorHandler)
     // Usage rows are written in batches: what is still waiting goes in before the gateway exits.
-    .onStop(() => usage.flush())
+    .onStop(() => {
+      usage.flush();
+      catalog.stop();
+    })
     .use(requestGuard(guard))
     .onAfterHandle(({ set }) => {
       set.headers["x-content-type-options"] = "nosniff";

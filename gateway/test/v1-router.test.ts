@@ -328,6 +328,54 @@ describe("on-demand services behind /v1", () => {
     expect(touched).toContain("id-e");
   });
 
+  test("a service the list still shows HEALTHY, though it stopped meanwhile, is started by the request (not refused)", async () => {
+    const stopped: ServiceRoute = { ...route("id-e", "e", "owner/e", null, "STOPPED"), onDemand: true, waits: true };
+    let list: ServiceRoute[] = [{ ...stopped, status: "HEALTHY", url: "http://127.0.0.1:1" }];
+    const starts: string[] = [];
+    const router = new OpenAiRouter(new ServiceCatalog(async () => list), v1Authenticator(keys, TOKEN), () => {}, {
+      activity: { touch: () => {} },
+      starts: {
+        async ensureServing(service) {
+          starts.push(typeof service === "string" ? service : service.id);
+          list = [{ ...stopped, status: "HEALTHY", url: b.url }];
+          return {} as never;
+        },
+      },
+    });
+    const send = () => router.handle(new Request("http://localhost:8000/v1/chat/completions", { method: "POST", headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ model: "owner/e", messages: [] }) }));
+    // The list is read (HEALTHY at an address where nothing answers now), then the service is STOPPED.
+    await router.handle(new Request("http://localhost:8000/v1/models", { headers: { authorization: `Bearer ${TOKEN}` } }));
+    list = [stopped];
+    const response = await send();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-svc-service")).toBe("id-e");
+    expect(starts).toEqual(["id-e"]);
+  });
+
+  test("a model the list a moment old shows STARTING, or not at all, is looked up again before it is refused", async () => {
+    let list: ServiceRoute[] = [route("id-f", "f", "owner/f", null, "STARTING")];
+    let reads = 0;
+    const router = new OpenAiRouter(
+      new ServiceCatalog(async () => (reads++, list)),
+      v1Authenticator(keys, TOKEN),
+      () => {},
+    );
+    const send = (model: string) => router.handle(new Request("http://localhost:8000/v1/chat/completions", { method: "POST", headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ model, messages: [] }) }));
+    expect((await send("owner/f")).status).toBe(503);
+    list = [route("id-f", "f", "owner/f", b.url), route("id-g", "g", "owner/g", b.url)];
+    await Bun.sleep(150);
+    const ready = await send("owner/f");
+    expect(ready.status).toBe(200);
+    expect(ready.headers.get("x-svc-service")).toBe("id-f");
+    await Bun.sleep(150);
+    expect((await send("owner/g")).status).toBe(200);
+    // A refusal within a moment of a read is not looked up again.
+    const before = reads;
+    expect((await send("owner/none")).status).toBe(404);
+    expect((await send("owner/none")).status).toBe(404);
+    expect(reads - before).toBeLessThanOrEqual(1);
+  });
+
   test("a streamed request gets keep-alive comments while it waits, then the service's stream", async () => {
     const { send } = wakingRouter("starts");
     const response = await send({ model: "owner/e", messages: [], stream: true });

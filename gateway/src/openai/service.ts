@@ -140,7 +140,12 @@ export class OpenAiRouter {
     } catch {
       return refuse(proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.", { "retry-after": RETRY_AFTER_SECONDS }), body.model);
     }
-    const resolved = resolveModel(body.model, routes);
+    let resolved = resolveModel(body.model, routes);
+    // The list may be a moment behind the orchestrator (a service that just became HEALTHY, or was just launched): a refusal is confirmed on a fresh one.
+    if (resolved.kind === "starting" || resolved.kind === "unknown") {
+      routes = await this.catalog.fresh().catch(() => routes);
+      resolved = resolveModel(body.model, routes);
+    }
     if ((resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake") && !mayUse(caller, resolved.repo)) {
       return refuse(proxyError(403, "model_not_allowed", `This API key may not use '${resolved.repo}'.`), resolved.repo, true);
     }
@@ -174,6 +179,7 @@ export class OpenAiRouter {
           await Bun.sleep(MOVE_POLL_MS);
           this.catalog.invalidate();
           const again = resolveModel(model, await this.catalog.routes().catch(() => routes));
+          if (again.kind === "wake" && !rerouted) return reroute(again);
           if (again.kind !== "ready") break;
           candidates = again.services;
           service = this.chooser.choose(repo, candidates.filter(untried), prefix);
@@ -220,6 +226,8 @@ export class OpenAiRouter {
           this.catalog.invalidate();
           const fresh = await this.catalog.routes().catch(() => routes);
           const again = resolveModel(model, fresh);
+          // It was stopped meanwhile, and a request starts it: as if the list had said so.
+          if (again.kind === "wake" && !rerouted) return reroute(again);
           candidates = again.kind === "ready" ? again.services : candidates;
           continue;
         }
@@ -253,31 +261,41 @@ export class OpenAiRouter {
         return new Response(tapped, { status: response.status, headers: response.headers });
       }
     };
-    switch (resolved.kind) {
-      case "unknown": {
-        const served = servedModels(routes.filter((route) => mayUse(caller, route.model)));
-        return refuse(
-          proxyError(404, "model_not_found", `The model '${body.model}' is not served. Served now: ${served.length ? served.join(", ") : "none"} (svc run starts one).`),
-          body.model,
-        );
+    /** Routes the request as `resolved` says: a ready model's services, or its refusal, or a wait for a service started on demand. */
+    const answer = (resolved: ReturnType<typeof resolveModel>): Promise<Response> | Response => {
+      switch (resolved.kind) {
+        case "unknown": {
+          const served = servedModels(routes.filter((route) => mayUse(caller, route.model)));
+          return refuse(
+            proxyError(404, "model_not_found", `The model '${model}' is not served. Served now: ${served.length ? served.join(", ") : "none"} (svc run starts one).`),
+            model,
+          );
+        }
+        case "down":
+          return refuse(proxyError(503, "endpoint_unhealthy", `The model '${resolved.repo}' is served only by outside endpoints that are UNHEALTHY (${resolved.reasons.join("; ")}).`, { "retry-after": RETRY_AFTER_SECONDS }), resolved.repo, true);
+        case "ambiguous":
+          return refuse(proxyError(400, "ambiguous_model", `'${model}' matches several revisions (${resolved.revisions.join(", ")}): give more of the revision.`), model);
+        case "starting":
+          return refuse(
+            proxyError(503, "model_not_ready", `The model '${resolved.repo}' is starting (${resolved.services.map((s) => `${s.name}: ${s.status}`).join(", ")}); try again shortly.`, {
+              "retry-after": RETRY_AFTER_SECONDS,
+            }),
+            resolved.repo,
+            true,
+          );
+        case "wake":
+          if (this.lifecycle) return this.wake(request, resolved.service, body, holdOpen(request, server), (handOver) => this.afterWake(model, resolved.repo, forward, handOver), refuse);
+          return refuse(proxyError(503, "model_not_ready", `The model '${resolved.repo}' is not serving now; try again shortly.`, { "retry-after": RETRY_AFTER_SECONDS }), resolved.repo, true);
       }
-      case "down":
-        return refuse(proxyError(503, "endpoint_unhealthy", `The model '${resolved.repo}' is served only by outside endpoints that are UNHEALTHY (${resolved.reasons.join("; ")}).`, { "retry-after": RETRY_AFTER_SECONDS }), resolved.repo, true);
-      case "ambiguous":
-        return refuse(proxyError(400, "ambiguous_model", `'${body.model}' matches several revisions (${resolved.revisions.join(", ")}): give more of the revision.`), body.model);
-      case "starting":
-        return refuse(
-          proxyError(503, "model_not_ready", `The model '${resolved.repo}' is starting (${resolved.services.map((s) => `${s.name}: ${s.status}`).join(", ")}); try again shortly.`, {
-            "retry-after": RETRY_AFTER_SECONDS,
-          }),
-          resolved.repo,
-          true,
-        );
-      case "wake":
-        if (this.lifecycle) return this.wake(request, resolved.service, body, holdOpen(request, server), (handOver) => this.afterWake(body.model!, resolved.repo, forward, handOver), refuse);
-        return refuse(proxyError(503, "model_not_ready", `The model '${resolved.repo}' is not serving now; try again shortly.`, { "retry-after": RETRY_AFTER_SECONDS }), resolved.repo, true);
-    }
-    return forward(resolved.repo, resolved.services);
+      return forward(resolved.repo, resolved.services);
+    };
+    /** Once per request: the service chosen turned out stopped, and the fresh list says a request starts it. */
+    let rerouted = false;
+    const reroute = (again: ReturnType<typeof resolveModel>) => {
+      rerouted = true;
+      return answer(again);
+    };
+    return answer(resolved);
   }
 
   /** Waits for an on-demand (or renewing) service, starting it if it is stopped, then routes the request: a stream gets keep-alive comments meanwhile. */
