@@ -53,6 +53,19 @@ test("a wait on the list the caller has ends as soon as a write changes it, with
   expect(performance.now() - started).toBeLessThan(1000);
 });
 
+test("a caller that goes away ends its wait (a stopping orchestrator is not held by it)", async () => {
+  const h = deploymentHarness();
+  const routes = serviceRoutesController(h.store, h.deploymentStore);
+  const etag = (await routes.handle(new Request(`http://orchestrator${SERVICE_ROUTES_PATH}`))).headers.get("etag")!;
+  const caller = new AbortController();
+  const started = performance.now();
+  const waiting = routes.handle(new Request(`http://orchestrator${SERVICE_ROUTES_PATH}?wait_ms=20000`, { headers: { "if-none-match": etag }, signal: caller.signal }));
+  await Bun.sleep(50);
+  caller.abort();
+  await waiting;
+  expect(performance.now() - started).toBeLessThan(2000);
+});
+
 test("a wait longer than the longest allowed is refused with a 4xx", async () => {
   const h = deploymentHarness();
   const routes = serviceRoutesController(h.store, h.deploymentStore);

@@ -10,7 +10,7 @@ import { modelsList } from "./models-list";
 import type { OutcomeSink, V1Outcome } from "./outcome";
 import { ROUTED_ENDPOINTS, USAGE_STREAM_ENDPOINTS } from "./paths";
 import { BodyError, jsonBytes, readV1Body, type V1Body } from "./request-body";
-import { resolveModel, servedModels } from "./resolve";
+import { resolveModel, servedModels, type Resolution } from "./resolve";
 import { JSON_USAGE_LIMIT, jsonUsage, tapUsage } from "./usage-tap";
 import { RequestEndWatch, type StreamEnded } from "./request-ends";
 import type { ActivityRecorder } from "../activity";
@@ -262,7 +262,7 @@ export class OpenAiRouter {
       }
     };
     /** Routes the request as `resolved` says: a ready model's services, or its refusal, or a wait for a service started on demand. */
-    const answer = (resolved: ReturnType<typeof resolveModel>): Promise<Response> | Response => {
+    const answer = (resolved: Resolution): Promise<Response> | Response => {
       switch (resolved.kind) {
         case "unknown": {
           const served = servedModels(routes.filter((route) => mayUse(caller, route.model)));
@@ -291,7 +291,7 @@ export class OpenAiRouter {
     };
     /** Once per request: the service chosen turned out stopped, and the fresh list says a request starts it. */
     let rerouted = false;
-    const reroute = (again: ReturnType<typeof resolveModel>) => {
+    const reroute = (again: Resolution) => {
       rerouted = true;
       return answer(again);
     };

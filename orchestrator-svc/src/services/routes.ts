@@ -54,11 +54,15 @@ export function serviceRoutesController(store: ServiceStore, deployments: Deploy
       const known = request.headers.get("if-none-match");
       let now = snapshot(store, deployments);
       const deadline = Date.now() + (query.wait_ms ?? 0);
-      while (now.etag === known && Date.now() < deadline && !request.signal.aborted) {
-        let timer: Timer | undefined;
-        await Promise.race([store.writes.next(), deployments.writes.next(), new Promise<void>((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
-        clearTimeout(timer);
-        now = snapshot(store, deployments);
+      if (now.etag === known && Date.now() < deadline) {
+        // A caller that went away (the gateway stopping) ends the wait: a stopping orchestrator waits for its requests.
+        const gone = new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve(), { once: true }));
+        while (now.etag === known && Date.now() < deadline && !request.signal.aborted) {
+          let timer: Timer | undefined;
+          await Promise.race([store.writes.next(), deployments.writes.next(), gone, new Promise<void>((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
+          clearTimeout(timer);
+          now = snapshot(store, deployments);
+        }
       }
       if (now.etag === known) return new Response(null, { status: 304, headers: { etag: now.etag } });
       return new Response(now.body, { headers: { "content-type": "application/json", etag: now.etag } });
