@@ -24,8 +24,6 @@ export const SERVICE_FACTS_PATH = "/facts";
 
 /** Route orchestrator-svc answers with the live services (and the stopped on-demand ones) and how to reach them (see ServiceRoute), for the gateway's /v1. */
 export const SERVICE_ROUTES_PATH = "/routes";
-/** The longest a caller of SERVICE_ROUTES_PATH may wait for the routes to change (`?wait_ms=`, with its copy's ETag in If-None-Match). */
-export const ROUTES_MAX_WAIT_MS = 60_000;
 
 /** Route orchestrator-svc answers with its own Prometheus metrics (reconcile ticks), which the gateway's /metrics appends. */
 export const SERVICE_METRICS_PATH = "/metrics";

@@ -111,10 +111,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   })
     .use(errorHandler)
     // Usage rows are written in batches: what is still waiting goes in before the gateway exits.
-    .onStop(() => {
-      usage.flush();
-      catalog.stop();
-    })
+    .onStop(() => usage.flush())
     .use(requestGuard(guard))
     .onAfterHandle(({ set }) => {
       set.headers["x-content-type-options"] = "nosniff";

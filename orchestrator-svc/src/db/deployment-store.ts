@@ -2,7 +2,6 @@ import { and, asc, desc, eq, gte, inArray, like, or } from "drizzle-orm";
 import type { DeploymentEvent } from "@svc/contracts";
 import { openDatabase } from "@svc/platform/db";
 import * as schema from "./schema";
-import { WriteSignal } from "./write-signal";
 import { likePrefix, MIGRATIONS } from "./workload-store";
 
 export type DeploymentRow = typeof schema.deployments.$inferSelect;
@@ -12,8 +11,6 @@ export type DeploymentPatch = Partial<Pick<DeploymentRow, "status" | "min" | "ma
 /** The deployments (replica sets) and their scaling events, in the orchestrator's SQLite file beside the services. */
 export class DeploymentStore {
   private readonly db;
-  /** Told after each write of a deployment (not of its events alone). */
-  readonly writes = new WriteSignal();
 
   constructor(file: string) {
     this.db = openDatabase(file, schema, MIGRATIONS);
@@ -25,7 +22,6 @@ export class DeploymentStore {
       tx.insert(schema.deployments).values(row).run();
       tx.insert(schema.deploymentEvents).values({ deploymentId: row.id, at: row.createdAt, ...event }).run();
     });
-    this.writes.notify();
   }
 
   get(id: string): DeploymentRow | undefined {
@@ -62,13 +58,11 @@ export class DeploymentStore {
   /** Applies `patch`, and records `event` with it when one is given. */
   update(id: string, patch: DeploymentPatch, event?: Omit<DeploymentEvent, "at">, now = new Date()): DeploymentRow | undefined {
     const at = now.toISOString();
-    const updated = this.db.transaction((tx) => {
+    return this.db.transaction((tx) => {
       tx.update(schema.deployments).set({ ...patch, updatedAt: at }).where(eq(schema.deployments.id, id)).run();
       if (event) tx.insert(schema.deploymentEvents).values({ deploymentId: id, at, ...event }).run();
       return tx.select().from(schema.deployments).where(eq(schema.deployments.id, id)).get();
     });
-    this.writes.notify();
-    return updated;
   }
 
   /** A scaling decision: an event, the deployment unchanged. */
@@ -89,6 +83,5 @@ export class DeploymentStore {
   /** Removes the deployment and its events (its replicas' records are removed by the caller). */
   remove(id: string) {
     this.db.delete(schema.deployments).where(eq(schema.deployments.id, id)).run();
-    this.writes.notify();
   }
 }

@@ -4,7 +4,6 @@ import { statusIn } from "@svc/contracts";
 import { openDatabase } from "@svc/platform/db";
 import { join } from "node:path";
 import * as schema from "./schema";
-import { WriteSignal } from "./write-signal";
 
 /** The orchestrator's migrations (drizzle-kit generate), applied by every store that opens its file. */
 export const MIGRATIONS = join(import.meta.dir, "..", "..", "drizzle");
@@ -78,8 +77,6 @@ const toEvent = <Status extends string>(e: EventRow<Status>): WorkloadEvent<Stat
  */
 export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<Row, "id" | "status" | "createdAt">, Status extends string, Patch extends Partial<Row>> {
   protected readonly db;
-  /** Told after each write of a row (not of its events alone). */
-  readonly writes = new WriteSignal();
   private readonly pageQueries = new Map<string, ReturnType<WorkloadStore<Row, NewRow, Status, Patch>["preparePage"]> | null>();
   private readonly isLive: (status: string) => boolean;
 
@@ -105,7 +102,6 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
       tx.insert(this.tables.table).values(row as never).run();
       tx.insert(this.tables.events).values({ ownerId: row.id, at: row.createdAt, fromStatus: null, toStatus: row.status, reason } as never).run();
     });
-    this.writes.notify();
   }
 
   get(id: string): Row | undefined {
@@ -249,7 +245,7 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
    */
   transition(id: string, to: Status, reason: string | null, patch: Patch = {} as Patch, expected?: Status, now = new Date()): Row | undefined {
     const { table, events } = this.tables;
-    const moved = this.db.transaction((tx) => {
+    return this.db.transaction((tx) => {
       const current = tx.select().from(table).where(eq(table.id, id)).get() as Row | undefined;
       if (!current || (expected !== undefined && current.status !== expected)) return undefined;
       const at = now.toISOString();
@@ -261,21 +257,18 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
       if (changed) tx.insert(events).values({ ownerId: id, at, fromStatus: current.status, toStatus: to, reason } as never).run();
       return tx.select().from(table).where(eq(table.id, id)).get() as Row | undefined;
     });
-    if (moved) this.writes.notify();
-    return moved;
   }
 
   /** Applies `patch` without a state change (e.g. the engine's handle became known). */
   patch(id: string, patch: Patch, now = new Date()) {
     const { table } = this.tables;
     this.db.update(table).set({ ...patch, updatedAt: now.toISOString() } as never).where(eq(table.id, id)).run();
-    this.writes.notify();
   }
 
   /** Records an event that changes no status (e.g. a step of a renewal), with `patch` in the same transaction. */
   note(id: string, reason: string, patch: Patch = {} as Patch, now = new Date()): Row | undefined {
     const { table, events } = this.tables;
-    const noted = this.db.transaction((tx) => {
+    return this.db.transaction((tx) => {
       const current = tx.select().from(table).where(eq(table.id, id)).get() as Row | undefined;
       if (!current) return undefined;
       const at = now.toISOString();
@@ -283,8 +276,6 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
       tx.insert(events).values({ ownerId: id, at, fromStatus: current.status, toStatus: current.status, reason } as never).run();
       return tx.select().from(table).where(eq(table.id, id)).get() as Row | undefined;
     });
-    if (noted && Object.keys(patch).length) this.writes.notify();
-    return noted;
   }
 
   events(id: string): WorkloadEvent<Status>[] {
@@ -321,7 +312,6 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
   remove(id: string) {
     const { table } = this.tables;
     this.db.delete(table).where(eq(table.id, id)).run();
-    this.writes.notify();
   }
 
   count(): number {

@@ -27,10 +27,9 @@ export class InternalClient extends SvcClient {
     return this.toService(owner, `${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body, signal: request.signal });
   }
 
-  /** A route of one service itself (its health check, its part of the OpenAPI document), answered as it is; `signal` may end it before `timeoutMs`. */
-  serviceRoute(name: ServiceName, path: string, timeoutMs: number, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    return this.toService(name, path, { headers: options.headers, signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout });
+  /** A route of one service itself (its health check, its part of the OpenAPI document), answered as it is. */
+  serviceRoute(name: ServiceName, path: string, timeoutMs: number): Promise<Response> {
+    return this.toService(name, path, { signal: AbortSignal.timeout(timeoutMs) });
   }
 
   private async toService(name: ServiceName, path: string, init: RequestInit): Promise<Response> {
