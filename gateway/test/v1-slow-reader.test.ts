@@ -14,10 +14,14 @@ import { OpenAiRouter } from "../src/openai/service";
 import { standInRoute } from "./stand-in-route";
 
 const EVENT = `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "x".repeat(16_000) } }] })}\n\n`;
-const EVENTS = 4_000; // ~64 MB: many times what the sockets on the way hold
+const EVENTS = 8_000; // ~128 MB: many times what the buffers on the way hold
 const TOTAL = EVENT.length * EVENTS + "data: [DONE]\n\n".length;
-/** What the sockets between the service and the client may hold (a few MB each way), with room to spare; far below TOTAL. */
-const BOUND = 24 * 1024 * 1024;
+/**
+ * What the buffers between the service and the client may hold: the sockets of both hops (their
+ * sizes grow with the kernel's autotuning, up to tcp_rmem's maximum: 9–25 MB were seen in all) and
+ * Bun's own; far below the stream, which a gateway that did not pace it would take in whole.
+ */
+const BOUND = TOTAL / 2;
 
 /**
  * A stand-in service streaming `max_tokens` events (EVENTS without it); `keepsRecords`: it records
@@ -106,7 +110,6 @@ test.each([
   );
   console.log(`held back after ${(state.produced / 1024 / 1024).toFixed(1)} MB of ${(TOTAL / 1024 / 1024).toFixed(1)} MB`);
   expect(state.produced).toBeLessThan(BOUND);
-  expect(state.produced).toBeLessThan(TOTAL / 2);
   // Still held back a while later (a pause of the machine could look settled).
   await Bun.sleep(1000);
   expect(state.produced).toBeLessThan(BOUND);
