@@ -1,4 +1,6 @@
 import { READINESS_ORDER, type ServiceRoute } from "@svc/contracts";
+import { proxyError } from "../proxy/proxy-error";
+import { resolveModel, servedModels } from "./resolve";
 
 /** One entry of /v1/models: OpenAI's model object plus what svc knows of the services behind it. */
 export interface ServedModel {
@@ -50,4 +52,15 @@ export function modelsList(routes: ServiceRoute[]): ServedModel[] {
         })),
       };
     });
+}
+
+/** GET /v1/models (the list) or /v1/models/<id> (one entry, or 404), of the routes the caller may use. */
+export function modelsAnswer(path: string, visible: ServiceRoute[]): Response {
+  const list = modelsList(visible);
+  if (path === "/v1/models") return Response.json({ object: "list", data: list });
+  const wanted = decodeURIComponent(path.slice("/v1/models/".length));
+  const resolved = resolveModel(wanted, visible);
+  const found = resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake" ? list.find((model) => model.id === resolved.repo) : undefined;
+  if (!found) return proxyError(404, "model_not_found", `The model '${wanted}' is not served. Served now: ${servedModels(visible).join(", ") || "none"}.`);
+  return Response.json(found);
 }

@@ -6,7 +6,7 @@ import { promptPrefix } from "./prompt-prefix";
 import { ReplicaChooser } from "./replica-choice";
 import { mayUse, type Authenticate, type Caller } from "./caller";
 import type { ServiceCatalog } from "./catalog";
-import { modelsList } from "./models-list";
+import { modelsAnswer } from "./models-list";
 import type { OutcomeSink, V1Outcome } from "./outcome";
 import { ROUTED_ENDPOINTS, USAGE_STREAM_ENDPOINTS } from "./paths";
 import { BodyError, jsonBytes, readV1Body, type V1Body } from "./request-body";
@@ -345,15 +345,6 @@ export class OpenAiRouter {
     } catch {
       return proxyError(503, "service_unavailable", "orchestrator-svc is not answering; try again in a few seconds.", { "retry-after": RETRY_AFTER_SECONDS });
     }
-    const visible = routes.filter((route) => mayUse(caller, route.model));
-    const list = modelsList(visible);
-    if (path === "/v1/models") return Response.json({ object: "list", data: list });
-    const wanted = decodeURIComponent(path.slice("/v1/models/".length));
-    const resolved = resolveModel(wanted, visible);
-    const found = resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake" ? list.find((model) => model.id === resolved.repo) : undefined;
-    if (!found) {
-      return proxyError(404, "model_not_found", `The model '${wanted}' is not served. Served now: ${servedModels(visible).join(", ") || "none"}.`);
-    }
-    return Response.json(found);
+    return modelsAnswer(path, routes.filter((route) => mayUse(caller, route.model)));
   }
 }
