@@ -281,6 +281,19 @@ describe("usage store", () => {
   });
 });
 
+test("GET /v1/models/<id>: one served model's entry, a 404 for one not served, a 400 for an id that is not valid percent-encoding", async () => {
+  const get = (path: string) => router.handle(new Request(`http://localhost:8000${path}`, { headers: { authorization: `Bearer ${TOKEN}` } }));
+  const one = await get("/v1/models/owner%2Fa");
+  expect(one.status).toBe(200);
+  expect(((await one.json()) as { id: string }).id).toBe("owner/a");
+  const missing = await get("/v1/models/owner%2Fnone");
+  expect(missing.status).toBe(404);
+  expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("model_not_found");
+  const broken = await get("/v1/models/%E0%A4%A");
+  expect(broken.status).toBe(400);
+  expect(((await broken.json()) as { error: { message: string } }).error.message).toContain("percent-encoding");
+});
+
 describe("on-demand services behind /v1", () => {
   /** A router whose lifecycle starts the stopped service `id-e` (as OnDemandStarts would): it turns HEALTHY at b's address. */
   function wakingRouter(outcome: "starts" | "times out", gate: Promise<void> = Promise.resolve()) {

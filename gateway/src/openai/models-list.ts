@@ -58,7 +58,12 @@ export function modelsList(routes: ServiceRoute[]): ServedModel[] {
 export function modelsAnswer(path: string, visible: ServiceRoute[]): Response {
   const list = modelsList(visible);
   if (path === "/v1/models") return Response.json({ object: "list", data: list });
-  const wanted = decodeURIComponent(path.slice("/v1/models/".length));
+  let wanted: string;
+  try {
+    wanted = decodeURIComponent(path.slice("/v1/models/".length));
+  } catch {
+    return proxyError(400, "invalid_request", "The model id in the path is not valid percent-encoding: encode it with encodeURIComponent (owner%2Fname).");
+  }
   const resolved = resolveModel(wanted, visible);
   const found = resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake" ? list.find((model) => model.id === resolved.repo) : undefined;
   if (!found) return proxyError(404, "model_not_found", `The model '${wanted}' is not served. Served now: ${servedModels(visible).join(", ") || "none"}.`);
