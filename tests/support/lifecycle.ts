@@ -9,6 +9,8 @@ export interface ChatResult {
   ok: boolean;
   status: number;
   text: string;
+  /** The service that answered (the gateway's x-svc-service header), when one did. */
+  service: string | null;
 }
 
 type ChatOptions = { stream?: boolean; apiKey?: string; timeoutMs?: number; maxTokens?: number };
@@ -29,9 +31,9 @@ async function chatAt(url: string, model: string, options: ChatOptions): Promise
     });
     const text = await response.text();
     const ok = response.ok && (options.stream ? text.includes("data: [DONE]") && !text.includes('"error"') : (JSON.parse(text) as { object?: string }).object === "chat.completion");
-    return { ok, status: response.status, text };
+    return { ok, status: response.status, text, service: response.headers.get("x-svc-service") };
   } catch (error) {
-    return { ok: false, status: 0, text: String(error) };
+    return { ok: false, status: 0, text: String(error), service: null };
   }
 }
 
