@@ -8,6 +8,7 @@
  * `npm test -- <files>` runs only those bun tests, in one `bun test` process, its output as it comes.
  */
 import { bunCounts, runTestFile, type Counts, type FileRun } from "./bun-test-file";
+import { failureDigest } from "./failure-digest";
 import { runPythonTests } from "./python-tests";
 import { runQueue } from "./run-queue";
 import { readDurations, scheduleOrder, testFiles, writeDurations } from "./test-files";
@@ -41,7 +42,7 @@ function workerCount(): number {
   return Number.isInteger(wanted) && wanted > 0 ? wanted : DEFAULT_WORKERS;
 }
 
-/** Every file (and pytest) through the queue; prints each as it ends, and the files that failed at the end. */
+/** Every file (and pytest) through the queue; prints each as it ends, and at the end the files that failed, each failed test with its error. */
 async function wholeSuite(): Promise<Counts> {
   const durations = readDurations(root);
   const jobs = scheduleOrder([...testFiles(root), PYTHON_JOB], durations);
@@ -56,7 +57,10 @@ async function wholeSuite(): Promise<Counts> {
   });
   writeDurations(root, Object.fromEntries(runs.map((run) => [run.file, Math.round(run.ms)])));
   const failed = runs.filter((run) => run.failed > 0);
-  if (failed.length > 0) process.stderr.write(`\nFiles with failures:\n${failed.map((run) => `  ${run.file}: ${run.failed} failed`).join("\n")}\n`);
+  if (failed.length > 0) {
+    const digest = (run: FileRun) => failureDigest(run.output).map((text) => `\n    ${text.replaceAll("\n", "\n    ")}`).join("");
+    process.stderr.write(`\nFiles with failures:\n${failed.map((run) => `  ${run.file}: ${run.failed} failed${digest(run)}`).join("\n")}\n`);
+  }
   return runs.reduce((total, run) => ({ passed: total.passed + run.passed, failed: total.failed + run.failed }), { passed: 0, failed: 0 });
 }
 
