@@ -59,6 +59,12 @@ describe("svc CLI against a running application (debug off)", () => {
     }
   });
 
+  test("a too-long engine argument is refused with which one, its length and the limit, and no API field path", async () => {
+    const result = await runSvc(["run", "text-generation", "a/b", "--dry-run", "--", "--max-num-seqs", "8", `--chat-template=${"x".repeat(5000)}`], env());
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('svc: Engine argument 3 ("--chat-template=xxxxxxxx…") is too long (5016 characters): at most 4096 characters.');
+  });
+
   test("pointed at the wrong port, every command says where it looked and which variables set it", async () => {
     const wrongPort = await freePort();
     const result = await runSvc(["info"], { ...env(), SVC_PORT: String(wrongPort) });

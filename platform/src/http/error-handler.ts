@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { ApiError, SvcUnreachableError } from "@svc/contracts";
 
-import { describeValidation } from "./validation-message";
+import { describeValidation, type ValidationDescription } from "./validation-message";
 
 /**
  * Turns every error into the JSON ErrorBody: a request that fails validation → 400 (an answer that
@@ -24,7 +24,7 @@ export const errorHandler = new Elysia({ name: "svc/error-handler" }).onError({ 
       // An answer that does not match its own schema is svc's fault, not the caller's.
       if ((error as { type?: string }).type === "response") return internalError(request, error, set);
       set.status = 400;
-      return { error: "invalid_request", message: describeValidation(error as never) };
+      return validationBody(describeValidation(error as never));
     case "PARSE":
       set.status = 400;
       return { error: "invalid_request", message: "The request body could not be parsed: send valid JSON with Content-Type: application/json." };
@@ -35,6 +35,13 @@ export const errorHandler = new Elysia({ name: "svc/error-handler" }).onError({ 
       return internalError(request, error, set);
   }
 });
+
+/** The message without JSON paths (the CLI prints it as it is); the first path in `details.field`, as other 400s give it, and all in `details.fields` when there are several. */
+function validationBody({ message, fields }: ValidationDescription) {
+  const named = fields.filter(Boolean);
+  if (named.length === 0) return { error: "invalid_request", message };
+  return { error: "invalid_request", message, details: named.length === 1 ? { field: named[0] } : { field: named[0], fields: named } };
+}
 
 function internalError(request: Request, error: unknown, set: { status?: number | string }) {
   console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, error);

@@ -1,7 +1,8 @@
 /**
  * A request that fails its schema, said as sentences about what the caller gave: the option as the
- * CLI writes it (`--max-total-tokens`), engine arguments by their position, then the JSON path in
- * brackets for API callers — not typebox's "engineArgs.0: Expected string length less or equal to 4096".
+ * CLI writes it (`--max-total-tokens`), engine arguments by their position and first characters —
+ * not typebox's "engineArgs.0: Expected string length less or equal to 4096". The JSON paths go
+ * beside the message (the answer's `details`), so the CLI, which prints the message, shows none.
  */
 
 export interface ValidationIssue {
@@ -14,13 +15,21 @@ export interface ValidationIssue {
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 
+/** How much of an engine argument its sentence quotes, so that the caller can tell which one it is. */
+const QUOTED_LENGTH = 24;
+
+function quoted(value: unknown): string {
+  if (typeof value !== "string") return "";
+  return ` (${JSON.stringify(value.length > QUOTED_LENGTH ? `${value.slice(0, QUOTED_LENGTH)}…` : value)})`;
+}
+
 /** What the caller calls the value at `parts` (a JSON path split on dots). */
-function subject(parts: string[]): string {
+function subject(parts: string[], value?: unknown): string {
   if (parts.length === 0) return "The request";
   const last = parts.at(-1)!;
   if (/^\d+$/.test(last)) {
     const list = parts.at(-2) ?? "list";
-    return list === "engineArgs" ? `Engine argument ${Number(last) + 1}` : `Item ${Number(last) + 1} of ${subject(parts.slice(0, -1))}`;
+    return list === "engineArgs" ? `Engine argument ${Number(last) + 1}${quoted(value)}` : `Item ${Number(last) + 1} of ${subject(parts.slice(0, -1))}`;
   }
   if (last === "task" || last === "model") return `The ${last}`;
   return `--${kebab(last)}`;
@@ -61,19 +70,25 @@ function problem(issue: ValidationIssue): string {
   return `is not valid: ${said.charAt(0).toLowerCase()}${said.slice(1)}`;
 }
 
-/** One sentence per issue (at most three): "--mem must be at least 1, not 0 (job.mem)." */
-export function describeValidation(error: { all?: ValidationIssue[] }): string {
-  const seen = new Set<string>();
+export interface ValidationDescription {
+  /** One sentence per issue (at most three): "--mem must be at least 1, not 0." */
+  message: string;
+  /** The JSON path of each sentence's value, in the same order ("job.mem"); "" for the whole request. */
+  fields: string[];
+}
+
+export function describeValidation(error: { all?: ValidationIssue[] }): ValidationDescription {
+  const fields: string[] = [];
   const sentences: string[] = [];
   for (const issue of error.all ?? []) {
     const path = (issue.path ?? "").replace(/^\//, "").replaceAll("/", ".");
     // A union reports each member's failure at the same path; one sentence per path is enough.
-    if (seen.has(path)) continue;
-    seen.add(path);
+    if (fields.includes(path)) continue;
+    fields.push(path);
     const unknownField = /^Unexpected property/i.test(issue.message ?? "") || /additional/i.test(issue.summary ?? "");
     const parts = path ? path.split(".") : [];
-    sentences.push(unknownField ? `${path || "The request"} is not a field of this request.` : `${subject(parts)} ${problem(issue)}${path ? ` (${path})` : ""}.`);
+    sentences.push(unknownField ? `${path || "The request"} is not a field of this request.` : `${subject(parts, issue.value)} ${problem(issue)}.`);
     if (sentences.length === 3) break;
   }
-  return sentences.length > 0 ? sentences.join(" ") : "The request does not match the expected shape.";
+  return sentences.length > 0 ? { message: sentences.join(" "), fields } : { message: "The request does not match the expected shape.", fields: [] };
 }
