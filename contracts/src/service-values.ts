@@ -53,10 +53,12 @@ export const isServiceStatus = (text: unknown): text is ServiceStatus => (SERVIC
 export const TERMINAL_STATUSES = ["STOPPED", "FAILED", "TIMEOUT"] as const satisfies readonly ServiceStatus[];
 /** States the reconciler still follows (every other one). */
 export const LIVE_STATUSES = SERVICE_STATUSES.filter((status) => !(TERMINAL_STATUSES as readonly string[]).includes(status));
+/** States on the way up, not answering yet: queued, submitted or starting (a deployment's scaler counts them as coming replicas). */
+export const ON_ITS_WAY_UP_STATUSES = ["SUBMITTED", "PENDING", "STARTING"] as const satisfies readonly ServiceStatus[];
 /** Live states on the way somewhere (starting, stopping): the reconciler looks more often while any service is in one. */
-export const BUSY_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "STOPPING"] as const satisfies readonly ServiceStatus[];
+export const BUSY_STATUSES = [...ON_ITS_WAY_UP_STATUSES, "STOPPING"] as const satisfies readonly ServiceStatus[];
 /** Live states in which a service will answer soon (on its way up, or its health check failing): /v1 asks the client to retry. */
-export const COMING_STATUSES = ["SUBMITTED", "PENDING", "STARTING", "UNHEALTHY"] as const satisfies readonly ServiceStatus[];
+export const COMING_STATUSES = [...ON_ITS_WAY_UP_STATUSES, "UNHEALTHY"] as const satisfies readonly ServiceStatus[];
 /** Ended states that a request to an on-demand service starts again. */
 export const DORMANT_STATUSES = ["STOPPED", "TIMEOUT"] as const satisfies readonly ServiceStatus[];
 /** States in which the engine runs the service (and, on Slurm, holds its allocation): its running time counts. */
@@ -72,6 +74,7 @@ export const statusIn =
   (status: string): boolean =>
     (group as readonly string[]).includes(status);
 export const isLive = statusIn(LIVE_STATUSES);
+export const isOnItsWayUp = statusIn(ON_ITS_WAY_UP_STATUSES);
 export const isBusy = statusIn(BUSY_STATUSES);
 export const isComing = statusIn(COMING_STATUSES);
 export const isDormant = statusIn(DORMANT_STATUSES);

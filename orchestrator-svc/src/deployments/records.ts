@@ -1,4 +1,4 @@
-import { CPU_TEXT_GENERATION_OPTIONS, isBusy, parseEngineArgs, type DeploymentRecord, type ServiceStatus } from "@svc/contracts";
+import { CPU_TEXT_GENERATION_OPTIONS, isBusy, isOnItsWayUp, parseEngineArgs, type DeploymentRecord } from "@svc/contracts";
 import type { DeploymentRow } from "../db/deployment-store";
 import type { ServiceRow } from "../db/service-store";
 import type { ServiceTemplate } from "../services/service";
@@ -12,12 +12,9 @@ export interface DeploymentSpec {
 
 export const readDeploymentSpec = (row: DeploymentRow) => JSON.parse(row.spec) as DeploymentSpec;
 
-/** Replicas on their way up: a queued one counts as coming, so the scaler does not pile submissions behind it. */
-const COMING: readonly ServiceStatus[] = ["SUBMITTED", "PENDING", "STARTING"];
-
-/** A replica the scaler counts: HEALTHY and not draining, or on its way up. */
+/** A replica the scaler counts: HEALTHY and not draining, or on its way up (a queued one counts as coming, so the scaler does not pile submissions behind it). */
 export const isServing = (row: ServiceRow) => row.status === "HEALTHY" && row.drainingSince === null;
-export const isComing = (row: ServiceRow) => COMING.includes(row.status) && row.drainingSince === null;
+export const isComing = (row: ServiceRow) => isOnItsWayUp(row.status) && row.drainingSince === null;
 export const isLiveReplica = (row: ServiceRow) => isServing(row) || isComing(row);
 export const isDraining = (row: ServiceRow) => row.drainingSince !== null && (row.status === "HEALTHY" || isBusy(row.status));
 
