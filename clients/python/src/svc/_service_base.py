@@ -9,37 +9,23 @@ from urllib.parse import quote
 from ._http import proxy_headers
 from ._inference import CHAT_PATH, TRANSCRIBE_PATH, UPLOAD_PATH, AudioFile, ChatOptions, Prompt, TranscribeOptions
 from ._inference import chat_request, transcribe_request, upload_request
+from ._record_view import RecordView
 from .contracts import SERVICE_STATUSES, TERMINAL_STATUSES, RunResponse, ServiceRecord, ServiceStatus
 from .errors import ServiceFailedError, SvcError, SvcTimeoutError
 
 #: How the keys `svc key create` makes begin (contracts/src/keys.ts).
 API_KEY_PREFIX = "svc-k-"
-#: How often `wait()` asks for the status, in seconds.
-WAIT_INTERVAL = 0.5
-#: How long `stop()` waits for the engine to report the service ended.
-STOP_TIMEOUT = 60.0
 
 
-class ServiceBase:
+class ServiceBase(RecordView[ServiceRecord]):
     """A launched inference service, as last seen (`refresh()` updates it)."""
 
     def __init__(self, base_url: str, token: str | None, record: ServiceRecord, api_key: str | None = None, run: RunResponse | None = None) -> None:
+        super().__init__(record, run)
         self._base_url = base_url
         self._token = token
-        #: Everything the API said about the service at the last refresh.
-        self.record = record
         #: The service's API key, when known: given to `run()` or `service()`, or set here.
         self.api_key = api_key
-        #: The answer of `run()` (revision chosen, warnings, start-up script); None otherwise.
-        self.run_response = run
-
-    @property
-    def id(self) -> str:
-        return self.record.id
-
-    @property
-    def name(self) -> str:
-        return self.record.name
 
     @property
     def status(self) -> ServiceStatus:

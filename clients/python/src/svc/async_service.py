@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 from . import _api as api
 from ._http import AsyncHttp
 from ._inference import AudioFile, ChatOptions, Prompt, TranscribeOptions, chat_answer, import_openai, transcription_answer
-from ._service_base import STOP_TIMEOUT, WAIT_INTERVAL, ServiceBase, check_status
+from ._record_view import STOP_TIMEOUT, WAIT_INTERVAL
+from ._service_base import ServiceBase, check_status
+from ._stop_on_exit import ended_already
 from .contracts import ChatCompletion, RunResponse, ServiceRecord, ServiceStatus, Transcription
 from .errors import SvcApiError
 
@@ -87,5 +89,5 @@ class AsyncService(ServiceBase):
         try:
             await self.stop()
         except SvcApiError as refused:
-            if refused.status not in (404, 409):
+            if not ended_already(refused):
                 raise

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from types import TracebackType
 from typing import TYPE_CHECKING
 
 from . import _api as api
 from ._http import SyncHttp
-from ._service_base import STOP_TIMEOUT
+from ._record_view import STOP_TIMEOUT, WAIT_INTERVAL, RecordView
+from ._stop_on_exit import StopOnExit
 from .contracts import TERMINAL_STATUSES, DeploymentDetails, DeploymentEvent, DeploymentRecord, DeploymentStatus, RunResponse
-from .errors import SvcApiError, SvcTimeoutError
+from .errors import SvcTimeoutError
 from .service import Service
 
 if TYPE_CHECKING:
@@ -18,28 +18,15 @@ if TYPE_CHECKING:
 
     from .scaling_options import ScaleOptions
 
-#: How often `wait()` asks, in seconds.
-WAIT_INTERVAL = 0.5
 
-
-class Deployment:
+class Deployment(StopOnExit, RecordView[DeploymentRecord]):
     """A deployment, as last seen (`refresh()` updates it). Its replicas are ordinary services; /v1 spreads a
     model's requests over them. `with svc.run(…, replicas="0..3") as d:` stops it when the block ends."""
 
     def __init__(self, http: SyncHttp, record: DeploymentRecord, run: RunResponse | None = None) -> None:
+        # `record` is a `DeploymentDetails` (replicas, events) after `refresh()`; `run_response` holds one replica's start-up script.
+        super().__init__(record, run)
         self._http = http
-        #: Everything the API said at the last refresh: a `DeploymentDetails` (replicas, events) after `refresh()`.
-        self.record: DeploymentRecord = record
-        #: The answer of `run()` (revision chosen, warnings, one replica's start-up script); None otherwise.
-        self.run_response = run
-
-    @property
-    def id(self) -> str:
-        return self.record.id
-
-    @property
-    def name(self) -> str:
-        return self.record.name
 
     @property
     def status(self) -> DeploymentStatus:
@@ -103,16 +90,6 @@ class Deployment:
     def rm(self, force: bool = False) -> None:
         """Deletes the deployment and its replicas' records; a live one needs `force=True` (its replicas are stopped first)."""
         self.record = self._http.call(api.remove_deployment(self.id, force))
-
-    def __enter__(self) -> Deployment:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None) -> None:
-        try:
-            self.stop()
-        except SvcApiError as refused:
-            if refused.status not in (404, 409):  # 404: removed; 409: stopped already
-                raise
 
     def __repr__(self) -> str:
         r = self.record

@@ -5,21 +5,21 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Generator
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from . import _api as api
 from ._http import SyncHttp
 from ._inference import AudioFile, ChatOptions, Prompt, TranscribeOptions, chat_answer, import_openai, transcription_answer
-from ._service_base import STOP_TIMEOUT, WAIT_INTERVAL, ServiceBase, check_status
+from ._record_view import STOP_TIMEOUT, WAIT_INTERVAL
+from ._service_base import ServiceBase, check_status
+from ._stop_on_exit import StopOnExit
 from .contracts import ChatCompletion, RunResponse, ServiceRecord, ServiceStatus, Transcription
-from .errors import SvcApiError
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
 
 
-class Service(ServiceBase):
+class Service(StopOnExit, ServiceBase):
     """A launched inference service. `with svc.run(…) as s:` stops it when the block ends, also on an exception."""
 
     def __init__(self, http: SyncHttp, record: ServiceRecord, api_key: str | None = None, run: RunResponse | None = None) -> None:
@@ -103,13 +103,3 @@ class Service(ServiceBase):
         Needs the `openai` package (OpenAINotInstalledError otherwise); `options` go to its constructor.
         """
         return import_openai().OpenAI(**self._openai_arguments(api_key, options))
-
-    def __enter__(self) -> Service:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None) -> None:
-        try:
-            self.stop()
-        except SvcApiError as refused:
-            if refused.status not in (404, 409):  # 409: it had ended already; 404: removed
-                raise
