@@ -7,10 +7,10 @@
  * Bounded per operation in count and time; the seed is fixed (SVC_FUZZ_SEED picks another).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { ensureDocker, servedDocument, startFakeHub, startSvc, tempHome, tinyRepo, type FakeHub, type RunningSvc } from "@svc/testing";
+import { ensureDocker, REPO_ROOT, servedDocument, startFakeHub, startSvc, tempHome, tinyRepo, type FakeHub, type RunningSvc } from "@svc/testing";
 import { requestArbitraries, type FuzzRequest } from "@svc/testing/api-fuzz";
 
 const TOKEN = "api-fuzz-test-token-0123456789abcdef";
@@ -141,4 +141,7 @@ test("every operation, fuzzed from the document: answers documented, no 5xx, inv
   expect(figures.length).toBe(document.operations().length);
   expect(figures.every((row) => row.valid + row.invalid > 0)).toBe(true);
   expect(fivexx).toBe(0);
+  // docs/rest-api.md quotes a run: it must be of the document as served now (rerun and update it when an operation is added).
+  const quoted = readFileSync(`${REPO_ROOT}/docs/rest-api.md`, "utf8").match(/(\d+) requests over (\d+) operations/);
+  expect(Number(quoted?.[2]), "the operations of the run docs/rest-api.md quotes").toBe(figures.length);
 }, 180_000);
