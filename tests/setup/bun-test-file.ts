@@ -2,6 +2,9 @@
  * One test file in its own `bun test` process, its output (both streams, as they came) kept to be
  * printed whole when it ends, its counts read from bun's summary.
  */
+import { TEST_FILE_VARIABLE } from "../support/test-file-label";
+import { killTree, removeContainersOf } from "./process-tree";
+
 export interface Counts {
   passed: number;
   failed: number;
@@ -36,13 +39,14 @@ export async function runTestFile(root: string, file: string): Promise<FileRun> 
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
-    env: { ...process.env, FORCE_COLOR: "0" },
+    env: { ...process.env, FORCE_COLOR: "0", [TEST_FILE_VARIABLE]: file },
   });
   let output = "";
   const add = (text: string) => (output += text);
   const timer = setTimeout(() => {
-    add(`\n${file} ran past ${FILE_TIMEOUT_MS / 60_000} minutes and was stopped.\n`);
-    proc.kill("SIGKILL");
+    add(`\n${file} ran past ${FILE_TIMEOUT_MS / 60_000} minutes and was stopped, with the processes and containers it started.\n`);
+    killTree(proc.pid);
+    removeContainersOf(file);
   }, FILE_TIMEOUT_MS);
   const read = Promise.all([collect(proc.stdout, add), collect(proc.stderr, add)]);
   const code = await proc.exited;

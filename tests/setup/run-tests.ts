@@ -1,5 +1,6 @@
 /**
- * `npm test`: prepares the machine (tests/setup/prepare.sh), runs every test file in its own
+ * `npm test`: prepares the machine (tests/setup/prepare.sh) and builds the images the files need
+ * (tests/setup/test-images.ts, once for all of them), runs every test file in its own
  * `bun test` process, a few at a time (SVC_TEST_WORKERS, default 4: most files wait on containers,
  * Slurm and sockets rather than use the two cores; on the 2-core machine the whole suite took 456 s
  * with 4, 620 s with 3), with the Python API's pytest suite
@@ -11,6 +12,8 @@ import { bunCounts, runTestFile, type Counts, type FileRun } from "./bun-test-fi
 import { failureDigest } from "./failure-digest";
 import { runPythonTests } from "./python-tests";
 import { runQueue } from "./run-queue";
+import { buildTestImages } from "./test-images";
+import { PREBUILT_IMAGES_VARIABLE } from "../support/prebuilt-images";
 import { readDurations, scheduleOrder, testFiles, writeDurations } from "./test-files";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -77,8 +80,18 @@ if (prepare.exitCode !== 0) {
   console.log("0 passed, 1 failed");
   process.exit(1);
 }
+const wholeRun = process.argv.length <= 2;
+if (wholeRun) {
+  try {
+    process.env[PREBUILT_IMAGES_VARIABLE] = JSON.stringify(await buildTestImages());
+  } catch (error) {
+    console.error((error as Error).message);
+    console.log("0 passed, 1 failed");
+    process.exit(1);
+  }
+}
 const testsStarted = performance.now();
-const total = process.argv.length > 2 ? await bunTestAsGiven(process.argv.slice(2)) : await wholeSuite();
+const total = !wholeRun ? await bunTestAsGiven(process.argv.slice(2)) : await wholeSuite();
 console.log(`test time ${seconds(performance.now() - testsStarted)} (setup before it, not counted: ${seconds(testsStarted - setupStarted)})`);
 console.log(`${total.passed} passed, ${total.failed} failed`);
 process.exit(total.failed > 0 ? 1 : 0);

@@ -1,7 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { bunCounts } from "./bun-test-file";
 import { runQueue } from "./run-queue";
-import { LONG_WAITING_FILES, scheduleOrder, testFiles } from "./test-files";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LONG_WAITING_FILES, readDurations, scheduleOrder, testFiles } from "./test-files";
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -17,6 +20,20 @@ describe("the parallel runner of npm test", () => {
     const files = ["a/test/x.test.ts", "tests/app/e2e.test.ts", "b/test/slow.test.ts", "c/test/quick.test.ts", ...LONG_WAITING_FILES];
     const order = scheduleOrder(files, { "b/test/slow.test.ts": 90_000, "c/test/quick.test.ts": 10 });
     expect(order).toEqual([...LONG_WAITING_FILES, "b/test/slow.test.ts", "c/test/quick.test.ts", "tests/app/e2e.test.ts", "a/test/x.test.ts"]);
+  });
+
+  test("a clone that never ran the suite orders by the checked-in durations; a checkout's own last run wins over them", () => {
+    const clone = mkdtempSync(join(tmpdir(), "svc-durations-"));
+    try {
+      mkdirSync(join(clone, "tests/setup"), { recursive: true });
+      writeFileSync(join(clone, "tests/setup/durations.json"), JSON.stringify({ "a.test.ts": 1000, "b.test.ts": 2000 }));
+      expect(readDurations(clone)).toEqual({ "a.test.ts": 1000, "b.test.ts": 2000 });
+      mkdirSync(join(clone, "node_modules/.cache/svc-tests"), { recursive: true });
+      writeFileSync(join(clone, "node_modules/.cache/svc-tests/durations.json"), JSON.stringify({ "a.test.ts": 3000 }));
+      expect(readDurations(clone)).toEqual({ "a.test.ts": 3000, "b.test.ts": 2000 });
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
   });
 
   test("runs at most `workers` jobs at a time, every job once, results in the jobs' order", async () => {

@@ -1,8 +1,9 @@
 /**
  * Which test files the suite has, and in which order workers take them: the files that mostly wait
  * on wall-clock time first (a soak, Slurm time limits, a long stream), then the longest as the last
- * run measured them (their durations are kept in node_modules/.cache), then the end-to-end folders,
- * so that no long file starts last and keeps one worker busy alone at the end.
+ * run measured them (their durations are kept in node_modules/.cache; a new clone, which has no such
+ * cache, goes by the durations checked in beside this file), then the end-to-end folders, so that no
+ * long file starts last and keeps one worker busy alone at the end.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -24,13 +25,20 @@ export function testFiles(root: string): string[] {
 export type Durations = Record<string, number>;
 
 const durationsFile = (root: string) => join(root, "node_modules/.cache/svc-tests/durations.json");
+/** A clean run's durations on a 2-core machine like CI's, for a clone that has not run the suite yet. */
+const checkedInDurationsFile = (root: string) => join(root, "tests/setup/durations.json");
 
-export function readDurations(root: string): Durations {
+function readDurationsFile(path: string): Durations {
   try {
-    return existsSync(durationsFile(root)) ? (JSON.parse(readFileSync(durationsFile(root), "utf8")) as Durations) : {};
+    return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Durations) : {};
   } catch {
     return {};
   }
+}
+
+/** This checkout's last run's durations, over the checked-in ones (which cover files it has not timed yet). */
+export function readDurations(root: string): Durations {
+  return { ...readDurationsFile(checkedInDurationsFile(root)), ...readDurationsFile(durationsFile(root)) };
 }
 
 export function writeDurations(root: string, durations: Durations) {

@@ -3,6 +3,8 @@
  * the base image exists (images/base/build.sh), and sets the environment testcontainers needs
  * on this kind of machine (no registry, host networking, no Ryuk).
  */
+import { prebuiltImage } from "./prebuilt-images";
+
 const root = new URL("../..", import.meta.url).pathname;
 
 function run(script: string): string {
@@ -68,5 +70,7 @@ export const BUN_BINARY = require.resolve("bun/bin/bun.exe");
 
 /** Builds (once per content) the fake runtime image of fake-runtime/: a tiny server that answers /health. */
 export function fakeRuntimeImage(): string {
-  return buildImage("svc-test-fake-runtime:latest", new URL("fake-runtime", import.meta.url).pathname, { bun: BUN_BINARY });
+  const prebuilt = prebuiltImage("fake-runtime");
+  if (prebuilt) ensureDocker();
+  return prebuilt ?? buildImage("svc-test-fake-runtime:latest", new URL("fake-runtime", import.meta.url).pathname, { bun: BUN_BINARY });
 }

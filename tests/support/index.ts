@@ -22,3 +22,5 @@ export * from "./doc-blocks";
 export * from "./safetensors-model";
 export * from "./openai-batches";
 export * from "./deployments";
+export * from "./prebuilt-images";
+export * from "./test-file-label";

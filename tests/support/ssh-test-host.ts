@@ -12,7 +12,9 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
 import { freePort, retryWhilePortTaken } from "@svc/platform/net";
-import { ensureBaseImage } from "./docker";
+import { ensureBaseImage, ensureDocker } from "./docker";
+import { prebuiltImage } from "./prebuilt-images";
+import { testFileLabels } from "./test-file-label";
 import { ed25519KeyPair } from "./ssh-keys";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -56,6 +58,11 @@ function filesUnder(dir: string, under = dir): string[] {
  */
 export function ensureSlurmTestImage(): string {
   if (imageTag) return imageTag;
+  const prebuilt = prebuiltImage("slurm-test");
+  if (prebuilt) {
+    ensureDocker();
+    return (imageTag = prebuilt);
+  }
   const base = ensureBaseImage();
   const baseId = docker(["image", "inspect", "--format", "{{.Id}}", base]).stdout.trim();
   const hash = createHash("sha256").update(baseId);
@@ -152,6 +159,7 @@ async function startContainer(tag: string, port: number, options: SshTestHostOpt
   const slurmPorts: Record<string, string> = options.slurm ? { SLURMCTLD_PORT: String(await freeLoopbackPort()), SLURMD_PORT: String(await freeLoopbackPort()) } : {};
   if (options.slurm && options.gpuNodes) slurmPorts.SLURMD_GPU_PORTS = `${await freeLoopbackPort()} ${await freeLoopbackPort()}`;
   const container = await new GenericContainer(tag)
+    .withLabels(testFileLabels())
     .withNetworkMode("host")
     .withEnvironment({ SSHD_PORT: String(port), AUTHORIZED_KEYS: options.authorizedKeys.join("\n"), ...slurmPorts })
     .withWaitStrategy(Wait.forLogMessage(new RegExp(`${SSHD_UP.source}|${BIND_FAILED.source}|slurm did not come up`)))

@@ -10,6 +10,7 @@ import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
 import { TINY_SPEECH_REPO, TINY_TEXT_REPO } from "@svc/runtime-tiny-models";
 import { ensureDocker } from "./docker";
+import { prebuiltImage } from "./prebuilt-images";
 import { eventually, REPO_ROOT, runSvc, startSvc, type RunningSvc } from "./svc-app";
 
 export const TEXT_MODEL = TINY_TEXT_REPO;
@@ -29,7 +30,8 @@ export type RuntimeImages = Record<"text-generation" | "speech-recognition", str
  * app run exactly them.
  */
 export function buildRuntimeImages(): { images: RuntimeImages; env: Record<string, string> } {
-  const [textImage, speechImage] = sh([process.execPath, "images/build.ts", "text-generation", "speech-recognition"]).trim().split("\n");
+  const prebuilt = [prebuiltImage("text-generation"), prebuiltImage("speech-recognition")];
+  const [textImage, speechImage] = prebuilt.every(Boolean) ? (prebuilt as string[]) : sh([process.execPath, "images/build.ts", "text-generation", "speech-recognition"]).trim().split("\n");
   return {
     images: { "text-generation": textImage, "speech-recognition": speechImage },
     env: { SVC_RUNTIME_IMAGE_TEXT_GENERATION: textImage, SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: speechImage },

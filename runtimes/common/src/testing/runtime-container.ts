@@ -8,7 +8,7 @@ import { chmodSync, statSync } from "node:fs";
 import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
 import { RUNTIME_CONTAINER, runtimeContainerUser } from "@svc/contracts/runtime-container";
 import { buildRuntimeImage } from "@svc/images";
-import { ensureBaseImage, retryWhilePortTaken } from "@svc/testing";
+import { ensureBaseImage, ensureDocker, prebuiltImage, retryWhilePortTaken, testFileLabels } from "@svc/testing";
 import { freePort } from "./runtime-process";
 
 const root = new URL("../../../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -44,10 +44,13 @@ export async function startRuntimeContainer(
   args: string[],
   mounts: Array<{ source: string; target: string }>,
 ): Promise<RuntimeContainer> {
-  const { tag } = buildRuntimeImage(root, runtime, ensureBaseImage());
+  const prebuilt = prebuiltImage(runtime);
+  if (prebuilt) ensureDocker();
+  const tag = prebuilt ?? buildRuntimeImage(root, runtime, ensureBaseImage()).tag;
   for (const mount of mounts) readableByAll(mount.source);
   const start = async (port: number): Promise<RuntimeContainer> => {
     const container = await new RuntimeSandbox(tag)
+      .withLabels(testFileLabels())
       .withUser(runtimeContainerUser(process.getuid?.() ?? 0, process.getgid?.() ?? 0))
       .withDroppedCapabilities(...RUNTIME_CONTAINER.capDrop)
       .withSecurityOpt(...RUNTIME_CONTAINER.securityOpt)

@@ -1,0 +1,30 @@
+/**
+ * Builds, before a whole-suite run's files start, the images its files need: the two runtime
+ * images, the Slurm test cluster and the fake runtime, all at once (each build mostly waits on
+ * apt and Docker). Without this, the first files to start each built the same images side by side
+ * on a new machine, and every file hashed the runtime tree again to learn its tag. Prints the tags
+ * as the JSON of SVC_TEST_PREBUILT_IMAGES (tests/support/prebuilt-images.ts).
+ */
+import type { PrebuiltImages } from "../support/prebuilt-images";
+
+const root = new URL("../..", import.meta.url).pathname;
+
+/** One build in its own process (the builders are synchronous); its last stdout line, or an error with its stderr. */
+async function build(script: string): Promise<string> {
+  const proc = Bun.spawn([process.execPath, "-e", script], { cwd: root, stdout: "pipe", stderr: "pipe", env: process.env });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`building a test image failed (exit ${code}):\n${err.slice(-4000)}`);
+  return out.trim().split("\n").pop()!;
+}
+
+export async function buildTestImages(): Promise<PrebuiltImages> {
+  const testing = JSON.stringify(`${root}tests/support/index.ts`);
+  const [runtimes, slurm, fake] = await Promise.all([
+    build(`const { buildRuntimeImages } = await import(${testing}); console.log(JSON.stringify(buildRuntimeImages().images));`),
+    build(`const { ensureSlurmTestImage } = await import(${testing}); console.log(ensureSlurmTestImage());`),
+    build(`const { fakeRuntimeImage } = await import(${testing}); console.log(fakeRuntimeImage());`),
+  ]);
+  return { ...(JSON.parse(runtimes) as Pick<PrebuiltImages, "text-generation" | "speech-recognition">), "slurm-test": slurm, "fake-runtime": fake };
+}
+
+if (import.meta.main) console.log(JSON.stringify(await buildTestImages()));
