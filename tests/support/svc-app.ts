@@ -100,7 +100,7 @@ export async function startSvc(
 }
 
 /** Polls `check` until it returns true (or throws after `ms`). */
-export async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000, what = "condition"): Promise<void> {
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000, what = "condition", everyMs = 50): Promise<void> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     try {
@@ -109,7 +109,7 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = 1
       // An answer the API document does not describe is a failure now, not a "not yet".
       if (error instanceof ContractViolation) throw error;
     }
-    await Bun.sleep(50);
+    await Bun.sleep(everyMs);
   }
   throw new Error(`timed out waiting for ${what}`);
 }
