@@ -3,6 +3,10 @@ import { dirname, join, relative, resolve } from "node:path";
 
 /** Stands for the list of sources in the first build's main.js (see bundleCli). */
 const SOURCES_MARK = "__SVC_BUNDLE_SOURCES__";
+/** Stands for which of them `svc ls` and `svc model ls` are built from (see quickInputs). */
+const QUICK_MARK = "__SVC_BUNDLE_QUICK__";
+/** The module main.ts imports for `svc ls` and `svc model ls`: what it loads, and nothing else, is theirs. */
+const QUICK_ENTRY = "cli/src/quick.ts";
 
 /**
  * Builds the CLI of the checkout at `root` (its cli/src/main.ts) into root/cli/.bundle: one module
@@ -24,16 +28,41 @@ export async function bundleCli(root: string): Promise<{ sources: number } | { f
     splitting: true,
     outdir: staging,
     metafile: true,
-    define: { "globalThis.SVC_BUNDLE": JSON.stringify({ built, sources: SOURCES_MARK }) },
+    define: { "globalThis.SVC_BUNDLE": JSON.stringify({ built, sources: SOURCES_MARK, quick: QUICK_MARK }) },
   });
   if (!result.success) {
     rmSync(staging, { recursive: true, force: true });
     return { failed: result.logs.map(String) };
   }
-  // Every workspace source that went in, each folder from it up to its package's src folder, each
-  // such package's package.json, and the checkout's package.json and tsconfig.json.
+  const metafile = result.metafile!;
+  const sources = [...sourcesOf(root, Object.keys(metafile.inputs))].sort();
+  const quick = sourcesOf(root, quickInputs(root, metafile.outputs));
+  const main = join(staging, "main.js");
+  let text = readFileSync(main, "utf8");
+  for (const mark of [SOURCES_MARK, QUICK_MARK]) {
+    const uses = text.split(JSON.stringify(mark)).length - 1;
+    if (uses !== 1) {
+      rmSync(staging, { recursive: true, force: true });
+      return { failed: [`cli/src/main.ts must read SVC_BUNDLE once (found ${uses} uses of ${mark} in main.js).`] };
+    }
+  }
+  // The quick listings' sources as places in the list: main.js is read at every start.
+  text = text.replace(JSON.stringify(SOURCES_MARK), JSON.stringify(sources));
+  text = text.replace(JSON.stringify(QUICK_MARK), JSON.stringify(sources.flatMap((path, i) => (quick.has(path) ? [i] : []))));
+  writeFileSync(main, text);
+  rmSync(out, { recursive: true, force: true });
+  renameSync(staging, out);
+  return { sources: sources.length };
+}
+
+/**
+ * What a bundle built from `inputs` (as the metafile names them) must be checked against: every
+ * workspace source among them, each folder from it up to its package's src folder, each such
+ * package's package.json, and the checkout's package.json and tsconfig.json.
+ */
+function sourcesOf(root: string, inputs: Iterable<string>): Set<string> {
   const sources = new Set<string>(["package.json", "tsconfig.json"].filter((file) => existsSync(join(root, file))));
-  for (const input of Object.keys(result.metafile!.inputs)) {
+  for (const input of inputs) {
     // The metafile names inputs relative to the working folder, which need not be `root`.
     const path = relative(root, resolve(process.cwd(), input));
     if (path.startsWith("node_modules/") || path.startsWith("..") || !path.includes("/src/")) continue;
@@ -41,15 +70,27 @@ export async function bundleCli(root: string): Promise<{ sources: number } | { f
     sources.add(path).add(`${pkg}/package.json`);
     for (let dir = dirname(path); dir.startsWith(`${pkg}/src`); dir = dirname(dir)) sources.add(dir);
   }
-  const main = join(staging, "main.js");
-  const text = readFileSync(main, "utf8");
-  const mark = JSON.stringify(SOURCES_MARK);
-  if (text.split(mark).length !== 2) {
-    rmSync(staging, { recursive: true, force: true });
-    return { failed: [`cli/src/main.ts must read SVC_BUNDLE once (found ${text.split(mark).length - 1} uses in main.js).`] };
+  return sources;
+}
+
+type Outputs = NonNullable<Awaited<ReturnType<typeof Bun.build>>["metafile"]>["outputs"];
+
+/**
+ * The inputs of what `svc ls` and `svc model ls` load: main.js, QUICK_ENTRY's chunk and every
+ * chunk those import. A change anywhere else (another command's code) leaves their code as it was
+ * built, so they check only these (bundle-check.ts).
+ */
+function quickInputs(root: string, outputs: Outputs): string[] {
+  const byPath = new Map(Object.entries(outputs).map(([path, output]) => [path.replace(/^\.\//, ""), output]));
+  const isQuickEntry = (entry: string | undefined) => entry !== undefined && relative(root, resolve(process.cwd(), entry)) === QUICK_ENTRY;
+  const pending = [...byPath].filter(([path, output]) => path === "main.js" || isQuickEntry(output.entryPoint)).map(([path]) => path);
+  const loaded = new Set<string>();
+  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+    if (loaded.has(path)) continue;
+    loaded.add(path);
+    const output = byPath.get(path)!;
+    // main.js's own imports are every command's: the quick ones were taken above.
+    if (path !== "main.js") pending.push(...output.imports.map((imported) => imported.path.replace(/^\.\//, "")).filter((imported) => byPath.has(imported)));
   }
-  writeFileSync(main, text.replace(mark, JSON.stringify([...sources].sort())));
-  rmSync(out, { recursive: true, force: true });
-  renameSync(staging, out);
-  return { sources: sources.size };
+  return [...loaded].flatMap((path) => Object.keys(byPath.get(path)!.inputs));
 }

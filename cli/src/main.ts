@@ -16,9 +16,9 @@ if (sources && (args[0] === "start" || (!quick && sources.stale()))) {
   const { VERSION } = await import("@svc/contracts/version");
   console.log(`svc ${VERSION}`);
 } else if (quick) {
-  // The bundle checks that it is current while the listing's request is out (quick.ts).
+  // The bundle checks that the sources of what it loads are current while the listing's request is out (quick.ts).
   const { runQuick, STALE } = await import("./quick");
-  const code = await runQuick(args, { isStale: sources?.stale });
+  const code = await runQuick(args, { isStale: sources?.quickStale });
   if (code === STALE) await import(sources!.main);
   else process.exitCode = code;
 } else {

@@ -19,24 +19,28 @@ mkdirSync(join(tree, "node_modules", ".bin"), { recursive: true });
 symlinkSync(process.execPath, join(tree, "node_modules", ".bin", "bun"));
 mkdirSync(join(tree, "cli", "src", "commands"), { recursive: true });
 copyFileSync(join(REPO_ROOT, "cli", "src", "bundle-check.ts"), join(tree, "cli", "src", "bundle-check.ts"));
+// As the real main.ts: `svc ls` loads quick.ts (and checks only what it loads), every other command program.ts.
 writeFileSync(
   join(tree, "cli", "src", "main.ts"),
   `import { bundleSources } from "./bundle-check";
-import { name } from "./commands/ls";
 const args = process.argv.slice(2);
+const quick = args.length === 1 && args[0] === "ls";
 const origin = (globalThis as any).SVC_BUNDLE;
 const sources = origin && bundleSources(origin, import.meta.dir);
-if (sources && (args[0] === "start" || sources.stale())) await import(sources.main);
-else console.log(origin ? "bundle" : "sources", name, args.join(" "));
+if (sources && (args[0] === "start" || (quick ? sources.quickStale() : sources.stale()))) await import(sources.main);
+else console.log(origin ? "bundle" : "sources", (quick ? await import("./quick") : await import("./program")).name, args.join(" "));
 `,
 );
+writeFileSync(join(tree, "cli", "src", "quick.ts"), 'export { name } from "./commands/ls";\n');
+writeFileSync(join(tree, "cli", "src", "program.ts"), 'import { name as ls } from "./commands/ls";\nimport { other } from "./commands/other";\nexport const name = other ? ls : "";\n');
 writeFileSync(join(tree, "cli", "src", "commands", "ls.ts"), 'export const name = "ls";\n');
+writeFileSync(join(tree, "cli", "src", "commands", "other.ts"), "export const other = true;\n");
 writeFileSync(join(tree, "cli", "package.json"), "{}\n");
 writeFileSync(join(tree, "package.json"), "{}\n");
 
 /** Edits are dated a minute ahead and builds come after sources dated an hour back, whatever the clock's grain. */
 const future = () => new Date(Date.now() + 60_000);
-const SOURCES = ["package.json", "cli/package.json", "cli/src", "cli/src/main.ts", "cli/src/bundle-check.ts", "cli/src/commands", "cli/src/commands/ls.ts"];
+const SOURCES = ["package.json", "cli/package.json", "cli/src", "cli/src/main.ts", "cli/src/bundle-check.ts", "cli/src/quick.ts", "cli/src/program.ts", "cli/src/commands", "cli/src/commands/ls.ts", "cli/src/commands/other.ts"];
 const bundled = async () => {
   const past = new Date(Date.now() - 3_600_000);
   for (const path of SOURCES) utimesSync(join(tree, path), past, past);
@@ -75,6 +79,15 @@ test("an added or removed source file makes the bundle stale", async () => {
   unlinkSync(join(tree, "cli", "src", "commands", "new.ts"));
   utimesSync(join(tree, "cli", "src", "commands"), future(), future());
   expect(svc("--version")).toBe("sources edited --version");
+});
+
+test("svc ls checks only the sources of what it loads: another command's edit leaves it on the bundle", async () => {
+  await bundled();
+  utimesSync(join(tree, "cli", "src", "commands", "other.ts"), future(), future());
+  expect(svc("ls")).toBe("bundle edited ls");
+  expect(svc("ls", "--all")).toBe("sources edited ls --all");
+  utimesSync(join(tree, "cli", "src", "quick.ts"), future(), future());
+  expect(svc("ls")).toBe("sources edited ls");
 });
 
 test("without a bundle (it could not be built) ./svc runs the sources", () => {

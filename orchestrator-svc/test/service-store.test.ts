@@ -85,6 +85,51 @@ test("a page lists live services first, then ended ones, newest first; the curso
   expect(names(s.page({ status: "FAILED" }, 10))).toEqual(["s3"]);
 });
 
+test("services made at the same instant are ordered by id, and a cursor between them misses none", () => {
+  const s = store();
+  for (const n of [3, 1, 4, 2, 5]) s.insert({ ...row, id: `11111111-0000-4000-8000-00000000000${n}`, name: `s${n}`, status: "STOPPED" }, null);
+  const names: string[] = [];
+  let page = s.page({ all: true }, 2);
+  for (;;) {
+    names.push(...page.rows.map((r) => r.name));
+    if (!page.next) break;
+    page = s.page({ all: true }, 2, page.next);
+  }
+  expect(names).toEqual(["s5", "s4", "s3", "s2", "s1"]);
+  // The same within the services that ended since a time (found by when they last changed).
+  const recent = s.page({ endedSince: new Date(now) }, 3);
+  expect(recent.rows.map((r) => r.name)).toEqual(["s5", "s4", "s3"]);
+  expect(s.page({ endedSince: new Date(now) }, 3, recent.next).rows.map((r) => r.name)).toEqual(["s2", "s1"]);
+});
+
+test("a page's rows are the records as one is read by id (booleans, numbers and nulls alike)", () => {
+  const s = store();
+  s.insert({ ...row, id: "11111111-0000-4000-8000-000000000001", onDemand: true, idleStopSeconds: 600, port: 8080, host: "127.0.0.1", status: "HEALTHY" }, null);
+  s.insert({ ...row, id: "11111111-0000-4000-8000-000000000002", status: "STOPPED" }, null);
+  const { rows } = s.page({ all: true }, 10);
+  expect(rows.map((r) => r.id)).toEqual(["11111111-0000-4000-8000-000000000001", "11111111-0000-4000-8000-000000000002"]);
+  for (const r of rows) expect(r).toEqual(s.get(r.id)!);
+  expect(rows[0].onDemand).toBe(true);
+  expect(rows[1].onDemand).toBe(false);
+});
+
+test("the events of several services in one query: each one's in order, none for an unknown id", () => {
+  const s = store();
+  const ids = Array.from({ length: 120 }, (_, i) => `11111111-0000-4000-8000-${String(i).padStart(12, "0")}`);
+  for (const id of ids) s.insert({ ...row, id }, "planned");
+  s.transition(ids[7], "STARTING", "started", {}, undefined, new Date("2026-11-22T00:01:00.000Z"));
+  s.transition(ids[7], "HEALTHY", null, {}, undefined, new Date("2026-11-22T00:02:00.000Z"));
+  const events = s.eventsOf([...ids, "22222222-0000-4000-8000-000000000000"]);
+  expect(events.size).toBe(120);
+  expect(events.get(ids[7])!.map((e) => [e.from, e.to, e.reason])).toEqual([
+    [null, "SUBMITTED", "planned"],
+    ["SUBMITTED", "STARTING", "started"],
+    ["STARTING", "HEALTHY", null],
+  ]);
+  expect(events.get(ids[119])).toEqual([{ at: now, from: null, to: "SUBMITTED", reason: "planned" }]);
+  expect(s.eventsOf([]).size).toBe(0);
+});
+
 test("when a service last entered a status", () => {
   const s = store();
   s.insert(row, null);

@@ -88,8 +88,10 @@ export const services = sqliteTable(
     drainingSince: text("draining_since"),
   },
   (table) => [
-    index("services_status").on(table.status),
-    index("services_created_at").on(table.createdAt),
+    // The list's order (newest first, the id breaking ties), on its own and within a status: a page
+    // walks one of these and stops at its last row, however long the history.
+    index("services_status_order").on(table.status, table.createdAt, table.id),
+    index("services_created_order").on(table.createdAt, table.id),
     index("services_name").on(table.name),
     index("services_updated_at").on(table.updatedAt),
     // The stopped on-demand services /v1 may start (dormantOnDemand), found without reading the whole history.

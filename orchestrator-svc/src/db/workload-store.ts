@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gte, inArray, like, lt, notInArray, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, like, notInArray, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { statusIn } from "@svc/contracts";
 import { openDatabase } from "@svc/platform/db";
 import { join } from "node:path";
 import * as schema from "./schema";
+import { fieldsOf, NativeRows } from "./native-rows";
 
 /** The orchestrator's migrations (drizzle-kit generate), applied by every store that opens its file. */
 export const MIGRATIONS = join(import.meta.dir, "..", "..", "drizzle");
@@ -94,6 +95,17 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
       get: this.db.select().from(table).where(eq(table.id, sql.placeholder("id"))).prepare(),
       live: this.db.select().from(table).where(inArray(table.status, tables.live)).prepare(),
       events: this.db.select().from(events).where(eq(events.ownerId, sql.placeholder("id"))).orderBy(asc(events.id)).prepare(),
+      // The ids go in as one JSON array: one statement for any number of them (an IN list of its own
+      // length would be built and prepared anew for every page, several times what running it costs).
+      eventsOf: new NativeRows<EventRow<Status>>(
+        this.db.$client,
+        this.db
+          .select(fieldsOf(events))
+          .from(events)
+          .where(sql`${events.ownerId} in (select value from json_each(${sql.placeholder("ids")}))`)
+          .orderBy(asc(events.id)),
+        events,
+      ),
     };
   }
 
@@ -160,7 +172,7 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
         idPattern: filter.idPrefix === undefined ? undefined : likePrefix(filter.idPrefix),
         afterCreatedAt: after?.createdAt,
         afterId: after?.id,
-      }) as Row[];
+      });
       rows.push(...found.map((row) => ({ row, ended })));
     }
     const page = rows.slice(0, limit);
@@ -169,6 +181,23 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
       rows: page.map((entry) => entry.row),
       next: rows.length > limit && last ? { ended: last.ended, createdAt: last.row.createdAt, id: last.row.id } : undefined,
     };
+  }
+
+  /**
+   * How SQLite runs each part of such a page (its EXPLAIN QUERY PLAN, one line per part, live part
+   * first): whether a page walks an index and stops at its last row, however long the history.
+   */
+  pagePlan(filter: ListFilter<Status>, limit: number, after?: ListPosition): string[] {
+    const plans: string[] = [];
+    for (const part of ["live", "ended"] as const) {
+      const ended = part === "ended" ? 1 : 0;
+      if (after && after.ended > ended) continue;
+      const query = this.pageQuery(filter, part, after?.ended === ended, limit + 1);
+      if (!query) continue;
+      const steps = this.db.$client.prepare<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${query.text}`).all();
+      plans.push(`${part}: ${steps.map((step) => step.detail).join("; ")}`);
+    }
+    return plans;
   }
 
   /**
@@ -187,24 +216,33 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
     if (query === undefined) {
       const conditions = this.conditions(filter, part, (name) => sql.placeholder(name));
       if (this.pageQueries.size >= MAX_PAGE_QUERIES) this.pageQueries.clear();
-      query = conditions ? this.preparePage(conditions, from, rows) : null;
+      // The recently ended: the few last changed since endedSince, found through updated_at.
+      const order = part === "ended" && !filter.all && filter.status === undefined ? "sorted" : "indexed";
+      query = conditions ? this.preparePage(conditions, from, rows, order) : null;
       this.pageQueries.set(shape, query);
     }
     return query;
   }
 
-  private preparePage(conditions: SQL[], from: boolean, rows: number) {
+  /**
+   * `indexed`: the page walks the index of its order (created_at, id), alone or after the status,
+   * from the cursor on (a row value, which SQLite reads as a range of that index), and stops at its
+   * last row, without sorting. `sorted`: its rows are found by their conditions, then sorted: the
+   * order is written `+created_at`, which no index serves, or the planner would walk the whole
+   * history by creation to find a day's few ended services.
+   */
+  private preparePage(conditions: SQL[], from: boolean, rows: number, order: "indexed" | "sorted") {
     if (!Number.isSafeInteger(rows) || rows < 1) throw new Error(`a page of ${rows} rows`);
     const t = this.tables.table;
-    const after = sql.placeholder("afterCreatedAt");
-    return this.db
-      .select()
+    const afterCursor = sql`(${t.createdAt}, ${t.id}) < (${sql.placeholder("afterCreatedAt")}, ${sql.placeholder("afterId")})`;
+    const query = this.db
+      .select(fieldsOf(t))
       .from(t)
-      .where(and(...conditions, ...(from ? [or(lt(t.createdAt, after), and(eq(t.createdAt, after), lt(t.id, sql.placeholder("afterId"))))!] : [])))
-      .orderBy(desc(t.createdAt), desc(t.id))
+      .where(and(...conditions, ...(from ? [afterCursor] : [])))
+      .orderBy(desc(order === "indexed" ? t.createdAt : sql`+${t.createdAt}`), desc(t.id))
       // Written into the SQL (drizzle would bind a number): rows is a checked whole number.
-      .limit(sql.raw(String(rows)) as unknown as number)
-      .prepare();
+      .limit(sql.raw(String(rows)) as unknown as number);
+    return new NativeRows<Row>(this.db.$client, query, t);
   }
 
   /**
@@ -286,8 +324,7 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
   eventsOf(ids: string[]): Map<string, WorkloadEvent<Status>[]> {
     const byOwner = new Map<string, WorkloadEvent<Status>[]>();
     if (ids.length === 0) return byOwner;
-    const { events } = this.tables;
-    for (const e of this.db.select().from(events).where(inArray(events.ownerId, ids)).orderBy(asc(events.id)).all() as EventRow<Status>[]) {
+    for (const e of this.prepared.eventsOf.all({ ids: JSON.stringify(ids) })) {
       const list = byOwner.get(e.ownerId) ?? [];
       list.push(toEvent(e));
       byOwner.set(e.ownerId, list);

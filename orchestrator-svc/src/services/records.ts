@@ -54,9 +54,8 @@ export function runningSecondsOf(events: ServiceEvent[], now = new Date()): numb
 }
 
 /** Running time and, on Slurm, the GPU-hours allocated (GRES per node × nodes × elapsed). */
-export function timeOf(row: ServiceRow, events: ServiceEvent[], now = new Date()): Pick<ServiceRecord, "runningSeconds" | "gpuHours"> {
+export function timeOf(row: ServiceRow, events: ServiceEvent[], now = new Date(), job = readSpec(row).job): Pick<ServiceRecord, "runningSeconds" | "gpuHours"> {
   const runningSeconds = runningSecondsOf(events, now);
-  const { job } = readSpec(row);
   const gpus = (job.gres ?? 0) * (job.nodes ?? 1);
   return { runningSeconds, gpuHours: KIND_TRAITS[row.engine].countsGpuHours ? Math.round(((gpus * runningSeconds) / 3600) * 1000) / 1000 : null };
 }
@@ -88,7 +87,7 @@ export function toServiceRecord(row: ServiceRow, events?: ServiceEvent[]): Servi
     createdBy: row.createdBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    ...(events ? timeOf(row, events) : {}),
+    ...(events ? timeOf(row, events, undefined, spec.job) : {}),
     deployment: row.deploymentId,
   };
 }

@@ -30,7 +30,7 @@ function parseLimit(raw: unknown): number {
 }
 
 /** Terminal escape for ended services (dimmed, as in the UI), only where stdout is a terminal. */
-const dim = (text: string, on: boolean) => (on ? `\x1b[2m${text}\x1b[22m` : text);
+const dim = (text: string) => `\x1b[2m${text}\x1b[22m`;
 
 /** The deployments the page's replicas belong to, asked for only when it has one (stopped ones too: a replica may be older than a day). */
 async function deploymentsOf(client: SvcClient, services: ServiceRecord[]): Promise<DeploymentRecord[]> {
@@ -61,7 +61,7 @@ export async function listServices(ctx: CliContext, options: LsOptions): Promise
     }
     const rows = lsRows(services, deployments);
     const table = formatTable(LS_HEADERS, rows.map((row) => row.cells));
-    const lines = table.split("\n").map((line, i) => (i > 0 && rows[i - 1].ended ? dim(line, dimEnded) : line));
+    const lines = dimEnded ? table.split("\n").map((line, i) => (i > 0 && rows[i - 1].ended ? dim(line) : line)) : [table];
     const more = nextCursor
       ? [`More services follow: svc ls${options.all ? " --all" : ""}${options.filter ? ` --filter ${options.filter}` : ""} --limit ${limit} --cursor ${nextCursor}`]
       : [];
