@@ -47,6 +47,8 @@ export class SshConnection implements ClusterConnection {
   private closed = false;
   private readonly commands = new Slots(MAX_COMMANDS);
   private readonly streams = new Slots(MAX_STREAMS);
+  /** The session each forwarded channel was opened on (see droppedUnder). */
+  private readonly forwardedOn = new WeakMap<Duplex, SshSession>();
 
   constructor(
     private readonly target: SshTarget,
@@ -231,13 +233,19 @@ export class SshConnection implements ClusterConnection {
   }
 
   async forward(host: string, port: number): Promise<Duplex> {
-    const { opened } = await this.onLiveSession(
+    const { session, opened } = await this.onLiveSession(
       (session) =>
         new Promise<Duplex>((resolve, reject) => {
           session.client.forwardOut("127.0.0.1", 0, host, port, (error, channel) => (error ? reject(error) : resolve(channel)));
         }),
     );
+    this.forwardedOn.set(opened, session);
     return opened;
+  }
+
+  droppedUnder(channel: Duplex): boolean {
+    const session = this.forwardedOn.get(channel);
+    return session !== undefined && session !== this.live;
   }
 
   /**
