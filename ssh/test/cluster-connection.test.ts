@@ -121,6 +121,23 @@ describe("ClusterConnection", () => {
     }
   });
 
+  test("sshd down for seconds: a command waiting for the connection runs within 1.5 s of sshd being back, not at the next doubled wait", async () => {
+    const connection = clusterConnection(profile, ssh);
+    try {
+      await connection.run("true");
+      // Down for 4 s: on the retry schedule alone the attempts after the drop are at 1.5, 3.1 and 6.3 s.
+      const { back } = await host.killSshd({ downMs: 4000 });
+      await Bun.sleep(1500);
+      const ran = connection.run("echo back").then((result) => ({ said: result.stdout.trim(), at: Date.now() }));
+      const backAt = await back;
+      const { said, at } = await ran;
+      expect(said).toBe("back");
+      expect(at - backAt).toBeLessThan(1500);
+    } finally {
+      connection.close();
+    }
+  });
+
   test("an unreachable host is an SshError of kind unreachable, and the next attempt waits", async () => {
     const connection = clusterConnection({ ...profile, port: 9 }, { ...ssh, timeoutMs: 5000 });
     try {

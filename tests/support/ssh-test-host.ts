@@ -25,6 +25,8 @@ export const APPTAINER_STAND_IN = join(root, "tests", "support", "apptainer-stan
 /** A stand-in vLLM server (Bun), and the `python3` that starts it as `python3 -m vllm.entrypoints.openai.api_server` does: the test cluster has no GPU and no vLLM. */
 export const VLLM_STAND_IN = join(root, "tests", "support", "vllm-stand-in.ts");
 export const VLLM_PYTHON_STAND_IN = join(root, "tests", "support", "vllm-python-stand-in.sh");
+/** Run in the test host's container to keep sshd down for a while (killSshd's downMs). */
+const SSHD_HELD_DOWN = join(root, "tests", "support", "sshd-held-down.py");
 
 /** A time limit for a test that uploads the svc runtime to the test cluster (tens of MB over SSH): more than the suite's default on a busy machine. */
 export const RUNTIME_UPLOAD_TEST_MS = 180_000;
@@ -125,8 +127,9 @@ export interface SshTestHost {
   /**
    * Kills every sshd process (their connections drop; the container starts sshd again 0.2 s later).
    * Resolves once they are killed, with `back`: the time (Date.now()) sshd first greeted a new connection again.
+   * `downMs`: keeps sshd down that long (sshd-held-down.py), as a login node slow to restart it would.
    */
-  killSshd(): Promise<{ back: Promise<number> }>;
+  killSshd(options?: { downMs?: number }): Promise<{ back: Promise<number> }>;
   stop(): Promise<void>;
 }
 
@@ -210,11 +213,14 @@ export async function startSshTestHost(options: SshTestHostOptions): Promise<Ssh
       const result = await container.exec(["env", `KEY=${publicKey}`, "sh", "-c", script]);
       if (result.exitCode !== 0) throw new Error(`creating the user ${name} failed: ${result.output}`);
     },
-    async killSshd() {
+    async killSshd({ downMs = 0 } = {}) {
       const killed = await container.exec(["pkill", "-x", "sshd"]);
       if (killed.exitCode !== 0) throw new Error(`pkill sshd failed: ${killed.output}`);
+      const heldDown = downMs > 0 ? container.exec(["python3", "-c", readFileSync(SSHD_HELD_DOWN, "utf8"), String(port), String(downMs / 1000)]) : undefined;
       // Down first (the killed sshd may still answer for a moment), then back.
       const back = async () => {
+        const held = await heldDown;
+        if (held && held.exitCode !== 0) throw new Error(`keeping sshd down failed: ${held.output}`);
         const deadline = Date.now() + 30_000;
         for (const wanted of [false, true]) {
           while ((await sshdGreets(port)) !== wanted) {

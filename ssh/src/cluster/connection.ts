@@ -41,6 +41,8 @@ export interface ClusterConnection {
   send(command: string, data: ReadableStream<Uint8Array> | Uint8Array, options?: RunOptions): Promise<SendResult>;
   /** A channel to host:port as seen from the cluster's login node (a tunnel; SSH only); while a dropped connection is being re-opened it waits a few seconds for it. */
   forward(host: string, port: number): Promise<Duplex>;
+  /** Whether a channel from `forward` ended because the connection under it dropped (sshd restarted), not because the far end closed it. */
+  droppedUnder(channel: Duplex): boolean;
   /** The login node's host key once connected (SSH only). */
   readonly hostKey: HostKeyInfo | undefined;
   /** Commands run so far: each one is one SSH round trip when remote. */

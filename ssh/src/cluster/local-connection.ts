@@ -70,5 +70,9 @@ export class LocalConnection implements ClusterConnection {
     return Promise.reject(new Error("a local cluster connection needs no tunnels"));
   }
 
+  droppedUnder(_channel: Duplex): boolean {
+    return false;
+  }
+
   close(): void {}
 }

@@ -28,7 +28,8 @@ const MAX_STREAMS = 5;
  * One ssh2 connection to a cluster, shared by every call made through it. Opened on first use and
  * kept alive; after it drops, re-opened by itself at once and then on the retry schedule
  * (reconnect-schedule.ts) until it is back, so an unreachable cluster is not hammered. Commands
- * and tunnels made while it is down wait for it (RECONNECT_WAIT_MS).
+ * and tunnels made while it is down wait for it (RECONNECT_WAIT_MS), and while they wait it is
+ * tried at least every WAITED_RETRY_MS, so they go through soon after sshd is back.
  */
 export class SshConnection implements ClusterConnection {
   readonly local = false;
@@ -39,12 +40,15 @@ export class SshConnection implements ClusterConnection {
   /** The open session until it drops. */
   private live: SshSession | undefined;
   private failures = 0;
-  private nextAttemptAt = 0;
+  /** When the last attempt failed. */
+  private failedAt = 0;
   private lastError: SshError | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private readonly commands = new Slots(MAX_COMMANDS);
   private readonly streams = new Slots(MAX_STREAMS);
+  /** The session each forwarded channel was opened on (see droppedUnder). */
+  private readonly forwardedOn = new WeakMap<Duplex, SshSession>();
 
   constructor(
     private readonly target: SshTarget,
@@ -55,10 +59,15 @@ export class SshConnection implements ClusterConnection {
     return this.opened?.hostKey;
   }
 
-  private connect(): Promise<SshSession> {
+  /** When the next attempt is due on the retry schedule; `waitedFor`: a call is waiting for the connection. */
+  private nextAttemptAt(waitedFor: boolean): number {
+    return this.failedAt + retryDelayMs(this.failures, waitedFor);
+  }
+
+  private connect(waitedFor = false): Promise<SshSession> {
     if (this.session) return this.session;
     if (this.closed) return Promise.reject(new SshError("unreachable", "the connection was closed"));
-    const wait = this.nextAttemptAt - Date.now();
+    const wait = this.nextAttemptAt(waitedFor) - Date.now();
     if (wait > 0 && this.lastError) {
       return Promise.reject(new SshError(this.lastError.kind, `${this.lastError.message} (svc tries again, waiting longer after each failure)`, this.lastError.details));
     }
@@ -82,8 +91,8 @@ export class SshConnection implements ClusterConnection {
       (error: Error) => {
         this.session = undefined;
         this.failures++;
+        this.failedAt = Date.now();
         this.lastError = error instanceof SshError ? error : new SshError("protocol", error.message);
-        this.nextAttemptAt = Date.now() + retryDelayMs(this.failures);
         throw this.lastError;
       },
     );
@@ -99,19 +108,22 @@ export class SshConnection implements ClusterConnection {
         this.reconnectTimer = undefined;
         this.connect().catch(() => this.reconnect());
       },
-      Math.max(0, this.nextAttemptAt - Date.now()),
+      Math.max(0, this.nextAttemptAt(false) - Date.now()),
     );
     this.reconnectTimer.unref?.();
   }
 
-  /** The connection, waiting up to `ms` for attempts on the schedule while a connection that was open is being re-opened. */
+  /**
+   * The connection, waiting up to `ms` while a connection that was open is being re-opened: the
+   * caller's wait brings the attempts closer together (see retryDelayMs).
+   */
   private async connectWithin(ms: number): Promise<SshSession> {
     const deadline = Date.now() + ms;
     for (;;) {
       try {
-        return await this.connect();
+        return await this.connect(this.opened !== undefined);
       } catch (error) {
-        const retryAt = Math.max(this.nextAttemptAt, Date.now() + 1);
+        const retryAt = Math.max(this.nextAttemptAt(true), Date.now() + 1);
         if (this.closed || !this.opened || !(error instanceof SshError) || error.kind !== "unreachable" || retryAt > deadline) throw error;
         await sleep(retryAt - Date.now());
       }
@@ -221,13 +233,19 @@ export class SshConnection implements ClusterConnection {
   }
 
   async forward(host: string, port: number): Promise<Duplex> {
-    const { opened } = await this.onLiveSession(
+    const { session, opened } = await this.onLiveSession(
       (session) =>
         new Promise<Duplex>((resolve, reject) => {
           session.client.forwardOut("127.0.0.1", 0, host, port, (error, channel) => (error ? reject(error) : resolve(channel)));
         }),
     );
+    this.forwardedOn.set(opened, session);
     return opened;
+  }
+
+  droppedUnder(channel: Duplex): boolean {
+    const session = this.forwardedOn.get(channel);
+    return session !== undefined && session !== this.live;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from "node:net";
 import type { ClusterConnection } from "./connection";
+import { TunnelSocket } from "./tunnel-socket";
 
 interface Tunnel {
   server: Server;
@@ -12,13 +13,14 @@ interface Tunnel {
  * Local ports on 127.0.0.1 that reach a job's server through the profile's SSH connection. Each
  * accepted socket opens its own forwardOut channel on the connection as it is at that moment, so
  * after a reconnect the same local port works again without being re-created; one accepted while
- * the connection is being re-opened waits for it (see ClusterConnection.forward).
+ * the connection is being re-opened waits for it (see ClusterConnection.forward), and a request on
+ * its way as the connection dropped goes again (see TunnelSocket).
  */
 export class Tunnels {
   private readonly open = new Map<string, Tunnel>();
   private readonly opening = new Map<string, Promise<number>>();
 
-  constructor(private readonly connection: ClusterConnection) {}
+  constructor(private readonly connection: Pick<ClusterConnection, "forward" | "droppedUnder">) {}
 
   /** The local port for `key` (one per job) forwarding to host:port; reused while the target is the same. */
   ensure(key: string, host: string, port: number): Promise<number> {
@@ -38,23 +40,7 @@ export class Tunnels {
     const server = createServer((socket) => {
       sockets.add(socket);
       socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => socket.destroy());
-      socket.pause();
-      this.connection.forward(host, port).then(
-        (channel) => {
-          // The caller may have gone while the connection was being re-opened.
-          if (socket.destroyed) {
-            channel.destroy();
-            return;
-          }
-          channel.on("error", () => socket.destroy());
-          socket.on("close", () => channel.destroy());
-          channel.on("close", () => socket.destroy());
-          socket.pipe(channel).pipe(socket);
-          socket.resume();
-        },
-        () => socket.destroy(),
-      );
+      new TunnelSocket(socket, this.connection, host, port);
     });
     return new Promise((resolve, reject) => {
       server.once("error", reject);
