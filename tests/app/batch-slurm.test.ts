@@ -1,16 +1,15 @@
 /**
  * Batch jobs on the real Slurm test cluster (images/slurm-test over SSH): transcription with a
  * stop and resume that redoes no finished file, a corrupt WAV recorded as a failure, files added
- * mid-run processed; a chat job over 40 text files; then a job whose --time is too short for its
- * inputs (added while it runs, until its first allocation reached its time limit), resubmitted by
- * the reconciler until done, with the whole app killed (-9) and started again on the way.
+ * mid-run processed; and a chat job over 40 text files. A job whose --time is too short for its
+ * inputs is in batch-slurm-time-limit.test.ts (a file of its own, so that the two run side by side).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SvcClient } from "@svc/client";
 import type { BatchRecord, BatchStatus } from "@svc/contracts";
-import { batchReaches, eventually, runSvc, sh, startAppWithCluster, tempHome, TEXT_MODEL, type ClusterApp, type SshTestHost, RUNTIME_UPLOAD_TEST_MS, watchBatchProgress } from "@svc/testing";
+import { batchReaches, clusterFiles, runSvc, sh, startAppWithCluster, tempHome, TEXT_MODEL, type ClusterApp, type SshTestHost, RUNTIME_UPLOAD_TEST_MS, watchBatchProgress } from "@svc/testing";
 
 const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
 const PROFILE = "cluster";
@@ -18,48 +17,30 @@ const PROFILE = "cluster";
 const HOME = "/home/svc/svc";
 const WAVS = 40;
 const TEXTS = 40;
-/**
- * Inputs of the --time test: links to a recording that takes a second or more to transcribe, made
- * while its first allocation runs and kept this many ahead of the job, until that allocation has
- * reached its time limit. That is as much work as one minute holds on this machine, loaded or idle,
- * and little more (a fixed 150 took 2.5 minutes on an idle machine and 20 on a loaded one).
- */
-const LONG_AHEAD = 15;
 
 let started: ClusterApp;
 let cluster: SshTestHost;
 let client: SvcClient;
 let env: Record<string, string>;
-
-const onCluster = async (command: string) => {
-  const result = await cluster.execAsUser(command);
-  if (result.exitCode !== 0) throw new Error(`${command} failed on the cluster: ${result.output}`);
-  return result.output;
-};
+let onCluster: ReturnType<typeof clusterFiles>["onCluster"];
+let outputs: ReturnType<typeof clusterFiles>["outputs"];
 const reaches = (id: string, wanted: BatchStatus, ms = 300_000) => batchReaches(client, id, wanted, ms);
-
-/** Files under a folder on the cluster (the state folder left out), with their mtimes to the nanosecond. */
-async function outputs(dir: string): Promise<Map<string, string>> {
-  const text = await onCluster(`[ -d ${dir} ] && find ${dir} -path '*/.svc-batch' -prune -o -type f -printf '%P %T@\\n' || true`);
-  return new Map(text.split("\n").filter(Boolean).map((line) => line.split(" ") as [string, string]));
-}
 
 const watchProgress = (id: string, until: (record: BatchRecord) => boolean, seen: Set<number>, ms = 300_000) => watchBatchProgress(env, id, until, seen, ms);
 
 beforeAll(async () => {
   started = await startAppWithCluster(PROFILE);
   ({ cluster, client, env } = started);
+  ({ onCluster, outputs } = clusterFiles(cluster));
   // The inputs, made here and copied onto the cluster (the test cluster has no espeak-ng).
   const staged = tempHome("svc-batch-inputs-");
   mkdirSync(join(staged, "audio", "more"), { recursive: true });
   mkdirSync(join(staged, "late"), { recursive: true });
-  mkdirSync(join(staged, "long"), { recursive: true });
   mkdirSync(join(staged, "texts"), { recursive: true });
   for (let i = 0; i < TEXTS; i++) writeFileSync(join(staged, "texts", `doc-${String(i).padStart(2, "0")}.txt`), `Document ${i}: the quick brown fox jumps over the lazy dog ${i} times.`);
   for (let i = 0; i < WAVS; i++) sh(["espeak-ng", "-w", join(staged, "audio", i % 4 === 3 ? "more" : "", `clip-${String(i).padStart(2, "0")}.wav`), `hello number ${i} from the cluster`]);
   writeFileSync(join(staged, "audio", "corrupt.wav"), "RIFF not really a wave file");
   for (let i = 0; i < 2; i++) sh(["espeak-ng", "-w", join(staged, "late", `late-${i}.wav`), `added while running ${i}`]);
-  sh(["espeak-ng", "-w", join(staged, "long-source.wav"), [...Array(25).keys()].map((i) => `this is sentence number ${i} of a long recording.`).join(" ")]);
   await cluster.container.copyDirectoriesToContainer([{ source: staged, target: `${HOME}/batch` }]);
   const owned = await cluster.container.exec(["chown", "-R", "svc:svc", "/home/svc"]);
   if (owned.exitCode !== 0) throw new Error(owned.output);
@@ -133,60 +114,5 @@ describe("batch jobs on Slurm", () => {
       expect((await client.batches.get(id)).progress).toMatchObject({ phase: "finished", total: TEXTS, done: TEXTS, failed: 0 });
     },
     RUNTIME_UPLOAD_TEST_MS,
-  );
-
-  test(
-    "a --time too short for its inputs: resubmitted until done (2+ allocations), also across kill -9 of the app and svc start",
-    async () => {
-      const out = `${HOME}/batch/long-transcripts`;
-      let linked = 0;
-      const link = async (count: number) => {
-        await onCluster(`cd ${HOME}/batch/long && for i in $(seq ${linked} ${linked + count - 1}); do ln ../long-source.wav long-$(printf %04d $i).wav; done`);
-        linked += count;
-      };
-      await link(LONG_AHEAD);
-      const run = await runSvc(
-        ["batch", "run", "-p", PROFILE, "--time", "1", "transcribe", SPEECH_MODEL, "--input-dir", "~/svc/batch/long", "--output-dir", "~/svc/batch/long-transcripts", "--concurrency", "1", "--idle-timeout", "5"],
-        env,
-      );
-      expect(run.code).toBe(0);
-      const id = run.stdout.trim();
-      // Until the second allocation: more inputs whenever fewer than LONG_AHEAD are left (the app is down a while on the way: its misses are skipped).
-      let feeding = true;
-      const feeder = (async () => {
-        while (feeding) {
-          const record = await client.batches.get(id).catch(() => undefined);
-          if (record && record.allocations >= 2) break;
-          const ended = (record?.progress?.done ?? 0) + (record?.progress?.failed ?? 0);
-          if (record && linked - ended < LONG_AHEAD) await link(LONG_AHEAD);
-          await Bun.sleep(1000);
-        }
-      })();
-      await eventually(async () => ((await client.batches.get(id)).progress?.done ?? 0) >= 2, 300_000, "a few transcripts");
-
-      // kill -9 of svc start (its components exit once it is gone), then svc start on the same home and port.
-      await started.killAndRestart();
-      const before = await outputs(out);
-      expect(before.size).toBeLessThan(linked * 2);
-
-      try {
-        await eventually(async () => (await client.batches.get(id)).allocations >= 2, 600_000, "a second allocation");
-      } finally {
-        feeding = false;
-        await feeder;
-      }
-      await reaches(id, "COMPLETED", 600_000);
-      const details = await client.batches.get(id);
-      console.log(`--time 1: ${linked} inputs over ${details.allocations} allocations`);
-      expect(details.allocations).toBeGreaterThanOrEqual(2);
-      expect(details.events.map((e) => e.reason ?? "").some((reason) => reason.includes("reached its time limit"))).toBe(true);
-      expect(details.progress).toMatchObject({ phase: "finished", total: linked, done: linked, failed: 0 });
-      const after = await outputs(out);
-      expect(after.size).toBe(linked * 2);
-      for (const [path, mtime] of before) expect(after.get(path)).toBe(mtime);
-      const ls = await runSvc(["batch", "ls", "--all"], env);
-      expect(ls.stdout).toMatch(new RegExp(`${id.slice(0, 13)}.*COMPLETED.*\\s${details.allocations}\\s`));
-    },
-    1_200_000,
   );
 });

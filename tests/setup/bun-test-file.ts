@@ -2,7 +2,7 @@
  * One test file in its own `bun test` process, its output (both streams, as they came) kept to be
  * printed whole when it ends, its counts read from bun's summary.
  */
-import { TEST_FILE_VARIABLE } from "../support/test-file-label";
+import { TEST_FILE_VARIABLE } from "@svc/testing/test-file-label";
 import { killTree, removeContainersOf } from "./process-tree";
 
 export interface Counts {

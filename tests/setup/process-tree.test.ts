@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ensureBaseImage, eventually, processExists } from "@svc/testing";
-import { TEST_FILE_LABEL } from "../support/test-file-label";
+import { TEST_FILE_LABEL } from "@svc/testing/test-file-label";
 import { killTree, processTree, removeContainersOf } from "./process-tree";
 
 describe("ending a test file that ran past its bound", () => {

@@ -4,7 +4,7 @@
  * before any is killed) and the containers labelled with its name (tests/support/test-file-label.ts).
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { TEST_FILE_LABEL } from "../support/test-file-label";
+import { TEST_FILE_LABEL } from "@svc/testing/test-file-label";
 
 /** Every process's parent, from /proc (a process gone meanwhile is skipped). */
 function parents(): Map<number, number> {

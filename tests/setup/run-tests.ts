@@ -13,7 +13,7 @@ import { failureDigest } from "./failure-digest";
 import { runPythonTests } from "./python-tests";
 import { runQueue } from "./run-queue";
 import { buildTestImages } from "./test-images";
-import { PREBUILT_IMAGES_VARIABLE } from "../support/prebuilt-images";
+import { PREBUILT_IMAGES_VARIABLE } from "@svc/testing/prebuilt-images";
 import { readDurations, scheduleOrder, testFiles, writeDurations } from "./test-files";
 
 const root = new URL("../..", import.meta.url).pathname;

@@ -5,7 +5,7 @@
  * on a new machine, and every file hashed the runtime tree again to learn its tag. Prints the tags
  * as the JSON of SVC_TEST_PREBUILT_IMAGES (tests/support/prebuilt-images.ts).
  */
-import type { PrebuiltImages } from "../support/prebuilt-images";
+import type { PrebuiltImages } from "@svc/testing/prebuilt-images";
 
 const root = new URL("../..", import.meta.url).pathname;
 

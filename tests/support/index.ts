@@ -24,3 +24,4 @@ export * from "./openai-batches";
 export * from "./deployments";
 export * from "./prebuilt-images";
 export * from "./test-file-label";
+export * from "./cluster-files";
