@@ -20,10 +20,12 @@ const HOME = "/home/svc/svc";
  * Inputs are links to a recording that takes a second or more to transcribe, made while the first
  * allocation runs and kept this many ahead of the job, until that allocation has reached its time
  * limit: as much work as one minute holds on this machine, loaded or idle, and little more (a fixed
- * 150 took 2.5 minutes on an idle machine and over 20 on a loaded one).
+ * 150 took 2.5 minutes on an idle machine and over 20 on a loaded one). The job's idle timeout
+ * outlasts the seconds by which the progress svc shows lags behind the job, and svc's restart on the
+ * way, so the job does not end for want of inputs while they are still being added.
  */
-const LONG_AHEAD = 15;
-
+const LONG_AHEAD = 8;
+const IDLE_TIMEOUT_S = 15;
 let started: ClusterApp;
 let cluster: SshTestHost;
 let client: SvcClient;
@@ -61,7 +63,7 @@ describe("a batch job on Slurm", () => {
       };
       await link(LONG_AHEAD);
       const run = await runSvc(
-        ["batch", "run", "-p", PROFILE, "--time", "1", "transcribe", SPEECH_MODEL, "--input-dir", "~/svc/batch/long", "--output-dir", "~/svc/batch/long-transcripts", "--concurrency", "1", "--idle-timeout", "5"],
+        ["batch", "run", "-p", PROFILE, "--time", "1", "transcribe", SPEECH_MODEL, "--input-dir", "~/svc/batch/long", "--output-dir", "~/svc/batch/long-transcripts", "--concurrency", "1", "--idle-timeout", String(IDLE_TIMEOUT_S)],
         env,
       );
       expect(run.code).toBe(0);
@@ -73,7 +75,7 @@ describe("a batch job on Slurm", () => {
           const record = await client.batches.get(id).catch(() => undefined);
           if (record && record.allocations >= 2) break;
           const ended = (record?.progress?.done ?? 0) + (record?.progress?.failed ?? 0);
-          if (record && linked - ended < LONG_AHEAD) await link(LONG_AHEAD);
+          if (record && linked - ended < LONG_AHEAD) await link(LONG_AHEAD - (linked - ended));
           await Bun.sleep(1000);
         }
       })();
