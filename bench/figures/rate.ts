@@ -5,8 +5,9 @@
  * load), to a fast upstream (a Bun server of the bench answering each chat at once with a small JSON
  * and its usage) registered with `svc endpoint add`: directly, through the gateway's `/v1` as users
  * run it (debug off, auth on, a key from `svc key create`, usage recorded) and through Debian's nginx
- * proxying the same upstream (upstream keep-alive, one worker like the gateway's one process).
- * Every side gets the same headers. The load client is a Bun process of its own (bench/lib/rate-load.ts),
+ * proxying the same upstream (upstream keep-alive, one worker like the gateway's one process), and,
+ * for scale, through the least a proxy on Bun can do (a bare Bun.serve passing each request on with
+ * fetch; shown, not judged). Every side gets the same headers. The load client is a Bun process of its own (bench/lib/rate-load.ts),
  * so its event loop is not the gateway's; on 2 cores it shares them with the upstream, the gateway
  * and nginx, and its own lag counts on every side alike. The sides alternate in each of `ROUNDS`
  * rounds (RATE_ROUNDS=N for more); each round's additions are over that round's direct run, and the
@@ -25,9 +26,11 @@ const RATES = [200, 500, 1000, 2000];
 const ROUNDS = Number(process.env.RATE_ROUNDS ?? 5);
 /** Long enough for 1,000 requests at each rate (a p99 of ten), and at least 2 s. */
 const secondsAt = (rate: number) => Math.max(2, 1000 / rate);
+/** Each side's load before the rounds. */
+const WARM_UP = { rate: 1000, seconds: 3 };
 const MODEL = "bench/rate-fast";
 const CLIENT = join(REPO_ROOT, "bench", "lib", "rate-load.ts");
-const SIDES = ["direct", "gateway", "nginx"] as const;
+const SIDES = ["direct", "gateway", "nginx", "bun"] as const;
 type Side = (typeof SIDES)[number];
 
 /** An OpenAI-compatible server that answers every chat at once: what the gateway adds is all there is to see. */
@@ -44,6 +47,14 @@ function startFastUpstream() {
   return bunServer(
     (port) =>
       `const json = { "content-type": "application/json" }; Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: async (r) => { const path = new URL(r.url).pathname; if (path === "/v1/chat/completions") { await r.arrayBuffer(); return new Response(${JSON.stringify(answer)}, { headers: json }); } if (path === "/v1/models") return new Response(${JSON.stringify(models)}, { headers: json }); return new Response("ok"); } })`,
+    async (url) => (await fetch(`${url}/health`)).ok,
+  );
+}
+
+/** For scale, the least a proxy on Bun can do: Bun.serve passing each request on with fetch, nothing else. */
+function startBareBunProxy(backendPort: number) {
+  return bunServer(
+    (port) => `Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: (r) => { const u = new URL(r.url); return fetch("http://127.0.0.1:${backendPort}" + u.pathname + u.search, { method: r.method, headers: r.headers, body: r.body }); } })`,
     async (url) => (await fetch(`${url}/health`)).ok,
   );
 }
@@ -91,6 +102,7 @@ export async function requestRate(): Promise<Row[]> {
   const upstream = await startFastUpstream();
   const app = await startSvc({ env: { SVC_DEBUG: "false", SVC_AUTH_TOKEN: token } });
   const nginx = await startNginx([Number(new URL(upstream.url).port)]);
+  const bare = await startBareBunProxy(Number(new URL(upstream.url).port));
   try {
     const env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), SVC_AUTH_TOKEN: token };
     const added = await runSvc(["endpoint", "add", "bench-rate", `${upstream.url}/v1`, "--models", MODEL], env);
@@ -98,19 +110,20 @@ export async function requestRate(): Promise<Row[]> {
     const created = await runSvc(["key", "create", "--name", "bench-rate", "--json"], env);
     if (created.code !== 0) throw new Error(`svc key create: ${created.stderr}`);
     const { key } = JSON.parse(created.stdout) as { key: string };
-    const targets: Record<Side, string> = { direct: `${upstream.url}/v1/chat/completions`, gateway: `${app.url}/v1/chat/completions`, nginx: `${nginx.url}/v1/chat/completions` };
+    const path = "/v1/chat/completions";
+    const targets: Record<Side, string> = { direct: `${upstream.url}${path}`, gateway: `${app.url}${path}`, nginx: `${nginx.url}${path}`, bun: `${bare.url}${path}` };
     // Whose CPU each side costs: the proxy's own process(es); direct has none in between.
-    const proxyPids: Record<Side, number[]> = { direct: [], gateway: listenerPids(app.port), nginx: nginx.pids() };
+    const proxyPids: Record<Side, number[]> = { direct: [], gateway: listenerPids(app.port), nginx: nginx.pids(), bun: listenerPids(Number(new URL(bare.url).port)) };
 
     const runs: Array<{ side: Side; rate: number; round: number }> = [];
-    // Not counted: each side's first connections and the gateway's first look-ups.
-    for (const side of SIDES) runs.push({ side, rate: 500, round: -1 });
+    // Not counted: each side's first connections, the gateway's first look-ups and its JIT's first compilations (a run of 1 s at 500/s left the gateway's first 2,000/s round ~10× slower at p99).
+    for (const side of SIDES) runs.push({ side, rate: WARM_UP.rate, round: -1 });
     for (let round = 0; round < ROUNDS; round++)
       for (const rate of RATES)
         // The order of the sides turns each round: a side is not always the one after another's stragglers.
         for (let i = 0; i < SIDES.length; i++) runs.push({ side: SIDES[(i + round) % SIDES.length]!, rate, round });
     const plan: RatePlan = {
-      runs: runs.map(({ side, rate, round }) => ({ target: targets[side], rate, seconds: round < 0 ? 1 : secondsAt(rate) })),
+      runs: runs.map(({ side, rate, round }) => ({ target: targets[side], rate, seconds: round < 0 ? WARM_UP.seconds : secondsAt(rate) })),
       headers: { authorization: `Bearer ${key}` },
       body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "Say hello." }], max_tokens: 8 }),
       pauseMs: 300,
@@ -137,10 +150,10 @@ export async function requestRate(): Promise<Row[]> {
     }
 
     return RATES.map((rate) => {
-      const [direct, gateway, proxied] = SIDES.map((side) => at(side, rate));
+      const [direct, gateway, proxied, bun] = SIDES.map((side) => at(side, rate));
       // Each round's proxy against that round's direct run, then the median round: the machine's other work swings whole rounds.
       const added = (side: Seen, field: "p50" | "p99") => median(side[field].map((value, round) => value - direct![field][round]!));
-      const [g50, g99, n50, n99] = [added(gateway!, "p50"), added(gateway!, "p99"), added(proxied!, "p50"), added(proxied!, "p99")];
+      const [g50, g99, n50, n99, b50, b99] = [added(gateway!, "p50"), added(gateway!, "p99"), added(proxied!, "p50"), added(proxied!, "p99"), added(bun!, "p50"), added(bun!, "p99")];
       const errors = (side: Seen) => `${side.failed} errors of ${thousands(side.sent)}${side.firstFailure ? ` (${side.firstFailure.slice(0, 60)})` : ""}`;
       const cpu = (side: Seen) => `${median(side.cpuPerRequest).toFixed(0)} µs CPU per request`;
       const withinAbsolute = g50 <= 1 && g99 <= 5;
@@ -148,7 +161,7 @@ export async function requestRate(): Promise<Row[]> {
       return {
         figure: `open-loop ${thousands(rate)} requests/s, small chats through /v1 to an outside endpoint: latency added over direct, p50 / p99`,
         svc: `${signed(g50)} / ${signed(g99)}; ${errors(gateway!)}; ${cpu(gateway!)}`,
-        comparison: `nginx ${signed(n50)} / ${signed(n99)} (${errors(proxied!)}; ${cpu(proxied!)}); direct ${median(direct!.p50).toFixed(2)} / ${median(direct!.p99).toFixed(2)} ms (${errors(direct!)})`,
+        comparison: `nginx ${signed(n50)} / ${signed(n99)} (${errors(proxied!)}; ${cpu(proxied!)}); bare Bun proxy ${signed(b50)} / ${signed(b99)} (${bun!.failed} errors; ${cpu(bun!)}); direct ${median(direct!.p50).toFixed(2)} / ${median(direct!.p99).toFixed(2)} ms (${errors(direct!)})`,
         ratio: Math.max(g50 / 1, g99 / 5),
         goal: "≤ +1 / +5 ms, or ≤ nginx's",
         met: gateway!.failed === 0 && direct!.failed === 0 && (withinAbsolute || withinNginx),
@@ -156,6 +169,7 @@ export async function requestRate(): Promise<Row[]> {
     });
   } finally {
     await nginx.stop();
+    await bare.stop();
     await app.cleanup();
     await upstream.stop();
   }
