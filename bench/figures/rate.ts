@@ -33,7 +33,11 @@ const CLIENT = join(REPO_ROOT, "bench", "lib", "rate-load.ts");
 const SIDES = ["direct", "gateway", "nginx", "bun"] as const;
 type Side = (typeof SIDES)[number];
 
-/** An OpenAI-compatible server that answers every chat at once: what the gateway adds is all there is to see. */
+/**
+ * An OpenAI-compatible server that answers every chat at once: what the gateway adds is all there is
+ * to see. It never closes an idle connection (Bun's default closes them after 10 s, and nginx, which
+ * keeps its upstream connections for 60 s, then answered a POST sent on one just closed with 502).
+ */
 function startFastUpstream() {
   const answer = JSON.stringify({
     id: "chatcmpl-bench",
@@ -46,7 +50,7 @@ function startFastUpstream() {
   const models = JSON.stringify({ object: "list", data: [{ id: MODEL, object: "model", created: 0, owned_by: "bench" }] });
   return bunServer(
     (port) =>
-      `const json = { "content-type": "application/json" }; Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: async (r) => { const path = new URL(r.url).pathname; if (path === "/v1/chat/completions") { await r.arrayBuffer(); return new Response(${JSON.stringify(answer)}, { headers: json }); } if (path === "/v1/models") return new Response(${JSON.stringify(models)}, { headers: json }); return new Response("ok"); } })`,
+      `const json = { "content-type": "application/json" }; Bun.serve({ hostname: "127.0.0.1", port: ${port}, idleTimeout: 0, fetch: async (r) => { const path = new URL(r.url).pathname; if (path === "/v1/chat/completions") { await r.arrayBuffer(); return new Response(${JSON.stringify(answer)}, { headers: json }); } if (path === "/v1/models") return new Response(${JSON.stringify(models)}, { headers: json }); return new Response("ok"); } })`,
     async (url) => (await fetch(`${url}/health`)).ok,
   );
 }
@@ -154,7 +158,9 @@ export async function requestRate(): Promise<Row[]> {
       // Each round's proxy against that round's direct run, then the median round: the machine's other work swings whole rounds.
       const added = (side: Seen, field: "p50" | "p99") => median(side[field].map((value, round) => value - direct![field][round]!));
       const [g50, g99, n50, n99, b50, b99] = [added(gateway!, "p50"), added(gateway!, "p99"), added(proxied!, "p50"), added(proxied!, "p99"), added(bun!, "p50"), added(bun!, "p99")];
-      const errors = (side: Seen) => `${side.failed} errors of ${thousands(side.sent)}${side.firstFailure ? ` (${side.firstFailure.slice(0, 60)})` : ""}`;
+      // One line of the table: a failure's text (an HTML page from nginx, say) on one line, without the table's bars.
+      const failure = (text: string) => text.replace(/\s+/g, " ").replaceAll("|", "/").slice(0, 60);
+      const errors = (side: Seen) => `${side.failed} errors of ${thousands(side.sent)}${side.firstFailure ? ` (${failure(side.firstFailure)})` : ""}`;
       const cpu = (side: Seen) => `${median(side.cpuPerRequest).toFixed(0)} µs CPU per request`;
       const withinAbsolute = g50 <= 1 && g99 <= 5;
       const withinNginx = g50 <= Math.max(n50, 0) && g99 <= Math.max(n99, 0);
