@@ -9,7 +9,8 @@
  * server, not in this client's fetch.
  */
 export interface RatePlan {
-  runs: Array<{ target: string; rate: number; seconds: number }>;
+  /** `headers` of a run are added to the plan's. */
+  runs: Array<{ target: string; rate: number; seconds: number; headers?: Record<string, string> }>;
   headers: Record<string, string>;
   body: string;
   /** A pause between runs (ms), so one run's stragglers do not fall into the next. */
@@ -33,10 +34,10 @@ export interface RunResult {
 const REQUEST_TIMEOUT_MS = 10_000;
 
 const plan = (await Bun.stdin.json()) as RatePlan;
-const headers = { "content-type": "application/json", ...plan.headers };
+const common = { "content-type": "application/json", ...plan.headers };
 const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 
-async function run(index: number, target: string, rate: number, seconds: number): Promise<RunResult> {
+async function run(index: number, target: string, rate: number, seconds: number, headers: Record<string, string>): Promise<RunResult> {
   const count = Math.round(rate * seconds);
   const interval = 1000 / rate;
   const latencies = new Float64Array(count).fill(Number.NaN);
@@ -68,8 +69,8 @@ async function run(index: number, target: string, rate: number, seconds: number)
   return { run: index, sent: count, failed: failures.length, firstFailure: failures[0] ?? null, p50: percentile(answered, 0.5), p99: percentile(answered, 0.99), max: answered[answered.length - 1] ?? Number.NaN, sendLagMax };
 }
 
-for (const [index, { target, rate, seconds }] of plan.runs.entries()) {
+for (const [index, { target, rate, seconds, headers }] of plan.runs.entries()) {
   console.log(JSON.stringify({ begin: index }));
-  console.log(JSON.stringify(await run(index, target, rate, seconds)));
+  console.log(JSON.stringify(await run(index, target, rate, seconds, { ...common, ...headers })));
   await Bun.sleep(plan.pauseMs);
 }
