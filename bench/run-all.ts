@@ -1,7 +1,7 @@
 /**
  * `bun bench/run-all.ts [figure …]`: every figure of "faster than the tools it sits beside", each with
  * both sides measured in this run, as one table: figure, svc, comparison, ratio, goal, met?. Names
- * (cli, ls, proxy, launch-docker, launch-slurm, control-loop, runtime, streams, prefix-routing) pick some; none runs all.
+ * (cli, ls, proxy, launch-docker, launch-slurm, control-loop, runtime, streams, prefix-routing, rate) pick some; none runs all.
  * The machine may be shared with other work: the load average is printed before and after.
  * Needs Docker (and for launch-slurm the Slurm test image); installs hyperfine and nginx-light
  * from Debian when missing. Traffic stays on loopback; every loop is bounded.
@@ -17,6 +17,7 @@ import { controlLoop } from "./figures/control-loop";
 import { runtimeVsEngine } from "./figures/runtime";
 import { manyStreams } from "./figures/streams";
 import { prefixRouting } from "./figures/prefix-routing";
+import { requestRate } from "./figures/rate";
 
 const FIGURES: Record<string, () => Promise<Row[]>> = {
   cli: cliStartup,
@@ -28,6 +29,7 @@ const FIGURES: Record<string, () => Promise<Row[]>> = {
   runtime: runtimeVsEngine,
   streams: manyStreams,
   "prefix-routing": prefixRouting,
+  rate: requestRate,
 };
 
 const wanted = process.argv.slice(2);

@@ -31,6 +31,8 @@ error_log ${dir}/error.log;
 events { worker_connections ${connections}; }
 http {
   access_log ${dir}/access.log;
+  # nginx closes a client's connection after its 1,000th request by default; a client that had just taken it for the next one got ECONNRESET (the gateway sets no such limit).
+  keepalive_requests 1000000;
   client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
   upstream service { ${options.streaming ? "least_conn; " : ""}${servers} keepalive 32; }
   server {

@@ -18,6 +18,7 @@ import { holdOpen, IDLE_TIMEOUT_SECONDS } from "./guard/hold-open";
 import { PROXY_BODY_LIMIT } from "./guard/service";
 import { mkdirSync } from "node:fs";
 import { openGatewayDb } from "./db/connection";
+import { checkpointOffThread } from "./db/wal-checkpoints";
 import { KeyRing } from "./keys/service";
 import { keysController } from "./keys";
 import { v1Authenticator } from "./keys/v1-auth";
@@ -59,6 +60,8 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   const layout = homeLayout(settings.homeDir);
   mkdirSync(layout.dataDir("gateway"), { recursive: true, mode: 0o700 });
   const db = openGatewayDb(layout.dataDir("gateway"));
+  // Usage rows are committed every 20 ms under load: the log's checkpoints, which sync to disk, go to a thread of their own.
+  const checkpoints = checkpointOffThread(db.$client);
   const keys = new KeyRing(db);
   const usage = new UsageStore(db, usageRetentionDays);
   // Stored responses (/v1/responses) are kept as long as usage.
@@ -111,7 +114,10 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   })
     .use(errorHandler)
     // Usage rows are written in batches: what is still waiting goes in before the gateway exits.
-    .onStop(() => usage.flush())
+    .onStop(() => {
+      usage.flush();
+      checkpoints.stop();
+    })
     .use(requestGuard(guard))
     .onAfterHandle(({ set }) => {
       set.headers["x-content-type-options"] = "nosniff";

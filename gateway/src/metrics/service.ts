@@ -3,6 +3,7 @@ import { SERVICE_METRICS_PATH } from "@svc/contracts";
 import type { InternalClient } from "@svc/platform";
 import type { ReplicaChooser } from "../openai/replica-choice";
 import type { V1Outcome } from "../openai/outcome";
+import { CounterTally } from "./tally";
 
 /** The model label of requests for a model nothing serves. */
 export const NOT_SERVED = "(not served)";
@@ -14,43 +15,43 @@ export const NOT_SERVED = "(not served)";
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: "svc_v1_requests_total",
-    help: "Requests through /v1, by model, service, endpoint and status.",
-    labelNames: ["model", "service", "endpoint", "status"],
-    registers: [this.registry],
-  });
-  private readonly errors = new Counter({
-    name: "svc_v1_errors_total",
-    help: "Requests through /v1 answered with a 4xx or 5xx status, or whose stream broke.",
-    labelNames: ["model", "service", "endpoint"],
-    registers: [this.registry],
-  });
-  private readonly duration = new Histogram({
-    name: "svc_v1_request_duration_seconds",
-    help: "Time from a /v1 request's arrival to the end of its answer.",
-    labelNames: ["model", "service"],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
-    registers: [this.registry],
-  });
-  private readonly streams = new Counter({
-    name: "svc_v1_streams_total",
-    help: "Streamed answers through /v1, by service and how their end and usage were learned: record (from svc's runtime's records; the stream passed untouched) or read (read on its way).",
-    labelNames: ["service", "end_from"],
-    registers: [this.registry],
-  });
-  private readonly tokens = new Counter({
-    name: "svc_v1_tokens_total",
-    help: "Tokens of /v1 requests (kind: prompt = in, completion = out), from each answer's usage.",
-    labelNames: ["model", "service", "kind"],
-    registers: [this.registry],
-  });
+  // The counters of /v1 requests are summed here per request and set when scraped (CounterTally).
+  private readonly requests = new CounterTally(["model", "service", "endpoint", "status"] as const);
+  private readonly errors = new CounterTally(["model", "service", "endpoint"] as const);
+  private readonly streams = new CounterTally(["service", "end_from"] as const);
+  private readonly tokens = new CounterTally(["model", "service", "kind"] as const);
+  private readonly duration: Histogram<"model" | "service">;
 
   constructor(
     private readonly client: InternalClient,
     chooser: ReplicaChooser,
   ) {
     const balancer = chooser.balancer;
+    const tallied = <Name extends string>(name: string, help: string, tally: CounterTally<Name>) =>
+      new Counter({
+        name,
+        help,
+        labelNames: tally.labelNames,
+        registers: [this.registry],
+        collect() {
+          tally.setInto(this);
+        },
+      });
+    tallied("svc_v1_requests_total", "Requests through /v1, by model, service, endpoint and status.", this.requests);
+    tallied("svc_v1_errors_total", "Requests through /v1 answered with a 4xx or 5xx status, or whose stream broke.", this.errors);
+    this.duration = new Histogram({
+      name: "svc_v1_request_duration_seconds",
+      help: "Time from a /v1 request's arrival to the end of its answer.",
+      labelNames: ["model", "service"],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registers: [this.registry],
+    });
+    tallied(
+      "svc_v1_streams_total",
+      "Streamed answers through /v1, by service and how their end and usage were learned: record (from svc's runtime's records; the stream passed untouched) or read (read on its way).",
+      this.streams,
+    );
+    tallied("svc_v1_tokens_total", "Tokens of /v1 requests (kind: prompt = in, completion = out), from each answer's usage.", this.tokens);
     new Gauge({
       name: "svc_v1_in_flight",
       help: "Requests through /v1 and /proxy/<id> being answered now, by service.",
@@ -88,13 +89,13 @@ export class GatewayMetrics {
     // Only served repo ids become labels: a caller's made-up names would add a series each.
     const model = outcome.modelServed ? outcome.model! : outcome.model === null ? "" : NOT_SERVED;
     const service = outcome.serviceName ?? "";
-    this.requests.inc({ model, service, endpoint: outcome.endpoint, status: String(outcome.status) });
-    if (outcome.status >= 400 || outcome.end === "error") this.errors.inc({ model, service, endpoint: outcome.endpoint });
+    this.requests.add(1, model, service, outcome.endpoint, String(outcome.status));
+    if (outcome.status >= 400 || outcome.end === "error") this.errors.add(1, model, service, outcome.endpoint);
     this.duration.observe({ model, service }, outcome.latencyMs / 1000);
-    if (outcome.streamEnd) this.streams.inc({ service, end_from: outcome.streamEnd });
+    if (outcome.streamEnd) this.streams.add(1, service, outcome.streamEnd);
     if (outcome.usage) {
-      this.tokens.inc({ model, service, kind: "prompt" }, outcome.usage.promptTokens);
-      this.tokens.inc({ model, service, kind: "completion" }, outcome.usage.completionTokens);
+      this.tokens.add(outcome.usage.promptTokens, model, service, "prompt");
+      this.tokens.add(outcome.usage.completionTokens, model, service, "completion");
     }
   }
 

@@ -13,11 +13,13 @@ export class LeastInFlight {
 
   pick(repo: string, services: ServiceRoute[]): ServiceRoute | undefined {
     if (services.length === 0) return undefined;
+    const turn = this.turn.get(repo) ?? 0;
+    this.turn.set(repo, turn + 1);
+    // One service (an outside endpoint, a model served once) is the choice: no copy, sort or count.
+    if (services.length === 1) return services[0];
     const ordered = [...services].sort((a, b) => a.id.localeCompare(b.id));
     const fewest = Math.min(...ordered.map((service) => this.count(service.id)));
     const least = ordered.filter((service) => this.count(service.id) === fewest);
-    const turn = this.turn.get(repo) ?? 0;
-    this.turn.set(repo, turn + 1);
     return least[turn % least.length];
   }
 

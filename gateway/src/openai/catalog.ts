@@ -8,13 +8,22 @@ import type { InternalClient } from "@svc/platform";
  * they arrive, instead of together once the list is read. See docs/benchmarks.md.)
  */
 const CATALOG_TTL_MS = 1000;
+/**
+ * A list this old is still used, but the request that finds it reads it again meanwhile: under a
+ * steady load no request waits for the look-up (at 2,000 requests/s the ~20 that waited for it each
+ * second, each a few ms under load, made the 99th percentile). The list used is still never older
+ * than CATALOG_TTL_MS, and after a quiet second a request still waits for a new one.
+ */
+const READ_AHEAD_MS = 750;
 /** A list read this recently is fresh enough to confirm a refusal with. */
 const FRESH_MS = 100;
 
-/** The live services and their addresses, from orchestrator-svc, refreshed at most once a second (or when told). */
+/** The live services and their addresses, from orchestrator-svc, refreshed at most once a second (or when told), ahead of time while in use. */
 export class ServiceCatalog {
   private cached: { routes: ServiceRoute[]; readAt: number } | undefined;
   private pending: Promise<ServiceRoute[]> | undefined;
+  /** Counts invalidations: a read begun before the last one is not kept. */
+  private generation = 0;
 
   constructor(private readonly load: () => Promise<ServiceRoute[]>) {}
 
@@ -29,7 +38,14 @@ export class ServiceCatalog {
 
   /** The live services; throws when orchestrator-svc does not answer. */
   async routes(): Promise<ServiceRoute[]> {
-    if (this.cached && this.cached.readAt > Date.now() - CATALOG_TTL_MS) return this.cached.routes;
+    if (this.cached) {
+      const age = Date.now() - this.cached.readAt;
+      if (age < CATALOG_TTL_MS) {
+        // A failed read ahead leaves the list as it is: the request after it expires meets the failure.
+        if (age >= READ_AHEAD_MS) this.readNow().catch(() => {});
+        return this.cached.routes;
+      }
+    }
     return this.readNow();
   }
 
@@ -42,17 +58,23 @@ export class ServiceCatalog {
   /** Forget the list (a service was stopped, or did not answer): the next request looks again. */
   invalidate(): void {
     this.cached = undefined;
+    // A read under way (a read ahead, most often) may have begun before the change: the next request starts its own.
+    this.pending = undefined;
+    this.generation++;
   }
 
   private readNow(): Promise<ServiceRoute[]> {
-    this.pending ??= this.load()
+    if (this.pending) return this.pending;
+    const generation = this.generation;
+    const read = this.load()
       .then((routes) => {
-        this.cached = { routes, readAt: Date.now() };
+        if (generation === this.generation) this.cached = { routes, readAt: Date.now() };
         return routes;
       })
       .finally(() => {
-        this.pending = undefined;
+        if (this.pending === read) this.pending = undefined;
       });
-    return this.pending;
+    this.pending = read;
+    return read;
   }
 }

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import type { UsageGrouping } from "@svc/contracts";
 import type { GatewayDb } from "../db/connection";
 import { usage } from "../db/schema";
@@ -18,14 +18,37 @@ export interface Counts {
 /** How long a recorded request waits to be written with the others recorded meanwhile. */
 const WRITE_AFTER_MS = 20;
 
+/** The columns of a usage row as `rowValues` gives them. */
+const WRITTEN = ["at", "keyId", "caller", "endpoint", "model", "serviceId", "serviceName", "status", "end", "latencyMs", "promptTokens", "completionTokens"] as const;
+
+/** An outcome's row, in WRITTEN's order. */
+const rowValues = (outcome: V1Outcome) => [
+  outcome.at.toISOString(),
+  outcome.caller.kind === "key" ? outcome.caller.id : null,
+  callerName(outcome.caller),
+  outcome.endpoint,
+  outcome.model,
+  outcome.serviceId,
+  outcome.serviceName,
+  outcome.status,
+  outcome.end,
+  outcome.latencyMs,
+  outcome.usage?.promptTokens ?? null,
+  outcome.usage?.completionTokens ?? null,
+];
+
 /**
  * Every /v1 request, kept `retentionDays` in the gateway's database. Rows are written together, one
  * transaction for what was recorded within WRITE_AFTER_MS (a commit each cost the gateway's one thread
  * ~50 µs, as much as the rest of a streamed request's own work), and always before anything is read.
  */
 export class UsageStore {
-  /** One row per /v1 request: prepared once, as building the statement cost more than running it. */
-  private readonly insert;
+  /**
+   * Writes rows in one transaction. One row per /v1 request, through a statement of bun:sqlite's own
+   * prepared once, its values bound by position (drizzle's prepared insert named and mapped each
+   * value: ~4 of ~12 µs a row).
+   */
+  private readonly insertAll: (rows: V1Outcome[]) => void;
   private waiting: V1Outcome[] = [];
   private readonly write = () => {
     try {
@@ -39,24 +62,12 @@ export class UsageStore {
     private readonly db: GatewayDb,
     readonly retentionDays: number,
   ) {
-    const value = (name: string) => sql.placeholder(name);
-    this.insert = db
-      .insert(usage)
-      .values({
-        at: value("at"),
-        keyId: value("keyId"),
-        caller: value("caller"),
-        endpoint: value("endpoint"),
-        model: value("model"),
-        serviceId: value("serviceId"),
-        serviceName: value("serviceName"),
-        status: value("status"),
-        end: value("end"),
-        latencyMs: value("latencyMs"),
-        promptTokens: value("promptTokens"),
-        completionTokens: value("completionTokens"),
-      })
-      .prepare();
+    const columns = getTableColumns(usage);
+    const names = WRITTEN.map((field) => `"${columns[field].name}"`).join(", ");
+    const insert = db.$client.prepare(`insert into usage (${names}) values (${WRITTEN.map(() => "?").join(", ")})`);
+    this.insertAll = db.$client.transaction((rows: V1Outcome[]) => {
+      for (const outcome of rows) insert.run(...rowValues(outcome));
+    });
   }
 
   record(outcome: V1Outcome): void {
@@ -68,26 +79,7 @@ export class UsageStore {
     if (this.waiting.length === 0) return;
     const rows = this.waiting;
     this.waiting = [];
-    this.db.$client.transaction(() => {
-      for (const outcome of rows) this.row(outcome);
-    })();
-  }
-
-  private row(outcome: V1Outcome): void {
-    this.insert.run({
-      at: outcome.at.toISOString(),
-      keyId: outcome.caller.kind === "key" ? outcome.caller.id : null,
-      caller: callerName(outcome.caller),
-      endpoint: outcome.endpoint,
-      model: outcome.model,
-      serviceId: outcome.serviceId,
-      serviceName: outcome.serviceName,
-      status: outcome.status,
-      end: outcome.end,
-      latencyMs: outcome.latencyMs,
-      promptTokens: outcome.usage?.promptTokens ?? null,
-      completionTokens: outcome.usage?.completionTokens ?? null,
-    });
+    this.insertAll(rows);
   }
 
   /** Deletes what is older than the retention period; how many rows went. */
