@@ -9,7 +9,7 @@ const AUTOCHECKPOINT_PAGES = 1000;
 /**
  * Moves the checkpoints of `sqlite` (a database in WAL mode) off the calling thread. SQLite runs them
  * in the connection that commits, once its log is 1,000 pages long, and a checkpoint syncs the log
- * and the database to disk: 20–60 ms on the development VM. Usage rows are committed every 20 ms,
+ * and the database to disk: 20–60 ms on the development VM, over 100 ms under load. Usage rows are committed every 20 ms,
  * so at 2,000 /v1 requests/s the gateway's one JavaScript thread stopped for one every ~2 s, and
  * every request arriving meanwhile waited (the 99th percentile of `bun bench/run-all.ts rate`).
  * This connection no longer checkpoints; a worker thread with its own connection does, every
