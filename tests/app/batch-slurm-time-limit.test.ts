@@ -10,12 +10,10 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { SvcClient } from "@svc/client";
 import type { BatchStatus } from "@svc/contracts";
-import { batchReaches, clusterFiles, eventually, runSvc, sh, startAppWithCluster, tempHome, type ClusterApp, type SshTestHost } from "@svc/testing";
+import { batchReaches, CLUSTER_HOME, clusterFiles, eventually, runSvc, sh, startAppWithCluster, tempHome, SPEECH_MODEL, type ClusterApp, type SshTestHost } from "@svc/testing";
 
-const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
 const PROFILE = "cluster";
-/** The profile's home (~/svc) as the cluster's user `svc` has it. */
-const HOME = "/home/svc/svc";
+const HOME = CLUSTER_HOME;
 /**
  * Inputs are links to a recording that takes a second or more to transcribe, made while the first
  * allocation runs and kept this many ahead of the job, until that allocation has reached its time

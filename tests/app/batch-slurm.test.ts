@@ -9,12 +9,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SvcClient } from "@svc/client";
 import type { BatchRecord, BatchStatus } from "@svc/contracts";
-import { batchReaches, clusterFiles, runSvc, sh, startAppWithCluster, tempHome, TEXT_MODEL, type ClusterApp, type SshTestHost, RUNTIME_UPLOAD_TEST_MS, watchBatchProgress } from "@svc/testing";
+import { batchReaches, CLUSTER_HOME, clusterFiles, runSvc, sh, startAppWithCluster, tempHome, TEXT_MODEL, SPEECH_MODEL, type ClusterApp, type SshTestHost, RUNTIME_UPLOAD_TEST_MS, watchBatchProgress } from "@svc/testing";
 
-const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
 const PROFILE = "cluster";
-/** The profile's home (~/svc) as the cluster's user `svc` has it. */
-const HOME = "/home/svc/svc";
+const HOME = CLUSTER_HOME;
 const WAVS = 40;
 const TEXTS = 40;
 

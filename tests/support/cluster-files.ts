@@ -1,5 +1,8 @@
 import type { SshTestHost } from "./ssh-test-host";
 
+/** The svc profile's home (~/svc) as the test cluster's user `svc` has it. */
+export const CLUSTER_HOME = "/home/svc/svc";
+
 /** Commands and file listings on the Slurm test cluster, as its user `svc`. */
 export function clusterFiles(cluster: SshTestHost) {
   const onCluster = async (command: string) => {
