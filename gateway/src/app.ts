@@ -81,7 +81,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   const router = new OpenAiRouter(catalog, v1Authenticator(keys, authToken), (outcome) => {
     usage.record(outcome);
     metrics?.observe(outcome);
-  }, { activity, starts }, new ResponsesApi(responses));
+  }, { lifecycle: { activity, starts }, responses: new ResponsesApi(responses) });
   metrics = new GatewayMetrics(client, router.chooser);
   // /proxy/<id> requests count in flight with /v1's.
   const proxy = new ServiceProxy(client, authToken, activity, starts, router.balancer);

@@ -71,7 +71,7 @@ const keys = new KeyRing(db);
 const store = new ResponseStore(db, 30);
 const outcomes: V1Outcome[] = [];
 const catalog = new ServiceCatalog(async () => [route("cpu", "owner/cpu", "svc"), route("gpu", "owner/gpu", "vllm")]);
-const router = new OpenAiRouter(catalog, v1Authenticator(keys, TOKEN), (outcome) => outcomes.push(outcome), undefined, new ResponsesApi(store));
+const router = new OpenAiRouter(catalog, v1Authenticator(keys, TOKEN), (outcome) => outcomes.push(outcome), { responses: new ResponsesApi(store) });
 const alice = keys.create({ name: "alice" }).key;
 const bob = keys.create({ name: "bob" }).key;
 

@@ -87,7 +87,7 @@ beforeEach(() => {
   seen.length = 0;
   outcomes.length = 0;
   const watch = new RequestEndWatch({ waitMs: 500, giveUpMs: 300, retryMs: 50, askAgainMs: 400 });
-  router = new OpenAiRouter(new ServiceCatalog(async () => [route]), () => ({ kind: "anonymous" }), (outcome) => outcomes.push(outcome), undefined, undefined, watch);
+  router = new OpenAiRouter(new ServiceCatalog(async () => [route]), () => ({ kind: "anonymous" }), (outcome) => outcomes.push(outcome), { ends: watch });
   gateway = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: (request, server) => router.handle(request, server) });
 });
 

@@ -301,7 +301,7 @@ describe("on-demand services behind /v1", () => {
     const starts: string[] = [];
     let list: ServiceRoute[] = [{ ...route("id-e", "e", "owner/e", null, "STOPPED"), onDemand: true, waits: true }];
     const wakingCatalog = new ServiceCatalog(async () => list);
-    const waking = new OpenAiRouter(wakingCatalog, v1Authenticator(keys, TOKEN), () => {}, {
+    const waking = new OpenAiRouter(wakingCatalog, v1Authenticator(keys, TOKEN), () => {}, { lifecycle: {
       activity: { touch: (id: string) => void touched.push(id) },
       starts: {
         async ensureServing(service) {
@@ -313,7 +313,7 @@ describe("on-demand services behind /v1", () => {
           return {} as never;
         },
       },
-    });
+    } });
     const send = (body: unknown) =>
       waking.handle(new Request("http://localhost:8000/v1/chat/completions", { method: "POST", headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) }));
     return { send, touched, starts, waking };
@@ -345,7 +345,7 @@ describe("on-demand services behind /v1", () => {
     const stopped: ServiceRoute = { ...route("id-e", "e", "owner/e", null, "STOPPED"), onDemand: true, waits: true };
     let list: ServiceRoute[] = [{ ...stopped, status: "HEALTHY", url: "http://127.0.0.1:1" }];
     const starts: string[] = [];
-    const router = new OpenAiRouter(new ServiceCatalog(async () => list), v1Authenticator(keys, TOKEN), () => {}, {
+    const router = new OpenAiRouter(new ServiceCatalog(async () => list), v1Authenticator(keys, TOKEN), () => {}, { lifecycle: {
       activity: { touch: () => {} },
       starts: {
         async ensureServing(service) {
@@ -354,7 +354,7 @@ describe("on-demand services behind /v1", () => {
           return {} as never;
         },
       },
-    });
+    } });
     const send = () => router.handle(new Request("http://localhost:8000/v1/chat/completions", { method: "POST", headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ model: "owner/e", messages: [] }) }));
     // The list is read (HEALTHY at an address where nothing answers now), then the service is STOPPED.
     await router.handle(new Request("http://localhost:8000/v1/models", { headers: { authorization: `Bearer ${TOKEN}` } }));

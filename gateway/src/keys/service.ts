@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { eq, or } from "drizzle-orm";
-import { API_KEY_PREFIX, ApiError, type ApiKey, type CreatedKey, type CreateKeyRequest } from "@svc/contracts";
+import { API_KEY_PREFIX, ApiError, DEFAULT_KEY_WEIGHT, NO_LIMITS, type ApiKey, type CreatedKey, type CreateKeyRequest } from "@svc/contracts";
 import type { GatewayDb } from "../db/connection";
 import { apiKeys, type ApiKeyRow } from "../db/schema";
 import { expiryOf } from "./expiry";
@@ -88,5 +88,8 @@ function toApiKey(row: ApiKeyRow, now: Date): ApiKey {
     expiresAt: row.expiresAt,
     lastUsedAt: row.lastUsedAt,
     expired: row.expiresAt !== null && Date.parse(row.expiresAt) <= now.getTime(),
+    limits: NO_LIMITS,
+    tier: "default",
+    weight: DEFAULT_KEY_WEIGHT,
   };
 }
