@@ -8,6 +8,8 @@ export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 /** The tokens-per-hour series: the last 24 hours or the last 7 days. */
 export const USAGE_HOURLY_WINDOWS = ["day", "week"] as const;
 export type UsageHourlyWindow = (typeof USAGE_HOURLY_WINDOWS)[number];
+/** How many hours each window shows, the current one included. */
+export const USAGE_WINDOW_HOURS: Record<UsageHourlyWindow, number> = { day: 24, week: 168 };
 
 export const UsageQuery = Type.Object({
   since: Type.Optional(Type.String({ pattern: "^[1-9][0-9]{0,5}[mhdw]$", description: "How far back: `7d` (default), `12h`, `90m`, `2w`." })),
