@@ -16,9 +16,10 @@ const STYLE = html`<style>
   .filters { display: flex; gap: 1rem; align-items: end; flex-wrap: wrap; }
   .filters label { display: flex; flex-direction: column; }
   .switch a[aria-current="true"] { font-weight: 600; color: var(--fg); text-decoration: none; }
-  .allowances meter { width: 7rem; vertical-align: middle; margin-right: .4rem; }
-  .allowances .spent { display: block; white-space: nowrap; }
-  .allowances small { display: block; color: var(--muted); }
+  .allowances th[scope="row"] { white-space: nowrap; }
+  .allowances meter { display: block; width: 100%; max-width: 14rem; }
+  .allowances .spent { display: block; }
+  .allowances small { display: block; color: var(--muted); font-weight: 400; }
 </style>`;
 
 const count = (n: number) => n.toLocaleString("en-US");
