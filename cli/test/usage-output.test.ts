@@ -1,24 +1,10 @@
 /** svc usage's text: each key against its limits (a bar per budget, a share per rate) and a line of tokens per hour per caller. */
 import { describe, expect, test } from "bun:test";
-import { NO_LIMITS, type UsageReport } from "@svc/contracts";
+import { NO_LIMITS } from "@svc/contracts";
+import { spent, usageReportWith as report } from "@svc/testing";
 import { sparkline, textBar } from "../src/output/bar";
 import { hourLines } from "../src/commands/usage/hours";
 import { allowanceLines, spentAgainst } from "../src/commands/usage/keys";
-
-const spent = (requests: number, tokens: number) => ({ requests, tokens });
-const report = (fields: Partial<UsageReport>): UsageReport => ({
-  since: "2026-03-08T10:30:00.000Z",
-  by: "key",
-  retentionDays: 90,
-  totals: { requests: 0, errors: 0, promptTokens: 0, completionTokens: 0 },
-  groups: [],
-  days: [],
-  services: [],
-  at: "2026-03-15T10:30:00.000Z",
-  keys: [],
-  hourly: { window: "day", from: "2026-03-14T11:00:00.000Z", hours: [] },
-  ...fields,
-});
 
 describe("bars", () => {
   test("a text bar is clamped to its width; a sparkline shows any use above nothing", () => {

@@ -3,8 +3,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NO_LIMITS, type UsageReport } from "@svc/contracts";
+import { NO_LIMITS } from "@svc/contracts";
 import { homeLayout, loadSettings } from "@svc/platform";
+import { spent, usageReportWith } from "@svc/testing";
 import { usagePage } from "@svc/ui";
 import { createGateway } from "../src/app";
 import { openGatewayDb } from "../src/db/connection";
@@ -137,16 +138,7 @@ describe("usage page", () => {
   });
 
   test("a bar per limit: what was spent against it, its share, past the limit too", () => {
-    const spent = (requests: number, tokens: number) => ({ requests, tokens });
-    const report: UsageReport = {
-      since: "2026-03-08T10:30:00.000Z",
-      by: "key",
-      retentionDays: 90,
-      totals: { requests: 0, errors: 0, promptTokens: 0, completionTokens: 0 },
-      groups: [],
-      days: [],
-      services: [],
-      at: "2026-03-15T10:30:00.000Z",
+    const report = usageReportWith({
       keys: [
         {
           name: "erin",
@@ -160,8 +152,7 @@ describe("usage page", () => {
         },
         { name: "svc-token", keyId: null, kind: "token", limits: NO_LIMITS, lastMinute: spent(0, 0), today: spent(1, 0), month: spent(1, 0), refused429: 0 },
       ],
-      hourly: { window: "day", from: "2026-03-14T11:00:00.000Z", hours: [] },
-    };
+    });
     const html = usagePage({ report, session: false, since: "7d" });
     expect(html).toContain('<meter min="0" max="60" value="3" low="45" high="54" optimum="0" aria-label="erin: 3 of 60 requests in the last minute (5%)"></meter>3 / 60 requests (5%)');
     // Past the limit the bar is full and the share says by how much.
