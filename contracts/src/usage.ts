@@ -105,7 +105,7 @@ export const UsageReport = Type.Object(
     days: Type.Array(UsageDay),
     services: Type.Array(ServiceTime),
     at: Type.String({ format: "date-time", description: "When the report was made: the last minute, today and this month (UTC) end here." }),
-    keys: Type.Array(KeyAllowance, { description: "Every key and every other caller with usage in the period or this month, against the key's limits." }),
+    keys: Type.Array(KeyAllowance, { description: "Every key that exists now, and every other caller with usage in the last minute, this month or the period, against the key's limits." }),
     hourly: HourlyUsage,
   },
   { $id: "UsageReport" },
