@@ -142,7 +142,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     .use(statusController(settings, client))
     .use(keysController(keys))
     .use(endpointsController(endpoints))
-    .use(usageController(usage, client))
+    .use(usageController({ store: usage, keys, client }))
     .use(metricsController(metrics))
     .use(docsController({ ownPart: () => openApiPart(app, (path) => path.startsWith("/api/")), client, debug: settings.debug }))
     .use(docPagesController(new DocPages(), !settings.debug))

@@ -1,10 +1,15 @@
-/** The Keys and Usage pages, in process: create (the key shown once), list, remove, escape; the usage chart. */
+/** The Keys and Usage pages, in process: create (the key shown once), list, remove, escape; the usage charts and each key against its limits. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadSettings } from "@svc/platform";
+import { NO_LIMITS } from "@svc/contracts";
+import { homeLayout, loadSettings } from "@svc/platform";
+import { spent, usageReportWith } from "@svc/testing";
+import { usagePage } from "@svc/ui";
 import { createGateway } from "../src/app";
+import { openGatewayDb } from "../src/db/connection";
+import { usage } from "../src/db/schema";
 
 const home = mkdtempSync(join(tmpdir(), "svc-key-pages-"));
 const nowhere = "http://127.0.0.1:9";
@@ -84,5 +89,79 @@ describe("usage page", () => {
     expect(page.html).toContain('<svg class="chart"');
     expect(page.html).toContain(`<title>${new Date().toISOString().slice(0, 10)}: 2 requests</title>`);
     expect(page.html).toContain("<tr><td>owner/a</td><td>2</td><td>2</td>");
+  });
+
+  test("each key's spending and 429s, removed keys under their name; tokens per hour per key, the last day or week", async () => {
+    const created = await post("/keys", { name: "dora" });
+    const dora = created.html.match(/<code id="new-key">(svc-k-[^<]+)<\/code>/)![1];
+    const doraId = (await get("/keys")).html.match(/action="\/keys\/([^"]+)\/remove"[^>]*><button[^>]*aria-label="Remove the key dora"/)![1];
+    expect((await gateway.handle(new Request(`${ORIGIN}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${dora}`, "content-type": "application/json" }, body: JSON.stringify({ model: "owner/a", messages: [] }) }))).status).toBe(503);
+    // Rows as a served model and the admission stage would leave them: tokens, and a 429.
+    const db = openGatewayDb(homeLayout(home).dataDir("gateway"));
+    const at = new Date().toISOString();
+    const row = { at, caller: "dora", keyId: doraId, endpoint: "/v1/chat/completions", model: "owner/a", serviceId: "s", serviceName: "a", end: "complete", latencyMs: 3 };
+    db.insert(usage)
+      .values([
+        { ...row, status: 200, promptTokens: 30, completionTokens: 12 },
+        { ...row, status: 429, promptTokens: null, completionTokens: null },
+        { ...row, caller: "gone", keyId: "k-removed", status: 200, promptTokens: 5, completionTokens: 5 },
+      ])
+      .run();
+    db.$client.close();
+
+    const page = await get("/usage?since=1d&by=key");
+    expect(page.status).toBe(200);
+    const keysTable = page.html.match(/<table class="allowances" id="usage-keys">[\s\S]*?<\/table>/)![0];
+    const doraRow = keysTable.match(/<tr>\s*<th scope="row">dora[\s\S]*?<\/tr>/)![0];
+    // Last minute (the 503 counts as a request), today, this month, 429s: no limits, so no bars.
+    expect(doraRow.replace(/\s+/g, " ")).toContain('<td><span class="spent">2 requests</span><span class="spent">42 tokens</span></td> <td><span class="spent">42 tokens</span><small>2 requests</small></td> <td><span class="spent">42 tokens</span><small>2 requests</small></td> <td>1</td>');
+    expect(keysTable.replace(/\s+/g, " ")).toContain('<th scope="row">gone<small>removed key</small></th> <td><span class="spent">1 request</span><span class="spent">10 tokens</span></td>');
+    expect(keysTable).toContain('<th scope="row">alice</th>');
+    expect(keysTable).not.toContain("<meter");
+
+    const hour = `${at.slice(0, 13).replace("T", " ")}:00 UTC`;
+    expect(page.html).toContain('<svg class="chart" id="hour-chart"');
+    expect(page.html).toContain(`<title>${hour}, dora: 42 tokens, `);
+    expect(page.html).toMatch(/<span class="swatch k0"><\/span>dora \(42\)<span class="swatch k1"><\/span>gone \(10\)/);
+    expect(page.html).toContain('<a href="/usage?since=1d&amp;by=key&amp;hours=day" aria-current="true">last day</a>');
+    const hourRects = (html: string) => html.match(/<svg class="chart" id="hour-chart"[\s\S]*?<\/svg>/)![0];
+    expect(hourRects(page.html).match(/<text /g)).toHaveLength(8);
+
+    const week = await get("/usage?since=1d&by=key&hours=week");
+    expect(week.html).toContain('<a href="/usage?since=1d&amp;by=key&amp;hours=week" aria-current="true">last week</a>');
+    expect(week.html).toContain('<input type="hidden" name="hours" value="week" />');
+    expect(week.html).toContain(`<title>${hour}, dora: 42 tokens, `);
+    // A label at each UTC midnight of the 168 hours: 7 of them.
+    expect(hourRects(week.html).match(/<text /g)).toHaveLength(7);
+    // An unknown window is the day's, not an error.
+    expect((await get("/usage?hours=month")).html).toContain('aria-current="true">last day</a>');
+  });
+
+  test("a bar per limit: what was spent against it, its share, past the limit too", () => {
+    const report = usageReportWith({
+      keys: [
+        {
+          name: "erin",
+          keyId: "k-erin",
+          kind: "key",
+          limits: { requestsPerMinute: 60, tokensPerMinute: 1000, maxParallel: 4, dailyTokens: 10_000, monthlyTokens: 200_000 },
+          lastMinute: spent(3, 1200),
+          today: spent(40, 2500),
+          month: spent(300, 150_000),
+          refused429: 7,
+        },
+        { name: "svc-token", keyId: null, kind: "token", limits: NO_LIMITS, lastMinute: spent(0, 0), today: spent(1, 0), month: spent(1, 0), refused429: 0 },
+      ],
+    });
+    const html = usagePage({ report, session: false, since: "7d" });
+    expect(html).toContain('<meter min="0" max="60" value="3" low="45" high="54" optimum="0" aria-label="erin: 3 of 60 requests in the last minute (5%)"></meter>3 / 60 requests (5%)');
+    // Past the limit the bar is full and the share says by how much.
+    expect(html).toContain('<meter min="0" max="1000" value="1000" low="750" high="900" optimum="0" aria-label="erin: 1,200 of 1,000 tokens in the last minute (120%)"></meter>1,200 / 1,000 tokens (120%)');
+    expect(html).toContain('aria-label="erin: 2,500 of 10,000 tokens today (25%)"');
+    expect(html).toContain('aria-label="erin: 150,000 of 200,000 tokens this month (75%)"');
+    expect(html).toContain('<th scope="row">erin<small>4 at once</small></th>');
+    expect(html).toMatch(/<th scope="row">svc-token<small>svc token, UI<\/small><\/th>\s*<td><span class="spent">0 requests<\/span>/);
+    expect(html.match(/<meter /g)).toHaveLength(4);
+    expect(html).toContain("No tokens through /v1 in the last day.");
   });
 });

@@ -224,10 +224,21 @@ describe("the web UI in a browser", () => {
     expect(await page.locator("#new-key").count()).toBe(0);
     expect(await page.content()).not.toContain(key);
     await page.goto(`${app.url}/usage?since=1h&by=key`);
-    const row = page.locator("tbody tr", { hasText: "ui-alice" });
+    const row = page.locator("#usage-groups tbody tr", { hasText: "ui-alice" });
     expect((await row.locator("td").allTextContents()).slice(0, 5)).toEqual(["ui-alice", "1", "0", String(usage.prompt_tokens), String(usage.completion_tokens)]);
-    expect(await page.locator("svg.chart rect.requests").count()).toBe(1);
+    expect(await page.locator("#day-chart rect.requests").count()).toBe(1);
+    // The key against its limits (none set: amounts without bars), and its tokens in the chart per hour.
+    const tokens = (usage.prompt_tokens + usage.completion_tokens).toLocaleString("en-US");
+    const keyRow = page.locator("#usage-keys tbody tr", { has: page.locator("th", { hasText: /^ui-alice$/ }) });
+    expect(await keyRow.locator("td").nth(2).textContent()).toBe(`${tokens} tokens1 request`);
+    expect(await keyRow.locator("meter").count()).toBe(0);
+    expect(await page.locator("#hour-chart rect title", { hasText: `ui-alice: ${tokens} tokens` }).count()).toBe(1);
+    expect(await page.locator(".legend", { hasText: `ui-alice (${tokens})` }).count()).toBe(1);
     await screenshot(page, "17-usage");
+    await Promise.all([page.waitForURL(/hours=week/), page.click('a:text("last week")')]);
+    expect(await page.locator('a[aria-current="true"]').textContent()).toBe("last week");
+    expect(await page.locator("#hour-chart rect title", { hasText: `ui-alice: ${tokens} tokens` }).count()).toBe(1);
+    await screenshot(page, "17-usage-week");
   }, 60_000);
 
   test("without JavaScript: the pages read, and the chat form still answers (not streamed)", async () => {

@@ -3,6 +3,7 @@
  * anywhere else, a plain line now and then (every 10 % or 10 s) so logs stay readable.
  */
 import { formatBytes } from "@svc/contracts/format-bytes";
+import { textBar } from "./bar";
 
 export { formatBytes };
 
@@ -62,8 +63,7 @@ export class ProgressDisplay {
     if (this.options.tty) {
       const columns = this.options.columns ?? 80;
       const width = Math.max(10, Math.min(40, columns - text.length - 4));
-      const filled = total > 0 ? Math.round((done / total) * width) : width;
-      this.options.write(`\r\x1b[K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${text}`);
+      this.options.write(`\r\x1b[K${textBar(total > 0 ? done / total : 1, width)} ${text}`);
       this.drawn = true;
       return;
     }

@@ -108,6 +108,10 @@ def test_keys_and_usage(app: App, client: svc.Svc, text_service: svc.Service) ->
     report = client.usage(since="1h", by="key")
     (alice,) = [group for group in report.groups if group.group == "py-alice"]
     assert (alice.requests, alice.prompt_tokens, alice.completion_tokens) == (1, answer.json()["usage"]["prompt_tokens"], answer.json()["usage"]["completion_tokens"])
+    (allowance,) = [key for key in report.keys if key.name == "py-alice"]
+    assert (allowance.kind, allowance.refused_429, allowance.limits.daily_tokens) == ("key", 0, None)
+    week = client.usage(since="1h", hours="week")
+    assert week.hourly.window == "week" and sum(hour.tokens for hour in week.hourly.hours if hour.key == "py-alice") == answer.json()["usage"]["total_tokens"]
     assert any(service.id == text_service.id for service in report.services)
     assert client.remove_key("py-alice").name == "py-alice"
     refused = httpx.post(f"{app.url}/v1/chat/completions", headers={"Authorization": f"Bearer {created.key}"}, json=body, timeout=60)

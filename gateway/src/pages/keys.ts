@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { ApiError, type SvcClient } from "@svc/client";
 import { keysPage as renderKeys, KEYS_PATH, usagePage, USAGE_PATH, type KeyFormValues } from "@svc/ui";
-import { USAGE_GROUPINGS, type UsageGrouping } from "@svc/contracts";
+import { USAGE_GROUPINGS, USAGE_HOURLY_WINDOWS, type UsageGrouping, type UsageHourlyWindow } from "@svc/contracts";
 import type { KeyRing } from "../keys/service";
 import type { EndpointRegistry } from "../endpoints/service";
 import { DEFAULT_SINCE, usageReport } from "../usage/service";
@@ -59,7 +59,8 @@ export function keyAndUsagePages(keys: KeyRing, usage: UsageStore, client: SvcCl
       async ({ query }) => {
         const since = typeof query.since === "string" && /^[1-9][0-9]{0,5}[mhdw]$/.test(query.since) ? query.since : DEFAULT_SINCE;
         const by = (USAGE_GROUPINGS as readonly string[]).includes(String(query.by)) ? (query.by as UsageGrouping) : "key";
-        return page(usagePage({ report: await usageReport(usage, client, { since, by }, new Date(), true), session, since }));
+        const hours = (USAGE_HOURLY_WINDOWS as readonly string[]).includes(String(query.hours)) ? (query.hours as UsageHourlyWindow) : "day";
+        return page(usagePage({ report: await usageReport({ store: usage, keys, client }, { since, by, hours }, new Date(), true), session, since }));
       },
       { detail: { hide: true } },
     );

@@ -8,6 +8,31 @@ export const callerName = (caller: V1Outcome["caller"]) => (caller.kind === "key
 
 const GROUP_COLUMN = { key: "caller", model: "coalesce(model, '(none)')", service: "coalesce(service_name, '(none)')" } as const;
 
+/** A row's prompt + completion tokens (either may be unknown). */
+const TOKENS = "coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)";
+
+/** Where the windows a key's limits count in start, since when 429s are counted, and where they all end. */
+export interface SpendWindows {
+  end: Date;
+  minute: Date;
+  day: Date;
+  month: Date;
+  refusedSince: Date;
+}
+
+/** One key's (or caller's) sums over SpendWindows. */
+export interface WindowSums {
+  keyId: string | null;
+  caller: string;
+  minuteRequests: number;
+  minuteTokens: number;
+  dayRequests: number;
+  dayTokens: number;
+  monthRequests: number;
+  monthTokens: number;
+  refused429: number;
+}
+
 export interface Counts {
   requests: number;
   errors: number;
@@ -107,6 +132,34 @@ export class UsageStore {
   days(since: Date): Array<Counts & { day: string }> {
     this.flush();
     return this.db.$client.query(`select substr(at, 1, 10) as day, ${this.counts} from usage where at >= ? group by 1 order by 1`).all(since.toISOString()) as Array<Counts & { day: string }>;
+  }
+
+  /**
+   * Requests (429s apart) and tokens per key and caller since each of `windows`' starts up to
+   * `windows.end`, and the 429s since `windows.refusedSince`: one pass over the rows since the earliest start.
+   */
+  windowSums(windows: SpendWindows): WindowSums[] {
+    this.flush();
+    const starts = [windows.minute, windows.day, windows.month, windows.refusedSince].map((at) => at.toISOString());
+    const spent = (n: number, name: string) =>
+      `coalesce(sum(at >= ?${n} and status != 429), 0) as ${name}Requests, coalesce(sum(case when at >= ?${n} then ${TOKENS} end), 0) as ${name}Tokens`;
+    return this.db.$client
+      .query(
+        `select key_id as keyId, caller, ${spent(1, "minute")}, ${spent(2, "day")}, ${spent(3, "month")}, coalesce(sum(at >= ?4 and status = 429), 0) as refused429
+         from usage where at >= ?5 and at <= ?6 group by key_id, caller`,
+      )
+      .all(...starts, starts.reduce((a, b) => (a < b ? a : b)), windows.end.toISOString()) as WindowSums[];
+  }
+
+  /** Requests (429s apart) and tokens per UTC hour and caller from `from` up to `end`, in order. */
+  hours(from: Date, end: Date): Array<{ hour: string; key: string; requests: number; tokens: number }> {
+    this.flush();
+    return this.db.$client
+      .query(
+        `select substr(at, 1, 13) || ':00:00.000Z' as hour, caller as key, coalesce(sum(status != 429), 0) as requests, coalesce(sum(${TOKENS}), 0) as tokens
+         from usage where at >= ? and at <= ? group by 1, 2 order by 1, 2`,
+      )
+      .all(from.toISOString(), end.toISOString()) as Array<{ hour: string; key: string; requests: number; tokens: number }>;
   }
 
   /** Rows since `since`, newest last (tests and the UI's recent list). */

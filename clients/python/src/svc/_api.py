@@ -15,7 +15,7 @@ from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBu
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
 from .batch_options import BatchOptions, batch_request
 from .contracts.batches import BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
-from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageReport
+from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageHourlyWindow, UsageReport
 from .run_options import DeploymentRunOptions, RunOptions, run_request
 from .contracts import DeploymentDetails, DeploymentRecord
 from .scaling_options import ScaleOptions, scale_request
@@ -274,8 +274,8 @@ def remove_endpoint(name: str) -> Call[OutsideEndpoint]:
     return Call("DELETE", "/api/endpoints/{name}", OutsideEndpoint, {"name": name})
 
 
-def usage(since: str | None = None, by: UsageGrouping | None = None) -> Call[UsageReport]:
-    return Call("GET", "/api/usage", UsageReport, query=_query(since=since, by=by))
+def usage(since: str | None = None, by: UsageGrouping | None = None, hours: UsageHourlyWindow | None = None) -> Call[UsageReport]:
+    return Call("GET", "/api/usage", UsageReport, query=_query(since=since, by=by, hours=hours))
 
 
 CALLS: tuple[Callable[..., Call[Any]], ...] = (

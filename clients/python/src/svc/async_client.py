@@ -14,7 +14,7 @@ from ._client_base import ClientBase
 from ._http import NEXT_CURSOR_HEADER, AsyncHttp
 from .async_service import AsyncService
 from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
-from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageReport
+from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageHourlyWindow, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
@@ -221,9 +221,9 @@ class AsyncSvc(ClientBase[AsyncHttp]):
         """Removes an outside endpoint and its stored key (`svc endpoint rm`)."""
         return await self._http.call(api.remove_endpoint(name))
 
-    async def usage(self, since: str | None = None, by: UsageGrouping | None = None) -> UsageReport:
+    async def usage(self, since: str | None = None, by: UsageGrouping | None = None, hours: UsageHourlyWindow | None = None) -> UsageReport:
         """See `Svc.usage`."""
-        return await self._http.call(api.usage(since, by))
+        return await self._http.call(api.usage(since, by, hours))
 
     async def images(self) -> list[RuntimeImage]:
         return await self._http.call(api.list_images())

@@ -6,7 +6,23 @@ from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport,
 from .endpoints import OutsideEndpoint
 from .deployments import ROUTING_MODES, DeploymentEvent, DeploymentRecord, DeploymentStatus, RoutingMode
 from .deployment_details import DeploymentDetails
-from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
+from .keys import (
+    ApiKey,
+    CreatedKey,
+    HourlyUsage,
+    KeyAllowance,
+    KeyLimits,
+    ServiceTime,
+    UsageCallerKind,
+    UsageCounts,
+    UsageDay,
+    UsageGroup,
+    UsageGrouping,
+    UsageHour,
+    UsageHourlyWindow,
+    UsageReport,
+    UsageSpent,
+)
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import ClusterGpus, GpuPartition, HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
@@ -58,6 +74,13 @@ __all__ = [
     "UsageGroup",
     "UsageGrouping",
     "UsageReport",
+    "UsageCallerKind",
+    "UsageHour",
+    "UsageHourlyWindow",
+    "UsageSpent",
+    "HourlyUsage",
+    "KeyAllowance",
+    "KeyLimits",
     "AppInfo",
     "ChatChoice",
     "ChatCompletion",

@@ -7,6 +7,10 @@ from datetime import datetime
 from typing import Literal
 
 UsageGrouping = Literal["key", "model", "service"]
+#: The tokens-per-hour series: the last 24 hours or the last 7 days.
+UsageHourlyWindow = Literal["day", "week"]
+#: `key`: a key that exists now; `removed`: a key removed since; `token`: the svc token and UI sessions; `anonymous`: no key (debug mode).
+UsageCallerKind = Literal["key", "removed", "token", "anonymous"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,8 +70,66 @@ class ServiceTime:
 
 
 @dataclass(frozen=True, kw_only=True)
+class KeyLimits:
+    """What a key may use through /v1, each None for no limit; tokens are prompt + completion."""
+
+    requests_per_minute: int | None
+    tokens_per_minute: int | None
+    #: Requests in flight at once.
+    max_parallel: int | None
+    #: Tokens a UTC day.
+    daily_tokens: int | None
+    #: Tokens a calendar month (UTC).
+    monthly_tokens: int | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class UsageSpent:
+    #: Requests answered (429 refusals not counted).
+    requests: int
+    #: Prompt + completion tokens.
+    tokens: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeyAllowance:
+    """What a caller spent against its key's limits: the last minute, today and this month (UTC)."""
+
+    #: The key's name (a removed key's as recorded), `svc-token` or `anonymous`.
+    name: str
+    key_id: str | None
+    kind: UsageCallerKind
+    #: All None for removed keys and callers that are not keys.
+    limits: KeyLimits
+    last_minute: UsageSpent
+    today: UsageSpent
+    month: UsageSpent
+    #: Requests answered 429 since the report's `since`.
+    refused_429: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class UsageHour:
+    #: The hour's start (UTC).
+    hour: datetime
+    #: The caller's name, as `KeyAllowance.name`.
+    key: str
+    requests: int
+    tokens: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class HourlyUsage:
+    window: UsageHourlyWindow
+    #: The first hour's start: 24 (`day`) or 168 (`week`) hours up to the current one.
+    from_: datetime
+    #: Each hour and caller with requests; hours without any are left out.
+    hours: list[UsageHour]
+
+
+@dataclass(frozen=True, kw_only=True)
 class UsageReport:
-    """What /v1 served per key, model or service and per day (`svc usage`), and the services' running time."""
+    """What /v1 served per key, model or service, per day and hour (`svc usage`), each key against its limits, and the services' running time."""
 
     since: datetime
     by: UsageGrouping
@@ -76,3 +138,9 @@ class UsageReport:
     groups: list[UsageGroup]
     days: list[UsageDay]
     services: list[ServiceTime]
+    #: When the report was made: the last minute, today and this month end here.
+    at: datetime
+    #: Every key and every other caller with usage, against the key's limits.
+    keys: list[KeyAllowance]
+    #: Tokens per hour per caller over the last day or week.
+    hourly: HourlyUsage
