@@ -99,7 +99,7 @@ export const ProfileRefresh = Type.Object({
   scannedDirs: Type.Array(Type.String(), { description: "The model folders that were scanned." }),
   added: Type.Integer(),
   removed: Type.Integer(),
-  updated: Type.Integer({ description: "Rows whose image, folder or size changed on disk." }),
+  updated: Type.Integer({ description: "Rows whose image, folder, size or facts changed on disk." }),
   unchanged: Type.Integer(),
   sshRoundTrips: Type.Integer({ description: "Remote commands run for the scan (slurm profiles: 1)." }),
   durationMs: Type.Number(),
