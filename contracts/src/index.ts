@@ -22,6 +22,8 @@ export * from "./keys";
 export * from "./usage";
 export * from "./suggest";
 export * from "./model-facts";
+export * from "./adapters";
+export * from "./adapter-fit";
 export * from "./cluster-gpus";
 export * from "./gpu-table";
 export * from "./placement";

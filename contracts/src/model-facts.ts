@@ -12,6 +12,8 @@ import { literalUnion } from "./services";
 const count = (description: string) => Type.Optional(Type.Integer({ minimum: 0, description }));
 
 export const WEIGHT_FORMATS = ["safetensors", "gguf", "pytorch", "other"] as const;
+/** The weight formats svc reads facts from. */
+export const READ_WEIGHT_FORMATS = ["safetensors", "gguf"] as const;
 
 export const ModelFacts = Type.Object(
   {
@@ -20,6 +22,7 @@ export const ModelFacts = Type.Object(
     modelType: Type.Optional(Type.String({ description: "config.json `model_type`, e.g. llama, mixtral, deepseek_v3." })),
     parameters: count("Exact parameter count: the sum of the tensors' element counts in the safetensors headers (GGUF: its tensor infos)."),
     weightBytes: count("Exact bytes of the weights: the sum of the tensors' data sizes in the headers (`model.safetensors.index.json` total_size agrees)."),
+    weightFormat: Type.Optional(literalUnion(READ_WEIGHT_FORMATS, { description: "The format of the weight files: safetensors or gguf (the engines that can load them differ)." })),
     dtype: Type.Optional(Type.String({ description: "The weights' dtype (the headers' most common one, else config.json `torch_dtype`/`dtype`), e.g. bfloat16, or a GGUF file type such as Q4_K_M." })),
     quantization: Type.Optional(Type.String({ description: "config.json `quantization_config.quant_method` (awq, gptq, fp8, bitsandbytes…), or the GGUF file type." })),
     layers: count("Transformer layers (`num_hidden_layers`)."),

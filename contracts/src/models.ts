@@ -2,6 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { TASKS, TaskName, literalUnion } from "./services";
 import { FILE_PATTERN_RULE } from "./file-patterns";
 import { ModelFacts } from "./model-facts";
+import { AdapterBase, AdapterFacts, ModelKind } from "./adapters";
 
 /**
  * Models (spec §2.3): the model registry kept by model-svc. One row per (repo, revision, profile),
@@ -52,6 +53,10 @@ export const Model = Type.Object(
     }),
     seenAt: Type.String({ format: "date-time", description: "When the snapshot was first registered." }),
     facts: Type.Optional(ModelFacts),
+    /** Set when the snapshot is a LoRA adapter, not a model (served on a base, never on its own). */
+    adapter: Type.Optional(AdapterFacts),
+    /** An adapter's base as the registry has it for the same profile (worked out at each listing). */
+    adapterBase: Type.Optional(AdapterBase),
   },
   { $id: "Model" },
 );
@@ -62,6 +67,7 @@ export const ModelQuery = Type.Object({
   profile: Type.Optional(Type.String({ maxLength: 63, description: "Only this profile's models." })),
   image: Type.Optional(TaskName),
   repo: Type.Optional(Type.String({ maxLength: 193, description: "Only this repository." })),
+  kind: Type.Optional(ModelKind),
 });
 export type ModelQuery = Static<typeof ModelQuery>;
 
@@ -93,7 +99,7 @@ export const ProfileRefresh = Type.Object({
   scannedDirs: Type.Array(Type.String(), { description: "The model folders that were scanned." }),
   added: Type.Integer(),
   removed: Type.Integer(),
-  updated: Type.Integer({ description: "Rows whose image, folder or size changed on disk." }),
+  updated: Type.Integer({ description: "Rows whose image, folder, size or facts changed on disk." }),
   unchanged: Type.Integer(),
   sshRoundTrips: Type.Integer({ description: "Remote commands run for the scan (slurm profiles: 1)." }),
   durationMs: Type.Number(),

@@ -181,6 +181,7 @@ test("GGUF files: the facts are what the writer wrote; a split model sums its pa
     parameters: elements(one),
     // The data region: the file less its header (tensor data are 32-byte aligned).
     weightBytes: sum(one.map((t) => Math.ceil(t.data.byteLength / 32) * 32)),
+    weightFormat: "gguf",
     files: ["moe-Q4_K_M.gguf"],
   });
   expect(byRepo["acme/split-gguf"].facts).toMatchObject({

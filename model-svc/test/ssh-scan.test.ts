@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { SlurmProfile } from "@svc/contracts";
-import { makeTinyModels } from "@svc/runtime-tiny-models";
+import { makeTinyModels, TINY_LORA_GGUF_REPO, TINY_LORA_PEFT_REPO, TINY_SAFETENSORS_REPO, TINY_TEXT_REPO } from "@svc/runtime-tiny-models";
 import {
   commitOf,
   LLAMA_3_1_8B_CONFIG,
@@ -122,7 +122,7 @@ function headerEnd(path: string): number {
 
 const factsByRepo = async (found: FoundSnapshot[]) => {
   const issues = await readSnapshotFacts("cluster", found);
-  return { issues, facts: Object.fromEntries(found.map((f) => [f.repo, f.facts])) };
+  return { issues, facts: Object.fromEntries(found.map((f) => [f.repo, f.facts])), adapters: Object.fromEntries(found.flatMap((f) => (f.adapter ? [[f.repo, f.adapter]] : []))) };
 };
 
 test("model facts over SSH: the same as read locally, in the one command; headers read again only when the files change", async () => {
@@ -153,8 +153,20 @@ test("model facts over SSH: the same as read locally, in the one command; header
   const there = await factsByRepo(found);
   const here = await factsByRepo(interpretScan("cluster", scanLocal([join(tree, "models"), tinyHere])).found);
   expect(there.issues).toEqual([]);
-  expect(Object.keys(there.facts).sort()).toEqual(["meta-llama/Llama-3.1-8B-Instruct", "svc-tiny/tiny-llama-gguf", "svc-tiny/tiny-whisper-ggml"]);
+  expect(Object.keys(there.facts).sort()).toEqual([
+    "meta-llama/Llama-3.1-8B-Instruct",
+    TINY_TEXT_REPO,
+    TINY_LORA_GGUF_REPO,
+    TINY_LORA_PEFT_REPO,
+    TINY_SAFETENSORS_REPO,
+    "svc-tiny/tiny-whisper-ggml",
+  ]);
   expect(there.facts).toEqual(here.facts);
+  // The tiny adapters, read over SSH as here: adapter_config.json, the PEFT header, the GGUF adapter's metadata.
+  expect(Object.keys(there.adapters).sort()).toEqual([TINY_LORA_GGUF_REPO, TINY_LORA_PEFT_REPO]);
+  expect(there.adapters).toEqual(here.adapters);
+  expect(there.adapters[TINY_LORA_GGUF_REPO]).toMatchObject({ kind: "gguf", base: TINY_TEXT_REPO, rank: 8, layers: 2 });
+  expect(there.adapters[TINY_LORA_PEFT_REPO]).toMatchObject({ kind: "peft", base: TINY_SAFETENSORS_REPO, rank: 8, layers: 2, taskType: "CAUSAL_LM" });
   expect(there.facts["meta-llama/Llama-3.1-8B-Instruct"]).toMatchObject({ weightBytes: totalSize, layers: 32, dtype: "bfloat16" });
   expect(there.facts["svc-tiny/tiny-llama-gguf"]).toMatchObject({ architecture: "llama", layers: 2, dtype: "F32" });
   // A model whose files say nothing of its shape (a whisper.cpp ggml file): no facts.

@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import OpenAI from "openai";
 import type { SvcClient } from "@svc/client";
-import type { ServiceStatus } from "@svc/contracts";
-import { eventually, runSvc, startAppWithCluster, SVC, type ClusterApp, type RunningSvc, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
+import type { Model, ServiceStatus } from "@svc/contracts";
+import { eventually, LORA_GGUF, LORA_PEFT, runSvc, SAFETENSORS_MODEL, startAppWithCluster, SVC, TINY_REPOS, type ClusterApp, type RunningSvc, type SshTestHost, RUNTIME_UPLOAD_TEST_MS } from "@svc/testing";
 
 const TEXT_MODEL = "svc-tiny/tiny-llama-gguf";
-const SPEECH_MODEL = "svc-tiny/tiny-whisper-ggml";
 const PROFILE = "cluster";
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
@@ -44,11 +43,14 @@ afterAll(async () => {
 });
 
 describe("services on Slurm, end to end", () => {
-  test("model ls --refresh finds the cluster's models over SSH", async () => {
+  test("model ls --refresh finds the cluster's models over SSH, and its LoRA adapters with their bases", async () => {
     const ls = await run(["model", "ls", "--refresh", "--profile", PROFILE, "--json"]);
     expect(ls.code).toBe(0);
-    const rows = JSON.parse(ls.stdout) as { repo: string; profile: string }[];
-    expect(rows.filter((r) => r.profile === PROFILE).map((r) => r.repo).sort()).toEqual([TEXT_MODEL, SPEECH_MODEL]);
+    const rows = (JSON.parse(ls.stdout) as Model[]).filter((r) => r.profile === PROFILE);
+    expect(rows.map((r) => r.repo).sort()).toEqual([...TINY_REPOS].sort());
+    const adapters = Object.fromEntries(rows.filter((r) => r.adapter).map((r) => [r.repo, r]));
+    expect(adapters[LORA_GGUF]).toMatchObject({ adapter: { kind: "gguf", base: TEXT_MODEL }, adapterBase: { state: "registered" } });
+    expect(adapters[LORA_PEFT]).toMatchObject({ adapter: { kind: "peft", base: SAFETENSORS_MODEL }, adapterBase: { state: "registered" } });
   });
 
   // The first run installs the svc runtime on the cluster.

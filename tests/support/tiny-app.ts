@@ -8,13 +8,21 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { TINY_SPEECH_REPO, TINY_TEXT_REPO } from "@svc/runtime-tiny-models";
+import { TINY_LORA_GGUF_REPO, TINY_LORA_PEFT_REPO, TINY_SAFETENSORS_REPO, TINY_SPEECH_REPO, TINY_TEXT_REPO } from "@svc/runtime-tiny-models";
 import { ensureDocker } from "./docker";
 import { prebuiltImage } from "./prebuilt-images";
 import { eventually, REPO_ROOT, runSvc, startSvc, type RunningSvc } from "./svc-app";
 
 export const TEXT_MODEL = TINY_TEXT_REPO;
 export const SPEECH_MODEL = TINY_SPEECH_REPO;
+/** The tiny llama as a safetensors checkpoint: the base of LORA_PEFT. */
+export const SAFETENSORS_MODEL = TINY_SAFETENSORS_REPO;
+/** The GGUF LoRA adapter of TEXT_MODEL. */
+export const LORA_GGUF = TINY_LORA_GGUF_REPO;
+/** The PEFT LoRA adapter of SAFETENSORS_MODEL. */
+export const LORA_PEFT = TINY_LORA_PEFT_REPO;
+/** Everything the tiny-model generator writes: what a refresh of its folder registers. */
+export const TINY_REPOS = [TEXT_MODEL, SPEECH_MODEL, SAFETENSORS_MODEL, LORA_GGUF, LORA_PEFT];
 
 /** Runs a command from the repository root; its stdout, or an error with its stderr. */
 export function sh(command: string[], cwd = REPO_ROOT): string {
@@ -55,8 +63,8 @@ export interface TinyApp {
 }
 
 /**
- * Gives a running app the default local profile, its home under `home`, with the tiny models
- * generated in its model folder and registered. Returns the profile's home_dir.
+ * Gives a running app the default local profile, its home under `home`, with the tiny models and
+ * adapters generated in its model folder and registered. Returns the profile's home_dir.
  */
 export async function registerTinyModels(client: SvcClient, home: string): Promise<string> {
   const modelsHome = join(home, "profile-home");
@@ -65,7 +73,7 @@ export async function registerTinyModels(client: SvcClient, home: string): Promi
   sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(modelsHome, "models")]);
   await client.models.refresh("default");
   const registered = (await client.models.list({ profile: "default" })).map((model) => model.repo).sort();
-  if (registered.join() !== [TEXT_MODEL, SPEECH_MODEL].sort().join()) throw new Error(`the tiny models were not registered: ${registered.join(", ")}`);
+  if (registered.join() !== [...TINY_REPOS].sort().join()) throw new Error(`the tiny models were not registered: ${registered.join(", ")}`);
   return modelsHome;
 }
 

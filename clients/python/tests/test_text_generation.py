@@ -65,6 +65,13 @@ def test_services_models_and_profiles(app: App, client: svc.Svc, text_service: s
     assert repos[SPEECH_MODEL].image == "speech-recognition"
     assert len(repos[TEXT_MODEL].revision) == 40
     assert [model.repo for model in client.models(image="speech-recognition")] == [SPEECH_MODEL]
+    # The tiny LoRA adapters: listed with their bases, never as models.
+    adapters = {model.repo: model for model in client.models(kind="adapter")}
+    gguf = adapters["svc-tiny/tiny-llama-lora-gguf"]
+    assert (gguf.adapter.kind, gguf.adapter.base, gguf.adapter.rank) == ("gguf", TEXT_MODEL, 8)
+    assert gguf.adapter_base.state == "registered"
+    assert adapters["svc-tiny/tiny-llama-lora-peft"].adapter.base == "svc-tiny/tiny-llama-safetensors"
+    assert all(model.adapter is None for model in client.models(kind="model"))
     (default,) = client.profiles()
     assert isinstance(default, svc.LocalProfile)
     assert (default.name, default.schema, default.home_dir) == ("default", "local", str(app.home / "profile-home"))

@@ -5,9 +5,9 @@ import type { SvcClient } from "./client";
 export class ModelsApi {
   constructor(private readonly client: Pick<SvcClient, "call">) {}
 
-  /** Rows of the model registry, optionally filtered by profile, image and repo. */
+  /** Rows of the model registry, optionally filtered by profile, image, repo and kind (models or LoRA adapters, each with how its base stands). */
   list(query: ModelQuery = {}): Promise<Model[]> {
-    return this.client.call("GET /api/models", { query: { profile: query.profile, image: query.image, repo: query.repo } });
+    return this.client.call("GET /api/models", { query: { profile: query.profile, image: query.image, repo: query.repo, kind: query.kind } });
   }
 
   /** Rescans the model folders of one profile (default: all) and reconciles the registry. */

@@ -89,7 +89,7 @@ export function batchPages(client: SvcClient, session: boolean) {
   const listPage = async (values: BatchFormValues, all: boolean, extra: { formError?: { message: string; field?: string }; notices?: string[]; status?: number } = {}) => {
     const [loaded, models, profiles] = await Promise.all([
       load(client, all),
-      client.models.list().then((list) => [...new Set(list.map((m) => m.repo))].sort(), () => [] as string[]),
+      client.models.list({ kind: "model" }).then((list) => [...new Set(list.map((m) => m.repo))].sort(), () => [] as string[]),
       client.profiles.list().then((list) => list.map((p) => p.name), () => [] as string[]),
     ]);
     const body = batchesPage({ ...loaded, all, version: version(loaded, all), session, values, models, profiles, formError: extra.formError, notices: extra.notices });

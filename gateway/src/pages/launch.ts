@@ -105,7 +105,7 @@ export function launchError(error: ApiError): LaunchError {
   const field = (error.details as { field?: unknown } | undefined)?.field;
   if (typeof field === "string") return { message: error.message, field: field as keyof LaunchFormValues };
   for (const [pattern, name] of OPTION_FIELDS) if (pattern.test(error.message)) return { message: error.message, field: name };
-  if (error.code === "model_not_found") return { message: error.message, field: "model" };
+  if (error.code === "model_not_found" || error.code === "model_is_adapter") return { message: error.message, field: "model" };
   if (error.code === "revision_not_found") return { message: error.message, field: "revision" };
   if (error.code === "no_profiles" || /^No profile named /.test(error.message)) return { message: error.message, field: "profile" };
   return { message: error.message };
@@ -204,7 +204,8 @@ export function launchPages(client: SvcClient, session: boolean) {
 
   async function render(request: Request, values: LaunchFormValues, extra: { error?: LaunchError; preview?: LaunchPreview; status?: number } = {}) {
     const [models, profiles] = await Promise.all([
-      client.models.list().then(
+      // The models a service can run: LoRA adapters are served on a base, not launched.
+      client.models.list({ kind: "model" }).then(
         (list): { list: Model[]; error?: string } => ({ list }),
         (error) => ({
           list: [],

@@ -1,5 +1,5 @@
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { TASKS, type ModelFacts } from "@svc/contracts";
+import { TASKS, type AdapterFacts, type ModelFacts } from "@svc/contracts";
 
 /** The model registry: one row per snapshot (repo, revision) available to a profile. */
 export const models = sqliteTable(
@@ -16,6 +16,8 @@ export const models = sqliteTable(
     seenAt: text("seen_at").notNull(),
     /** What the model's files say (config.json, weight headers); null when they say nothing. */
     facts: text("facts", { mode: "json" }).$type<ModelFacts>(),
+    /** Set when the snapshot is a LoRA adapter: what its files say (read with `facts`, under the same key). */
+    adapter: text("adapter", { mode: "json" }).$type<AdapterFacts>(),
     /** The files `facts` were read from (names, sizes, times, condensed): a scan reads them again only when this changes. */
     factsKey: text("facts_key"),
   },

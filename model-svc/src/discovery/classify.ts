@@ -1,5 +1,8 @@
 import type { Task } from "@svc/contracts";
 import type { SnapshotFacts } from "./types";
+import { cardField } from "./model-card";
+import { peftLayout } from "../facts/adapter-files";
+import { parseAdapterConfig } from "../facts/adapter-config";
 
 export type Classification = { image: Task; evidence: string } | { image: null; reason: string };
 
@@ -18,23 +21,39 @@ function fromArchitecture(arch: string): Task | undefined {
 
 /** The `pipeline_tag` of a model card's YAML front matter (between the first two `---` lines). */
 export function pipelineTag(readme: string): string | undefined {
-  const lines = readme.replace(/^\uFEFF/, "").split(/\r?\n/);
-  if (lines[0]?.trim() !== "---") return undefined;
-  for (const line of lines.slice(1)) {
-    if (line.trim() === "---") return undefined;
-    const match = /^pipeline_tag\s*:\s*["']?([A-Za-z0-9-]+)["']?\s*(#.*)?$/.exec(line);
-    if (match) return match[1];
+  const tag = cardField(readme, "pipeline_tag");
+  return tag && /^[A-Za-z0-9-]+$/.test(tag) ? tag : undefined;
+}
+
+/**
+ * A PEFT adapter's kind: its adapter_config.json `task_type` CAUSAL_LM (else the model card's
+ * pipeline_tag) makes it a text-generation adapter. Only LoRA adapters with their weights are registered.
+ */
+function classifyPeft(facts: SnapshotFacts, weights: string | undefined): Classification {
+  if (!weights) return { image: null, reason: "a PEFT adapter (adapter_config.json) without its weights: adapter_model.safetensors is missing" };
+  let config;
+  try {
+    config = parseAdapterConfig(facts.adapterConfig ?? "");
+  } catch (error) {
+    return { image: null, reason: `a PEFT adapter whose adapter_config.json is ${(error as Error).message}` };
   }
-  return undefined;
+  if (config.peftType !== undefined && config.peftType !== "LORA") return { image: null, reason: `a PEFT ${config.peftType} adapter: svc registers LoRA adapters only` };
+  if (config.taskType === "CAUSAL_LM") return { image: "text-generation", evidence: "adapter_config.json task_type CAUSAL_LM" };
+  const tag = facts.readme === undefined ? undefined : pipelineTag(facts.readme);
+  if (tag && PIPELINE_TAGS[tag]) return { image: PIPELINE_TAGS[tag], evidence: `model card pipeline_tag ${tag}` };
+  return { image: null, reason: `a PEFT LoRA adapter whose task svc cannot tell: adapter_config.json task_type ${config.taskType ?? "none"}, ${tag ? `pipeline_tag ${tag}` : "no model card pipeline_tag"}` };
 }
 
 /**
  * Decides a snapshot's service kind offline, from its files only, in this order: `config.json`
  * architectures (…ForCausalLM / …LMHeadModel → text-generation, Whisper… → speech-recognition),
  * the model card's `pipeline_tag`, a GGUF file (text-generation), a whisper.cpp ggml file
- * (speech-recognition). Anything else is not guessed: the answer says what was found instead.
+ * (speech-recognition). A PEFT adapter (adapter_config.json, no model weights) is decided by
+ * classifyPeft. Anything else is not guessed: the answer says what was found instead.
  */
 export function classify(facts: SnapshotFacts): Classification {
+  const peft = peftLayout(facts.files);
+  if (peft) return classifyPeft(facts, peft.weights);
   const seen: string[] = [];
   if (facts.config !== undefined) {
     let config: { architectures?: unknown; model_type?: unknown } | undefined;

@@ -1,4 +1,4 @@
-import { isCommit, type ModelFacts, type Task, type ScanIssue } from "@svc/contracts";
+import { isCommit, type AdapterFacts, type ModelFacts, type Task, type ScanIssue } from "@svc/contracts";
 import { classify } from "./classify";
 import { repoFromFolderName } from "./repo-folder";
 import { missingFiles, type ScannedRoot, type SnapshotFacts } from "./types";
@@ -16,6 +16,8 @@ export interface FoundSnapshot {
   source?: SnapshotFacts;
   /** What its files say (absent: nothing); set by readSnapshotFacts. */
   facts?: ModelFacts;
+  /** Set by readSnapshotFacts when the snapshot is a LoRA adapter. */
+  adapter?: AdapterFacts;
   /** The key `facts` were read for; none when some of its files could not be read (they are read again next time). */
   factsKey?: string;
   /** The registry's facts for `factsKey` stand (the headers were not read again). */

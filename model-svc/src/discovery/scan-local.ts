@@ -17,6 +17,7 @@ import {
 import { SAFETENSORS_HEADER_LIMIT } from "../facts/safetensors";
 import { headLimit, INDEX_READ_LIMIT, isFactsSource, SAFETENSORS_INDEX, weightFiles } from "../facts/weight-files";
 import { MODEL_FOLDER_PREFIX } from "./repo-folder";
+import { ADAPTER_CONFIG } from "../facts/adapter-files";
 
 function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
@@ -126,6 +127,7 @@ export function snapshotFacts(dir: string, knownKey?: string): { facts: Snapshot
   walk(dir, "");
   if (facts.files.some((f) => f.path === "config.json" && !f.broken)) facts.config = readHead(join(dir, "config.json"), READ_LIMITS.config)?.toString("utf8");
   if (facts.files.some((f) => f.path === "README.md" && !f.broken)) facts.readme = readHead(join(dir, "README.md"), READ_LIMITS.readme)?.toString("utf8");
+  if (facts.files.some((f) => f.path === ADAPTER_CONFIG && !f.broken)) facts.adapterConfig = readHead(join(dir, ADAPTER_CONFIG), READ_LIMITS.config)?.toString("utf8");
   // A snapshot folder that cannot be listed has no facts (as in the remote script).
   if (problem?.startsWith(".:")) return { facts, problem };
   facts.factsKey = createHash("sha256").update(modified.sort().join("\n")).digest("hex");

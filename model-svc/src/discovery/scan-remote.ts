@@ -1,12 +1,13 @@
 import { remotePathWord, shellQuote } from "@svc/ssh";
 import { GGUF_HEAD_LIMIT } from "../facts/gguf";
-import { INDEX_READ_LIMIT, SAFETENSORS_INDEX, SAFETENSORS_READ_LIMIT } from "../facts/weight-files";
+import { FACTS_SOURCE_FILES, INDEX_READ_LIMIT, SAFETENSORS_INDEX, SAFETENSORS_READ_LIMIT } from "../facts/weight-files";
+import { ADAPTER_CONFIG } from "../facts/adapter-files";
 import { MAGIC_FILE, PARTIAL_MARKER_PREFIX, READ_LIMITS, type KnownFacts, type ScannedRepo, type ScannedRoot, type ScannedSnapshot } from "./types";
 
 /**
  * The remote half of discovery: ONE POSIX sh script that walks every model folder of a slurm
  * profile and prints, framed, everything `interpretScan`/`classify` need (the folder tree with file
- * sizes, refs, each top-level config.json and README.md, the first bytes of .gguf/.bin files);
+ * sizes, refs, each top-level config.json, README.md and adapter_config.json, the first bytes of .gguf/.bin files);
  * `parseScanOutput` turns that output into the same ScannedRoot[] the local scanner returns.
  *
  * Output framing is GNU head's: `==> NAME <==\n` CONTENT, with exactly one `\n` before every
@@ -27,7 +28,7 @@ const HEAD = (limit: number) => `-exec sh -c 'head -v -c ${limit} -- "$@"; print
 
 /**
  * The sh that reports, per snapshot, the key of the files the model facts come from (`k:` frames:
- * names, sizes and times of config.json, the index and the top-level weight files, through cksum)
+ * names, sizes and times of config.json, the index, adapter_config.json, README.md and the top-level weight files, through cksum)
  * and, unless the registry already has facts for that key, the first bytes of the weight files
  * facts/weight-files.ts selects (`h:` frames): each safetensors file's 8-byte length and the header
  * it announces (od reads the length), or the first GGUF file's metadata (a fixed prefix) and the
@@ -60,7 +61,7 @@ heads() {
 facts() {
   for s in ./models--*/snapshots/*; do
     [ -d "$s" ] && [ -r "$s" ] && [ -x "$s" ] || continue
-    key=$(find -L "$s" -mindepth 1 -maxdepth 1 -type f \\( -name config.json -o -name '${SAFETENSORS_INDEX}' -o -name '*.safetensors' -o -name '*.gguf' \\) -printf '%f\\t%s\\t%T@\\n' 2>/dev/null | sort | cksum)
+    key=$(find -L "$s" -mindepth 1 -maxdepth 1 -type f \\( ${FACTS_SOURCE_FILES.map((name) => `-name '${name}' -o`).join(" ")} -name '*.safetensors' -o -name '*.gguf' \\) -printf '%f\\t%s\\t%T@\\n' 2>/dev/null | sort | cksum)
     printf '==> k:%s <==\\n%s\\n' "$s" "$key"
     known "$1/\${s#./} $key" "\${s##*/}" || heads "$s"
   done
@@ -102,6 +103,7 @@ scan() {
     \\( -path './models--*/refs/*' ${HEAD(256)} \\) , \\
     \\( -path './models--*/snapshots/*/config.json' ! -path './*/*/*/*/*' ${HEAD(READ_LIMITS.config)} \\) , \\
     \\( -path './models--*/snapshots/*/README.md' ! -path './*/*/*/*/*' ${HEAD(READ_LIMITS.readme)} \\) , \\
+    \\( -path './models--*/snapshots/*/${ADAPTER_CONFIG}' ! -path './*/*/*/*/*' ${HEAD(READ_LIMITS.config)} \\) , \\
     \\( -path './models--*/snapshots/*/${SAFETENSORS_INDEX}' ! -path './*/*/*/*/*' ${HEAD(INDEX_READ_LIMIT)} \\) , \\
     \\( -path './models--*/snapshots/*' \\( -iname '*.gguf' -o -iname '*.bin' \\) ${HEAD(READ_LIMITS.magic)} \\) \\) 2>/dev/null
   facts "$1"
@@ -196,6 +198,7 @@ export function parseScanOutput(output: Buffer, known: KnownFacts = new Map()): 
         if (rel === "config.json") snapshot.facts.config = frame.content.toString("utf8");
         else if (rel === "README.md") snapshot.facts.readme = frame.content.toString("utf8");
         else if (rel === SAFETENSORS_INDEX) snapshot.facts.index = frame.content.toString("utf8");
+        else if (rel === ADAPTER_CONFIG) snapshot.facts.adapterConfig = frame.content.toString("utf8");
         if (MAGIC_FILE.test(rel) && frame.content.length <= READ_LIMITS.magic) snapshot.facts.magics[rel] = frame.content.toString("hex");
       }
     }

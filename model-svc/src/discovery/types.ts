@@ -17,8 +17,10 @@ export interface SnapshotFacts {
   files: SnapshotFile[];
   /** `config.json` (first 256 KiB) at the snapshot's top, when present. */
   config?: string;
-  /** `README.md` (first 64 KiB) at the snapshot's top, when present: its front matter holds `pipeline_tag`. */
+  /** `README.md` (first 64 KiB) at the snapshot's top, when present: its front matter holds `pipeline_tag` (and an adapter's `base_model`). */
   readme?: string;
+  /** PEFT's `adapter_config.json` (first 256 KiB) at the snapshot's top, when present. */
+  adapterConfig?: string;
   /** First 4 bytes, as lower-case hex, of each `.gguf` and `.bin` file, by path. */
   magics: Record<string, string>;
   /** `model.safetensors.index.json` at the snapshot's top, when present. */

@@ -1,13 +1,18 @@
-import type { ModelFacts } from "@svc/contracts";
+import type { AdapterFacts, ModelFacts } from "@svc/contracts";
 import type { SnapshotFacts } from "../discovery/types";
 import { configFacts, defined } from "./config";
 import { ggufMetadataFacts, ggufTotals, parseGgufHead } from "./gguf";
-import { addTotals, mainDtype, safetensorsTotals, torchDtype, type WeightTotals } from "./safetensors";
+import { addTotals, mainDtype, safetensorsTensors, safetensorsTotals, torchDtype, type WeightTotals } from "./safetensors";
 import { SAFETENSORS_INDEX, weightFiles } from "./weight-files";
+import { ggufAdapterFacts, peftAdapterFacts } from "./adapter";
+import { ADAPTER_CONFIG, peftLayout } from "./adapter-files";
+import { parseAdapterConfig } from "./adapter-config";
 
 export interface FactsReading {
   /** Absent when the files say nothing. */
   facts?: ModelFacts;
+  /** Set when the snapshot is a LoRA adapter (PEFT, or a GGUF with `general.type = adapter`). */
+  adapter?: AdapterFacts;
   /** What could not be read, one line each (file: why); the facts then lack what those files would have given. */
   problems: string[];
 }
@@ -67,29 +72,55 @@ function safetensorsFacts(source: SnapshotFacts, candidates: string[], problems:
   return defined({ parameters: totals.parameters, weightBytes: totals.bytes, dtype: dtype && torchDtype(dtype) });
 }
 
-/** Metadata of the first GGUF file, with parameters and bytes summed over every part of a split model. */
-async function ggufFacts(source: SnapshotFacts, paths: string[], problems: string[], used: string[]): Promise<ModelFacts> {
+/** Metadata of the first GGUF file (and its adapter facts when it is a LoRA adapter), with parameters and bytes summed over every part of a split model. */
+async function ggufFacts(source: SnapshotFacts, paths: string[], problems: string[], used: string[]): Promise<{ facts: ModelFacts; adapter?: AdapterFacts }> {
   let metadata: ModelFacts = {};
+  let adapter: AdapterFacts | undefined;
   const totals: WeightTotals = { parameters: 0, bytes: 0, bytesByDtype: {} };
   for (const path of paths) {
     const size = source.files.find((f) => f.path === path)?.size ?? 0;
     const head = source.heads?.[path];
     if (!head) {
       problems.push(`${path}: its header could not be read`);
-      return {};
+      return { facts: {} };
     }
     try {
       const parsed = await parseGgufHead(head, size);
-      if (path === paths[0]) metadata = ggufMetadataFacts(parsed);
+      if (path === paths[0]) {
+        metadata = ggufMetadataFacts(parsed);
+        adapter = ggufAdapterFacts(path, parsed, source.readme, problems);
+      }
       addTotals(totals, ggufTotals(parsed, size));
     } catch (error) {
       problems.push(`${path}: ${(error as Error).message}`);
-      return {};
+      return { facts: {} };
     }
   }
   used.push(...paths);
   metadata.dtype ??= mainDtype(totals.bytesByDtype);
-  return { ...metadata, parameters: totals.parameters, weightBytes: totals.bytes };
+  return { facts: { ...metadata, parameters: totals.parameters, weightBytes: totals.bytes }, adapter };
+}
+
+/** A PEFT adapter's facts: its adapter_config.json and the shapes in its safetensors header (when it could be read). */
+function peftFacts(source: SnapshotFacts, file: string, problems: string[], used: string[]): AdapterFacts {
+  let config = {};
+  try {
+    config = parseAdapterConfig(source.adapterConfig ?? "");
+    used.push(ADAPTER_CONFIG);
+  } catch (error) {
+    problems.push(`${ADAPTER_CONFIG}: ${(error as Error).message}`);
+  }
+  const head = source.heads?.[file];
+  const size = source.files.find((f) => f.path === file)?.size ?? 0;
+  let tensors;
+  try {
+    // Its header's problems are those safetensorsFacts reports.
+    tensors = head && file.endsWith(".safetensors") ? safetensorsTensors(head, size) : undefined;
+  } catch {}
+  const shapeProblems: string[] = [];
+  const adapter = peftAdapterFacts(file, config, tensors, source.readme, shapeProblems);
+  problems.push(...shapeProblems.map((problem) => `${file}: ${problem}`));
+  return adapter;
 }
 
 /**
@@ -111,12 +142,17 @@ export async function readModelFacts(source: SnapshotFacts): Promise<FactsReadin
   }
   const weights = weightFiles(source.files);
   let fromWeights: ModelFacts = {};
+  let adapter: AdapterFacts | undefined;
   if (weights?.format === "safetensors") fromWeights = safetensorsFacts(source, weights.paths, problems, used);
   else if (weights?.format === "gguf") {
-    const { parameters, weightBytes, dtype, quantization, ...shape } = await ggufFacts(source, weights.paths, problems, used);
+    const read = await ggufFacts(source, weights.paths, problems, used);
+    const { parameters, weightBytes, dtype, quantization, ...shape } = read.facts;
     fromWeights = defined({ ...shape, ...fromConfig, parameters, weightBytes, dtype, quantization: fromConfig.quantization ?? quantization });
+    adapter = read.adapter;
   }
-  const facts: ModelFacts = { ...fromConfig, ...fromWeights };
-  if (Object.keys(facts).length === 0) return { problems };
-  return { facts: { ...facts, files: used }, problems };
+  const peft = peftLayout(source.files);
+  if (peft?.weights) adapter = peftFacts(source, peft.weights, problems, used);
+  const facts: ModelFacts = { ...fromConfig, ...fromWeights, ...(weights && Object.keys(fromWeights).length > 0 ? { weightFormat: weights.format } : {}) };
+  if (Object.keys(facts).length === 0 && !adapter) return { problems };
+  return { ...(Object.keys(facts).length > 0 ? { facts: { ...facts, files: used } } : {}), ...(adapter ? { adapter } : {}), problems };
 }

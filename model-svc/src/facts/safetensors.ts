@@ -41,12 +41,22 @@ export function headerLength(head: Uint8Array): number {
   return Number(length);
 }
 
+/** One tensor of a safetensors header. */
+export interface SafetensorsEntry {
+  name: string;
+  dtype: string;
+  /** PyTorch order. */
+  shape: number[];
+  /** Bytes of its data. */
+  bytes: number;
+}
+
 /**
  * Reads the tensors of one file from its first bytes (`head`: length + header, at least) and checks
  * them against the file's size: every tensor's data lies within the file, and its byte count
  * matches its shape where the dtype's size is known. Throws a HeaderError saying what is wrong.
  */
-export function safetensorsTotals(head: Uint8Array, fileSize: number): WeightTotals {
+export function safetensorsTensors(head: Uint8Array, fileSize: number): SafetensorsEntry[] {
   const length = headerLength(head);
   if (head.length < 8 + length) throw new HeaderError(`the file ends inside its ${length}-byte header`);
   let header: unknown;
@@ -57,7 +67,7 @@ export function safetensorsTotals(head: Uint8Array, fileSize: number): WeightTot
   }
   if (typeof header !== "object" || header === null || Array.isArray(header)) throw new HeaderError("its header is not a JSON object");
   const dataSize = fileSize - 8 - length;
-  const totals: WeightTotals = { parameters: 0, bytes: 0, bytesByDtype: {} };
+  const tensors: SafetensorsEntry[] = [];
   for (const [name, entry] of Object.entries(header as Record<string, unknown>)) {
     if (name === "__metadata__") continue;
     const { dtype, shape, data_offsets: offsets } = (entry ?? {}) as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
@@ -70,9 +80,18 @@ export function safetensorsTotals(head: Uint8Array, fileSize: number): WeightTot
     const elements = (shape as number[]).reduce((a, b) => a * b, 1);
     const size = ELEMENT_BYTES[dtype];
     if (size !== undefined && elements * size !== end - start) throw new HeaderError(`tensor ${JSON.stringify(name)}: shape [${shape.join(", ")}] of ${dtype} is ${elements * size} bytes, its offsets span ${end - start}`);
-    totals.parameters += elements;
-    totals.bytes += end - start;
-    totals.bytesByDtype[dtype] = (totals.bytesByDtype[dtype] ?? 0) + end - start;
+    tensors.push({ name, dtype, shape: shape as number[], bytes: end - start });
+  }
+  return tensors;
+}
+
+/** Totals of one file's tensors (see safetensorsTensors for what is checked). */
+export function safetensorsTotals(head: Uint8Array, fileSize: number): WeightTotals {
+  const totals: WeightTotals = { parameters: 0, bytes: 0, bytesByDtype: {} };
+  for (const tensor of safetensorsTensors(head, fileSize)) {
+    totals.parameters += tensor.shape.reduce((a, b) => a * b, 1);
+    totals.bytes += tensor.bytes;
+    totals.bytesByDtype[tensor.dtype] = (totals.bytesByDtype[tensor.dtype] ?? 0) + tensor.bytes;
   }
   return totals;
 }

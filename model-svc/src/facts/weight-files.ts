@@ -13,9 +13,13 @@ export const INDEX_READ_LIMIT = 16 * 1024 * 1024;
 /** The most of a safetensors file read: the 8-byte length and the largest header the format allows. */
 export const SAFETENSORS_READ_LIMIT = 8 + SAFETENSORS_HEADER_LIMIT;
 
-/** Files whose names and sizes make up the facts' cache key: the facts are read again when one of them changes. */
+/**
+ * Files whose names and sizes make up the facts' cache key: the facts are read again when one of
+ * them changes (an adapter's facts come from adapter_config.json and the model card's base_model too).
+ */
+export const FACTS_SOURCE_FILES = ["config.json", SAFETENSORS_INDEX, "adapter_config.json", "README.md"] as const;
 export const isFactsSource = (path: string) =>
-  !path.includes("/") && (path === "config.json" || path === SAFETENSORS_INDEX || path.endsWith(".safetensors") || path.endsWith(".gguf"));
+  !path.includes("/") && ((FACTS_SOURCE_FILES as readonly string[]).includes(path) || path.endsWith(".safetensors") || path.endsWith(".gguf"));
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

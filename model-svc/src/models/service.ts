@@ -1,5 +1,5 @@
-import { and, asc, eq, notInArray, sql, type SQL } from "drizzle-orm";
-import { toTask, type Model, type ModelFacts, type ModelQuery, type Profile, type ProfileRefresh, type RefreshReport, type ScanIssue } from "@svc/contracts";
+import { and, asc, eq, inArray, isNotNull, isNull, notInArray, sql, type SQL } from "drizzle-orm";
+import { toTask, type Model, type ModelQuery, type Profile, type ProfileRefresh, type RefreshReport, type ScanIssue } from "@svc/contracts";
 import type { ConnectOptions } from "@svc/ssh";
 import type { ModelDb } from "../db/connection";
 import { models, type ModelRow } from "../db/schema";
@@ -8,6 +8,7 @@ import { scanProfile, type ProfileScan } from "../discovery/scan-profile";
 import type { ProfileSource } from "../profiles/source";
 import type { KnownFacts } from "../discovery/types";
 import { readSnapshotFacts } from "../facts/snapshot-facts";
+import { adapterBaseOf } from "./adapter-base";
 
 export interface ModelServiceOptions {
   db: ModelDb;
@@ -18,7 +19,7 @@ export interface ModelServiceOptions {
   now?: () => Date;
 }
 
-const toModel = ({ facts, factsKey: _key, ...row }: ModelRow): Model => (facts ? { ...row, facts } : row);
+const toModel = ({ facts, adapter, factsKey: _key, ...row }: ModelRow): Model => ({ ...row, ...(facts ? { facts } : {}), ...(adapter ? { adapter } : {}) });
 
 /** The registry columns of a found snapshot. */
 const columns = (s: FoundSnapshot) => ({
@@ -27,10 +28,11 @@ const columns = (s: FoundSnapshot) => ({
   sizeBytes: s.sizeBytes,
   partial: s.partial,
   facts: s.facts ?? null,
+  adapter: s.adapter ?? null,
   factsKey: s.factsKey ?? null,
 });
 
-const sameFacts = (a: ModelFacts | null, b: ModelFacts | null) => JSON.stringify(a) === JSON.stringify(b);
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The model registry: listing, reconciling with the model folders, registering downloads. */
 export class ModelService {
@@ -47,27 +49,39 @@ export class ModelService {
     this.now = options.now ?? (() => new Date());
   }
 
+  /** The registry's rows for the filters; each adapter with how its base stands on its profile. */
   list(query: ModelQuery = {}): Model[] {
     const values = { profile: query.profile || undefined, image: toTask(query.image), repo: query.repo || undefined };
-    return this.listQuery(values).all(values).map(toModel);
+    const rows = this.listQuery(values, query.kind).all(values).map(toModel);
+    return this.withAdapterBases(rows);
+  }
+
+  private withAdapterBases(rows: Model[]): Model[] {
+    if (!rows.some((row) => row.adapter)) return rows;
+    const named = [...new Set(rows.flatMap((row) => (row.adapter?.base ? [row.adapter.base] : [])))];
+    const bases = named.length > 0 ? this.db.select().from(models).where(inArray(models.repo, named)).all().map(toModel) : [];
+    return rows.map((row) =>
+      row.adapter ? { ...row, adapterBase: adapterBaseOf({ ...row, adapter: row.adapter }, bases.filter((base) => base.repo === row.adapter!.base && base.profile === row.profile)) } : row,
+    );
   }
 
   /**
    * The prepared list query for filters with these values present (bound at each call): drizzle
-   * builds each of the eight once, as building a query's SQL costs more than SQLite takes to run it.
+   * builds each shape once, as building a query's SQL costs more than SQLite takes to run it.
    */
-  private listQuery(values: { profile?: string; image?: string; repo?: string }) {
-    const shape = `${Boolean(values.profile)}|${Boolean(values.image)}|${Boolean(values.repo)}`;
+  private listQuery(values: { profile?: string; image?: string; repo?: string }, kind: ModelQuery["kind"]) {
+    const shape = `${Boolean(values.profile)}|${Boolean(values.image)}|${Boolean(values.repo)}|${kind ?? ""}`;
     let query = this.listQueries.get(shape);
     if (!query) {
-      query = this.prepareList(values);
+      query = this.prepareList(values, kind);
       this.listQueries.set(shape, query);
     }
     return query;
   }
 
-  private prepareList(values: { profile?: string; image?: string; repo?: string }) {
+  private prepareList(values: { profile?: string; image?: string; repo?: string }, kind: ModelQuery["kind"]) {
     const where: SQL[] = [];
+    if (kind) where.push(kind === "adapter" ? isNotNull(models.adapter) : isNull(models.adapter));
     if (values.profile) where.push(eq(models.profile, sql.placeholder("profile")));
     if (values.image) where.push(eq(models.image, sql.placeholder("image")));
     if (values.repo) where.push(eq(models.repo, sql.placeholder("repo")));
@@ -128,7 +142,10 @@ export class ModelService {
           const row = existing.get(key);
           existing.delete(key);
           // Facts the scan did not read again (their files are unchanged) stay as the row has them.
-          if (row && snapshot.factsCached && row.factsKey === snapshot.factsKey) snapshot.facts = row.facts ?? undefined;
+          if (row && snapshot.factsCached && row.factsKey === snapshot.factsKey) {
+            snapshot.facts = row.facts ?? undefined;
+            snapshot.adapter = row.adapter ?? undefined;
+          }
           const values = columns(snapshot);
           if (!row) {
             tx.insert(models).values({ repo: snapshot.repo, revision: snapshot.revision, ...values, profile: profile.name, seenAt }).run();
@@ -139,7 +156,8 @@ export class ModelService {
             row.sizeBytes !== values.sizeBytes ||
             row.partial !== values.partial ||
             row.factsKey !== values.factsKey ||
-            !sameFacts(row.facts, values.facts)
+            !sameJson(row.facts, values.facts) ||
+            !sameJson(row.adapter, values.adapter)
           ) {
             tx.update(models)
               .set(values)
@@ -183,6 +201,6 @@ export class ModelService {
       })
       .returning()
       .get();
-    return toModel(row);
+    return this.withAdapterBases([toModel(row)])[0];
   }
 }

@@ -5,6 +5,7 @@ import type { BatchLaunch, EngineCapabilities } from "../engines/engine";
 import { checkDataPath, type DataPathUse, type ProtectedPlace } from "../launch/data-paths";
 import { checkContainerPlace } from "../launch/mounts";
 import { planLaunch, type LaunchPlan, type PlannerDeps } from "../launch/planner";
+import { refuseAdapter } from "../launch/model-choice";
 
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_IDLE_TIMEOUT_S = 120;
@@ -136,6 +137,7 @@ export async function planBatch(request: BatchRunRequest, deps: PlannerDeps, sta
   const modelTask = BATCH_TASK_MODEL[request.task];
   const profile = await deps.profile(request.profile ?? DEFAULT_PROFILE);
   const rows = await deps.models(profile.name, request.model);
+  refuseAdapter(rows);
   if (rows.length > 0 && !rows.some((row) => row.image === modelTask)) {
     const can = batchTasksFor(rows[0].image);
     throw badRequest(`${request.model} is a ${rows[0].image} model: it cannot ${request.task}. Its batch tasks: ${can.join(", ")}.`, { field: "task" });

@@ -15,6 +15,13 @@ const short = (revision: string) => revision.slice(0, 12);
  */
 export function chooseModel(rows: Model[], repo: string, task: Task, profile: string, revision: string | undefined, registered: readonly string[] = []): ModelChoice {
   if (rows.length === 0) throw modelNotFound(repo, profile, registered);
+  refuseAdapter(rows);
+  const choice = chooseRevision(rows, repo, task, profile, revision);
+  if (choice.model.adapter) throw adapterRefusal(choice.model);
+  return choice;
+}
+
+function chooseRevision(rows: Model[], repo: string, task: Task, profile: string, revision: string | undefined): ModelChoice {
   const forTask = rows.filter((row) => row.image === task);
   if (forTask.length === 0) {
     throw badRequest(`${repo} is a ${rows[0].image} model, not ${task}: run it with 'svc run ${rows[0].image} ${repo}'.`);
@@ -36,6 +43,26 @@ export function chooseModel(rows: Model[], repo: string, task: Task, profile: st
     throw new ApiError(found.length === 0 ? 404 : 400, "revision_not_found", `${problem}. Available: ${available}.`);
   }
   return { model: found[0], matched: rows.length, warnings: [] };
+}
+
+/** Refuses a repo whose registered snapshots are all LoRA adapters (see adapterRefusal). */
+export function refuseAdapter(rows: Model[]): void {
+  if (rows.length > 0 && rows.every((row) => row.adapter)) throw adapterRefusal(rows[0]);
+}
+
+/**
+ * A LoRA adapter is served on a base model, never as a model: refused before anything starts, with
+ * its base (and what the registry lacks of it) and the command that serves it on that base.
+ */
+export function adapterRefusal(model: Model): ApiError {
+  const { kind, base } = model.adapter!;
+  const command = `'svc run ${model.image} ${base ?? "BASE"} --adapter ${model.repo}'`;
+  if (!base) {
+    const family = model.facts?.architecture ? `${model.facts.architecture} ` : "";
+    return new ApiError(400, "model_is_adapter", `${model.repo} is a LoRA adapter (${kind}), not a model, and names no base: serve it on a ${family}model it fits with ${command}.`);
+  }
+  const missing = model.adapterBase && model.adapterBase.state !== "registered" ? ` ${model.adapterBase.message}` : "";
+  return new ApiError(400, "model_is_adapter", `${model.repo} is a LoRA adapter (${kind}) of ${base}, not a model: serve it on its base with ${command}.${missing}`);
 }
 
 /**

@@ -28,7 +28,7 @@ export function workloadDocs(words: WorkloadWords & { field: string; tags: strin
         tags: words.tags,
         ok: { 200: answer, 201: answer },
         errors: {
-          400: `A value is not allowed (the message names the option and what it accepts), ${also.refused}, or the engine refused the job.`,
+          400: `A value is not allowed (the message names the option and what it accepts), the model is a LoRA adapter (\`model_is_adapter\`: the message names its base and how to serve it there), ${also.refused}, or the engine refused the job.`,
           404: "The profile, model or revision is not registered (`not_found`, `model_not_found`, `revision_not_found`).",
           409: `A live ${words.one} already has that name (\`conflict\`)${also.conflicts ? `, ${also.conflicts}` : ""}.`,
           ...ENGINE_REACH_ERRORS,

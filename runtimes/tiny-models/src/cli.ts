@@ -1,4 +1,4 @@
-/** `bun run make-tiny-models <cache dir>`: writes the tiny models and prints their snapshot folders. */
+/** `bun run make-tiny-models <cache dir>`: writes the tiny models and adapters and prints their snapshot folders. */
 import { resolve } from "node:path";
 import { makeTinyModels } from "./make-tiny-models";
 
@@ -10,3 +10,6 @@ if (!cacheDir || cacheDir.startsWith("-")) {
 const models = makeTinyModels(resolve(cacheDir));
 console.log(`text-generation    ${models.textGeneration}`);
 console.log(`speech-recognition ${models.speechRecognition}`);
+console.log(`text-generation    ${models.textGenerationSafetensors}`);
+console.log(`adapter (GGUF)     ${models.loraGguf}`);
+console.log(`adapter (PEFT)     ${models.loraPeft}`);

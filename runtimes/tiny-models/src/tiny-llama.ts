@@ -7,7 +7,9 @@ export const CHATML_TEMPLATE =
   "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}" +
   "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
-const SIZE = { embedding: 64, heads: 4, kvHeads: 2, layers: 2, feedForward: 128, context: 4096 };
+/** The tiny llama's sizes; its safetensors twin and its LoRA adapters are made for the same. */
+export const TINY_LLAMA_SIZE = { embedding: 64, heads: 4, kvHeads: 2, layers: 2, feedForward: 128, context: 4096 } as const;
+const SIZE = TINY_LLAMA_SIZE;
 
 /**
  * Zeroes the output rows of byte and control tokens (other than end-of-turn) so the random model
@@ -22,9 +24,8 @@ function outputWeights(vocab: SpmVocab, weights: Float32Array): Float32Array {
   return weights;
 }
 
-/** Builds a tiny llama-architecture GGUF with random (seeded) weights and a working tokenizer. */
-export function buildTinyLlamaGguf(): Uint8Array {
-  const vocab = buildSpmVocab();
+/** The tiny llama's tensors with their GGUF names and shapes (ggml order), random (seeded). */
+export function tinyLlamaTensors(vocab: SpmVocab): GgufTensor[] {
   const random = seededRandom(0x5eed11a);
   const nVocab = vocab.tokens.length;
   const headDim = SIZE.embedding / SIZE.heads;
@@ -51,7 +52,14 @@ export function buildTinyLlamaGguf(): Uint8Array {
       { name: `${p}.ffn_down.weight`, shape: [SIZE.feedForward, SIZE.embedding], data: matrix(SIZE.feedForward, SIZE.embedding) },
     );
   }
+  return tensors;
+}
 
+/** Builds a tiny llama-architecture GGUF with random (seeded) weights and a working tokenizer. */
+export function buildTinyLlamaGguf(): Uint8Array {
+  const vocab = buildSpmVocab();
+  const nVocab = vocab.tokens.length;
+  const headDim = SIZE.embedding / SIZE.heads;
   return writeGguf(
     {
       "general.architecture": { type: "string", value: "llama" },
@@ -78,6 +86,6 @@ export function buildTinyLlamaGguf(): Uint8Array {
       "tokenizer.ggml.add_eos_token": { type: "bool", value: false },
       "tokenizer.chat_template": { type: "string", value: CHATML_TEMPLATE },
     },
-    tensors,
+    tinyLlamaTensors(vocab),
   );
 }

@@ -15,7 +15,7 @@ afterAll(() => cacheDirs.forEach((dir) => rmSync(dir, { recursive: true, force: 
 test("the models are laid out as Hugging Face cache snapshots", () => {
   const cache = freshCache();
   const models = makeTinyModels(cache);
-  for (const snapshot of [models.textGeneration, models.speechRecognition]) {
+  for (const snapshot of Object.values(models)) {
     const repoDir = dirname(dirname(snapshot));
     expect(basename(repoDir)).toMatch(/^models--svc-tiny--[\w-]+$/);
     expect(basename(snapshot)).toMatch(/^[0-9a-f]{40}$/);
@@ -37,16 +37,25 @@ test("generation is deterministic and idempotent", () => {
   expect(again).toEqual(first);
   const elsewhere = makeTinyModels(b);
   expect(basename(elsewhere.textGeneration)).toBe(basename(first.textGeneration));
-  expect(basename(elsewhere.speechRecognition)).toBe(basename(first.speechRecognition));
+  expect(Object.values(elsewhere).map((dir) => basename(dir))).toEqual(Object.values(first).map((dir) => basename(dir)));
 });
 
-test("bun run make-tiny-models prints both snapshot folders", () => {
+test("bun run make-tiny-models prints every snapshot folder", () => {
   const cache = freshCache();
   const root = new URL("../../..", import.meta.url).pathname;
   const run = Bun.spawnSync(["bun", "run", "make-tiny-models", cache], { cwd: root, stdout: "pipe", stderr: "pipe" });
   expect(run.exitCode).toBe(0);
   const models = makeTinyModels(cache);
-  expect(run.stdout.toString()).toBe(`text-generation    ${models.textGeneration}\nspeech-recognition ${models.speechRecognition}\n`);
+  expect(run.stdout.toString()).toBe(
+    [
+      `text-generation    ${models.textGeneration}`,
+      `speech-recognition ${models.speechRecognition}`,
+      `text-generation    ${models.textGenerationSafetensors}`,
+      `adapter (GGUF)     ${models.loraGguf}`,
+      `adapter (PEFT)     ${models.loraPeft}`,
+      "",
+    ].join("\n"),
+  );
   const usage = Bun.spawnSync(["bun", "run", "make-tiny-models"], { cwd: root, stdout: "pipe", stderr: "pipe" });
   expect(usage.exitCode).toBe(2);
   expect(usage.stderr.toString()).toContain("usage");

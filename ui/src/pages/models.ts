@@ -59,6 +59,8 @@ const STYLE = html`<style>
   .download .line { display: flex; justify-content: space-between; gap: 1rem; flex-wrap: wrap; color: var(--muted); }
   .notice { background: #dcf3e5; color: var(--ok); padding: .5rem .75rem; border-radius: 6px; }
   .hint { color: var(--muted); font-size: .9rem; margin: .2rem 0 0; }
+  .models .adapter-of { display: block; font-weight: 400; font-size: .85rem; white-space: normal; }
+  .models .adapter-of .missing { color: var(--warn); }
 </style>`;
 
 function select(name: string, id: string, options: string[], selected: string | undefined, blank: string | undefined): SafeHtml {
@@ -89,6 +91,15 @@ function modelSize(model: Model): SafeHtml {
   return html`${params} · ${weights}`;
 }
 
+/** Under an adapter's repo: what it is an adapter of, and what is missing to serve it there. */
+function adapterOf(model: Model): SafeHtml | string {
+  if (!model.adapter) return "";
+  const base = model.adapterBase;
+  const of = model.adapter.base ? html` of <code>${model.adapter.base}</code>` : "";
+  const missing = base && base.state !== "registered" ? html`<br /><span class="missing" role="note">${base.message}</span>` : "";
+  return html`<span class="adapter-of"><span class="badge" title="Served on its base model (--adapter), never on its own">LoRA adapter</span> ${model.adapter.kind}${of}${missing}</span>`;
+}
+
 function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
   if (models.length === 0) {
     const filtered = filters.profile || filters.image;
@@ -100,14 +111,14 @@ function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
       ${models.map((m, i) => {
         const launch = `/services/new?task=${encodeURIComponent(m.image)}&model=${encodeURIComponent(m.repo)}&revision=${encodeURIComponent(m.revision)}&profile=${encodeURIComponent(m.profile)}`;
         return html`<tr data-repo="${m.repo}">
-          <td class="repo">${m.repo}${m.partial ? html` <span class="badge" title="Downloaded with --include/--exclude: not every file of the snapshot">partial</span>` : ""}<br /><code class="rev" title="${m.revision}">${m.revision.slice(0, 12)}</code></td>
+          <td class="repo">${m.repo}${m.partial ? html` <span class="badge" title="Downloaded with --include/--exclude: not every file of the snapshot">partial</span>` : ""}<br /><code class="rev" title="${m.revision}">${m.revision.slice(0, 12)}</code>${adapterOf(m)}</td>
           <td>${m.profile}</td>
           <td><span class="badge">${m.image}</span></td>
           <td class="num">${modelSize(m)}</td>
           <td class="num">${formatBytes(m.sizeBytes)}</td>
           <td class="folder"><code id="model-dir-${i}" title="${m.modelDir}" data-full="${m.modelDir}">${shortPath(m.modelDir)}</code>
             <button type="button" class="secondary-button copy-path" data-copy="#model-dir-${i}" aria-label="Copy the folder path of ${m.repo}">Copy</button></td>
-          <td><a class="button launch" href="${launch}" aria-label="Launch ${m.repo} (${m.revision.slice(0, 12)}, ${m.profile})">Launch</a></td>
+          <td>${m.adapter ? "" : html`<a class="button launch" href="${launch}" aria-label="Launch ${m.repo} (${m.revision.slice(0, 12)}, ${m.profile})">Launch</a>`}</td>
         </tr>`;
       })}
     </tbody>

@@ -1,5 +1,5 @@
 import type { CAC } from "cac";
-import { toTask, TASKS, type Model, type RefreshReport } from "@svc/contracts";
+import { MODEL_KINDS, toTask, TASKS, type Model, type ModelKind, type RefreshReport } from "@svc/contracts";
 import { ApiError } from "@svc/client";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
@@ -7,24 +7,40 @@ import { formatTable } from "../../output/table";
 import { formatDecimalBytes, formatParameterCount } from "@svc/contracts/format-bytes";
 import { UNKNOWN } from "./show";
 
+/** An adapter's BASE cell: its base's repo, marked when the registry lacks it or it does not fit; `-` for a model. */
+function baseCell(model: Model): string {
+  if (!model.adapter) return "-";
+  const base = model.adapter.base ?? UNKNOWN;
+  const state = model.adapterBase?.state;
+  return state === "not_registered" ? `${base} (not registered)` : state === "does_not_fit" ? `${base} (does not fit)` : base;
+}
+
 /**
- * The spec's columns, then PARAMS and WEIGHTS (what the safetensors headers or GGUF tensor infos
- * say; `unknown` where the files do not say) and FILES: `partial` for a snapshot downloaded with
+ * The spec's columns, then BASE when some row is a LoRA adapter (its base model; `-` for a model),
+ * PARAMS and WEIGHTS (what the safetensors headers or GGUF tensor infos say — an adapter's own;
+ * `unknown` where the files do not say) and FILES: `partial` for a snapshot downloaded with
  * --include/--exclude, else `all`.
  */
 export function modelTable(models: Model[]): string {
+  const adapters = models.some((m) => m.adapter);
   return formatTable(
-    ["repo", "revision", "profile", "image", "params", "weights", "files"],
+    ["repo", "revision", "profile", "image", ...(adapters ? ["base"] : []), "params", "weights", "files"],
     models.map((m) => [
       m.repo,
       m.revision,
       m.profile,
       m.image,
+      ...(adapters ? [baseCell(m)] : []),
       m.facts?.parameters !== undefined ? formatParameterCount(m.facts.parameters) : UNKNOWN,
       m.facts?.weightBytes !== undefined ? formatDecimalBytes(m.facts.weightBytes) : UNKNOWN,
       m.partial ? "partial" : "all",
     ]),
   );
+}
+
+/** One line per adapter whose base is not there to serve it on: what is missing. */
+export function adapterBaseNotes(models: Model[]): string[] {
+  return models.filter((m) => m.adapterBase && m.adapterBase.state !== "registered").map((m) => `${m.repo} (${m.profile}): ${m.adapterBase!.message}`);
 }
 
 /** Said when there is no profile to refresh yet (models belong to a profile's folders). */
@@ -46,6 +62,7 @@ export interface ModelLsOptions {
   refresh?: boolean;
   profile?: string;
   image?: string;
+  kind?: string;
   json?: boolean;
 }
 
@@ -54,6 +71,8 @@ export async function listModels(ctx: CliContext, options: ModelLsOptions): Prom
   const image = options.image === undefined ? undefined : toTask(String(options.image));
   if (options.image !== undefined && !image) throw new UsageError(`--image must be ${TASKS.join(" or ")}, not ${JSON.stringify(String(options.image))}.`);
   if (options.profile !== undefined && (typeof options.profile !== "string" || options.profile === "")) throw new UsageError("--profile needs a profile name.");
+  const kind = options.kind === undefined ? undefined : String(options.kind);
+  if (kind !== undefined && !(MODEL_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind must be ${MODEL_KINDS.join(" or ")}, not ${JSON.stringify(kind)}.`);
   const client = ctx.client();
   let failed: string[] = [];
   if (options.refresh) {
@@ -65,19 +84,24 @@ export async function listModels(ctx: CliContext, options: ModelLsOptions): Prom
     for (const line of describeRefresh(report)) ctx.io.err(line);
     failed = report.profiles.filter((p) => p.status === "failed").map((p) => p.profile);
   }
-  const models = await client.models.list({ profile: options.profile, image });
+  const models = await client.models.list({ profile: options.profile, image, kind: kind as ModelKind | undefined });
   ctx.emit(models, Boolean(options.json), () => modelTable(models));
+  if (!options.json) for (const note of adapterBaseNotes(models)) ctx.io.err(note);
   if (models.length === 0 && !options.json && !options.refresh) ctx.io.err("No models registered. `svc model ls --refresh` scans the profiles' model folders; `svc model add <repo_id>` downloads one.");
   if (failed.length > 0) throw new ApiError(502, "scan_failed", `could not scan profile${failed.length > 1 ? "s" : ""} ${failed.join(", ")} (see above).`);
 }
 
 export function registerModelLs(cli: CAC, ctx: CliContext) {
   cli
-    .command("ls", "List models: REPO, REVISION, PROFILE, IMAGE, PARAMS, WEIGHTS (from the weight files' headers; unknown where they do not say), FILES (partial: downloaded with --include/--exclude)")
+    .command(
+      "ls",
+      "List models: REPO, REVISION, PROFILE, IMAGE, BASE (for LoRA adapters: the model they are served on), PARAMS, WEIGHTS (from the weight files' headers; unknown where they do not say), FILES (partial: downloaded with --include/--exclude)",
+    )
     .alias("list")
     .option("--refresh", "Scan the profiles' model folders first and update the model database")
     .option("-p, --profile <profile>", "Only this profile's models (and only its folders with --refresh)")
     .option("--image <image>", `Only models of this kind: ${TASKS.join(" or ")}`)
+    .option("--kind <kind>", "Only models (model) or only LoRA adapters (adapter)")
     .option("--json", "Print JSON")
     .action((options: ModelLsOptions) => listModels(ctx, options));
 }

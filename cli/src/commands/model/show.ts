@@ -1,6 +1,6 @@
 import type { CAC } from "cac";
 import { ApiError } from "@svc/client";
-import type { Model, ModelFacts } from "@svc/contracts";
+import type { AdapterFacts, Model, ModelFacts } from "@svc/contracts";
 import { formatBytes, formatDecimalBytes, formatParameterCount } from "@svc/contracts/format-bytes";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
@@ -15,6 +15,7 @@ const FACT_LINES: Array<[string, keyof ModelFacts | ((facts: ModelFacts) => stri
   ["parameters", (f) => f.parameters !== undefined ? `${formatParameterCount(f.parameters)} (${exact(f.parameters)})` : undefined],
   ["weights", (f) => f.weightBytes !== undefined ? `${formatDecimalBytes(f.weightBytes)} (${exact(f.weightBytes)} bytes)` : undefined],
   ["dtype", "dtype"],
+  ["weight_format", "weightFormat"],
   ["quantization", "quantization"],
   ["architecture", "architecture"],
   ["model_type", "modelType"],
@@ -36,9 +37,30 @@ const FACT_LINES: Array<[string, keyof ModelFacts | ((facts: ModelFacts) => stri
 
 const factText = (facts: ModelFacts, how: (typeof FACT_LINES)[number][1]) => (typeof how === "function" ? how(facts) : facts[how]?.toString());
 
-/** A model and everything its files say, one `key: value` line each; `unknown` where they do not say. */
+/** What a LoRA adapter's files say, and how its base stands (the model facts that follow are the adapter file's own). */
+function adapterLines(adapter: AdapterFacts, model: Model): Array<[string, string]> {
+  const base = model.adapterBase;
+  const modules = adapter.modules?.map((m) => `${m.name} ${m.inFeatures}→${m.outFeatures}${m.layers ? ` ×${m.layers}` : ""}`).join(", ");
+  return [
+    ["adapter", `LoRA, ${adapter.kind} (${adapter.file})`],
+    ["base", adapter.base ?? (adapter.baseNamed ? `${adapter.baseNamed} (not a repo id)` : UNKNOWN)],
+    ...(base ? [["base_state", `${base.state}: ${base.message}`] as [string, string]] : []),
+    ["rank", adapter.rank?.toString() ?? UNKNOWN],
+    ["alpha", adapter.alpha?.toString() ?? UNKNOWN],
+    ["target_modules", adapter.targetModules?.join(", ") || UNKNOWN],
+    ["modules", modules || UNKNOWN],
+    ["layers_reached", adapter.layers?.toString() ?? UNKNOWN],
+    ["task_type", adapter.taskType ?? UNKNOWN],
+  ];
+}
+
+/**
+ * A model and everything its files say, one `key: value` line each; `unknown` where they do not
+ * say. An adapter: its adapter facts, then the facts of its own file that are known (an adapter has no layers or heads of its own).
+ */
 export function describeModel(model: Model): string {
   const facts = model.facts ?? {};
+  const factRows = FACT_LINES.map(([key, how]): [string, string | undefined] => [key, factText(facts, how)]);
   const rows: Array<[string, string]> = [
     ["repo", model.repo],
     ["revision", model.revision],
@@ -46,7 +68,9 @@ export function describeModel(model: Model): string {
     ["image", model.image],
     ["folder", model.modelDir],
     ["files", `${formatBytes(model.sizeBytes)}${model.partial ? " (partial: downloaded with --include/--exclude)" : ""}`],
-    ...FACT_LINES.map(([key, how]): [string, string] => [key, factText(facts, how) ?? UNKNOWN]),
+    ...(model.adapter
+      ? [...adapterLines(model.adapter, model), ...factRows.filter((row): row is [string, string] => row[1] !== undefined)]
+      : factRows.map(([key, value]): [string, string] => [key, value ?? UNKNOWN])),
   ];
   return rows.map(([key, value]) => `${`${key}:`.padEnd(16)}${value}`).join("\n");
 }
@@ -75,7 +99,7 @@ async function findModel(ctx: CliContext, repo: string, options: ModelShowOption
 
 export function registerModelShow(cli: CAC, ctx: CliContext) {
   cli
-    .command("show <repo_id>", "Show a model and what its files say: parameters, weight size, dtype, layers, heads, context… (unknown where they do not say)")
+    .command("show <repo_id>", "Show a model and what its files say: parameters, weight size, dtype, layers, heads, context… (unknown where they do not say); an adapter: its base, rank, alpha and modules")
     .option("-p, --profile <profile>", "The model of this profile (when several profiles have it)")
     .option("-r, --revision <commit>", "The model at this commit, or its first characters (when several revisions are registered)")
     .option("--json", "Print JSON")

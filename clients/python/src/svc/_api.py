@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypedDict, TypeVar
 from urllib.parse import quote
 
-from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, ModelKind, Profile, ProfileAttributes, ProfileChange
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
 from .batch_options import BatchOptions, batch_request
 from .contracts.batches import BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
@@ -82,8 +82,8 @@ def profile_gpus(name: str, refresh: bool = False) -> Call[ClusterGpus]:
     return Call("GET", "/api/profiles/{name}/gpus", ClusterGpus, {"name": name}, query=_query(refresh=refresh or None))
 
 
-def list_models(profile: str | None = None, image: ModelImage | None = None, repo: str | None = None) -> Call[list[Model]]:
-    return Call("GET", "/api/models", list[Model], query=_query(profile=profile, image=image, repo=repo))
+def list_models(profile: str | None = None, image: ModelImage | None = None, repo: str | None = None, kind: ModelKind | None = None) -> Call[list[Model]]:
+    return Call("GET", "/api/models", list[Model], query=_query(profile=profile, image=image, repo=repo, kind=kind))
 
 
 def refresh_models(profile: str | None = None) -> Call[RefreshReport]:

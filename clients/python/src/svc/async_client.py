@@ -13,7 +13,7 @@ from . import _api as api
 from ._client_base import ClientBase
 from ._http import NEXT_CURSOR_HEADER, AsyncHttp
 from .async_service import AsyncService
-from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, ModelKind, Profile, ProfileAttributes, ProfileChange
 from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageHourlyWindow, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
@@ -104,10 +104,12 @@ class AsyncSvc(ClientBase[AsyncHttp]):
         """Deletes the deployment and its replicas' records; a live one needs `force=True`."""
         return await self._http.call(api.remove_deployment(ref, force))
 
-    async def models(self, refresh: bool = False, *, profile: str | None = None, image: ModelImage | None = None, repo: str | None = None) -> list[Model]:
+    async def models(
+        self, refresh: bool = False, *, profile: str | None = None, image: ModelImage | None = None, repo: str | None = None, kind: ModelKind | None = None
+    ) -> list[Model]:
         if refresh:
             await self.refresh_models(profile)
-        return await self._http.call(api.list_models(profile, image, repo))
+        return await self._http.call(api.list_models(profile, image, repo, kind))
 
     async def refresh_models(self, profile: str | None = None) -> RefreshReport:
         return await self._http.call(api.refresh_models(profile))

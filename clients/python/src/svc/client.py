@@ -11,7 +11,7 @@ import httpx
 from . import _api as api
 from ._client_base import ClientBase
 from ._http import NEXT_CURSOR_HEADER, SyncHttp
-from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, Profile, ProfileAttributes, ProfileChange
+from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, ModelKind, Profile, ProfileAttributes, ProfileChange
 from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageHourlyWindow, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
@@ -96,11 +96,13 @@ class Svc(ClientBase[SyncHttp]):
 
     # Models
 
-    def models(self, refresh: bool = False, *, profile: str | None = None, image: ModelImage | None = None, repo: str | None = None) -> list[Model]:
-        """The model registry (`svc model ls`); `refresh=True` rescans the model folders first."""
+    def models(
+        self, refresh: bool = False, *, profile: str | None = None, image: ModelImage | None = None, repo: str | None = None, kind: ModelKind | None = None
+    ) -> list[Model]:
+        """The model registry (`svc model ls`); `refresh=True` rescans the model folders first. `kind="adapter"`: only LoRA adapters, each with its base."""
         if refresh:
             self.refresh_models(profile)
-        return self._http.call(api.list_models(profile, image, repo))
+        return self._http.call(api.list_models(profile, image, repo, kind))
 
     def refresh_models(self, profile: str | None = None) -> RefreshReport:
         """Rescans the model folders of `profile` (default: all) and reports what was found and not registered."""

@@ -24,7 +24,7 @@ from .keys import (
     UsageSpent,
 )
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
-from .models import DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
+from .models import AdapterBase, AdapterFacts, AdapterModule, DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ModelKind, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import ClusterGpus, GpuPartition, HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
 from .runtimes import RuntimeInstall, RuntimeList, RuntimeRemoval, RuntimeVersion, UnavailableTask
 from .services import (
@@ -101,6 +101,10 @@ __all__ = [
     "LocalProfile",
     "Model",
     "ModelFacts",
+    "ModelKind",
+    "AdapterBase",
+    "AdapterFacts",
+    "AdapterModule",
     "ModelImage",
     "Profile",
     "ProfileAttributes",

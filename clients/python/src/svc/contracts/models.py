@@ -7,6 +7,8 @@ from datetime import datetime
 from typing import Literal
 
 ModelImage = Literal["text-generation", "speech-recognition"]
+#: model: served on its own; adapter: a LoRA adapter, served on a base model.
+ModelKind = Literal["model", "adapter"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -23,6 +25,8 @@ class ModelFacts:
     #: Exact bytes of the weights, from the weight headers.
     weight_bytes: int | None = None
     dtype: str | None = None
+    #: safetensors or gguf: the engines that can load the weights differ.
+    weight_format: Literal["safetensors", "gguf"] | None = None
     quantization: str | None = None
     layers: int | None = None
     hidden_size: int | None = None
@@ -42,6 +46,51 @@ class ModelFacts:
 
 
 @dataclass(frozen=True, kw_only=True)
+class AdapterModule:
+    """A module a LoRA adapter changes, with the shapes of its A and B tensors."""
+
+    #: As the adapter's tensors name it, without layer numbers: self_attn.q_proj (PEFT), attn_q (GGUF).
+    name: str
+    in_features: int
+    out_features: int
+    rank: int
+    #: How many layers have it (0: outside the layers, such as lm_head).
+    layers: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdapterFacts:
+    """What a LoRA adapter's files say (adapter_config.json and its safetensors header, or its GGUF metadata)."""
+
+    kind: Literal["peft", "gguf"]
+    #: The adapter's weights, relative to the snapshot folder.
+    file: str
+    #: The base model's repo id as the adapter names it.
+    base: str | None = None
+    #: What it names as its base when that is not a repo id (a local path).
+    base_named: str | None = None
+    rank: int | None = None
+    alpha: float | None = None
+    target_modules: list[str] | None = None
+    modules: list[AdapterModule] | None = None
+    #: Its tensors reach this many layers: the base needs at least as many.
+    layers: int | None = None
+    task_type: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdapterBase:
+    """How an adapter's base stands in the registry of the adapter's profile."""
+
+    state: Literal["registered", "not_registered", "does_not_fit", "not_named"]
+    repo: str | None = None
+    #: Why the registered base does not fit (does_not_fit).
+    problems: list[str]
+    #: The state in a sentence, with what to do when something is missing.
+    message: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class Model:
     """One row of `svc model ls`: a (repo, revision, profile)."""
 
@@ -58,6 +107,10 @@ class Model:
     seen_at: datetime
     #: What its files say; None when they say nothing.
     facts: ModelFacts | None = None
+    #: Set when the snapshot is a LoRA adapter (served on a base model, never on its own).
+    adapter: AdapterFacts | None = None
+    #: An adapter's base as the registry has it for the same profile.
+    adapter_base: AdapterBase | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
