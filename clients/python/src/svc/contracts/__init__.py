@@ -6,7 +6,7 @@ from .app import AppInfo, ComponentHealth, EngineReach, ErrorBody, HealthReport,
 from .endpoints import OutsideEndpoint
 from .deployments import ROUTING_MODES, DeploymentEvent, DeploymentRecord, DeploymentStatus, RoutingMode
 from .deployment_details import DeploymentDetails
-from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
+from .keys import SERVICE_TIERS, ApiKey, CreatedKey, KeyLimits, ServiceTier, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import ClusterGpus, GpuPartition, HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
@@ -44,6 +44,9 @@ __all__ = [
     "BatchStatus",
     "BatchTask",
     "ApiKey",
+    "KeyLimits",
+    "SERVICE_TIERS",
+    "ServiceTier",
     "OutsideEndpoint",
     "CreatedKey",
     "DeploymentDetails",
