@@ -41,6 +41,24 @@ export type KeyLimits = Static<typeof KeyLimits>;
 export const KEY_LIMIT_FIELDS = ["requestsPerMinute", "tokensPerMinute", "maxParallel", "dailyTokens", "monthlyTokens"] as const satisfies ReadonlyArray<keyof KeyLimits>;
 export const NO_LIMITS: KeyLimits = { requestsPerMinute: null, tokensPerMinute: null, maxParallel: null, dailyTokens: null, monthlyTokens: null };
 
+/** Each limit in a few words, as the CLI's options and the UI's forms name it (tokens are prompt + completion). */
+export const KEY_LIMIT_LABELS: Record<keyof KeyLimits, string> = {
+  requestsPerMinute: "Requests a minute",
+  tokensPerMinute: "Tokens a minute",
+  maxParallel: "Requests in flight at once",
+  dailyTokens: "Tokens a day (UTC)",
+  monthlyTokens: "Tokens a month (UTC)",
+};
+
+const compactNumber = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+const LIMIT_UNITS: Record<keyof KeyLimits, string> = { requestsPerMinute: " rpm", tokensPerMinute: " tpm", maxParallel: " at once", dailyTokens: "/day", monthlyTokens: "/month" };
+
+/** A key's limits in a few words ("60 rpm, 20K tpm, 4 at once, 2M/day"), or "none". */
+export function limitsSummary(limits: KeyLimits): string {
+  const parts = KEY_LIMIT_FIELDS.filter((field) => limits[field] !== null).map((field) => `${compactNumber.format(limits[field]!)}${LIMIT_UNITS[field]}`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
 /** A key's share of a saturated model against the other keys waiting for it (default 1: equal shares). */
 export const KEY_WEIGHT_MAX = 100;
 export const DEFAULT_KEY_WEIGHT = 1;

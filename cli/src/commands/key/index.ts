@@ -1,16 +1,16 @@
 import type { CAC } from "cac";
-import type { CreateKeyRequest } from "@svc/contracts";
+import { KEY_LIMIT_LABELS, limitsSummary, type CreateKeyRequest } from "@svc/contracts";
 import { defineGroup } from "../../group";
 import { UsageError } from "../../errors";
 import type { CliContext } from "../../io";
 import { formatTable } from "../../output/table";
 import { relativeAge } from "../../output/age";
-import { keySummary, limitsText, tierText } from "./format";
+import { keySummary, tierText } from "./format";
 import { keyFieldsFrom, LIMIT_OPTIONS, TIER_DESCRIPTION, WEIGHT_DESCRIPTION } from "./policy-options";
 
 /** The options create and update share: limits, tier, weight. */
 function withPolicyOptions(command: ReturnType<CAC["command"]>, update: boolean) {
-  for (const { flag, description } of LIMIT_OPTIONS) command.option(`${flag} <n>`, update ? `${description} (none: no limit)` : description);
+  for (const { flag, field } of LIMIT_OPTIONS) command.option(`${flag} <n>`, `${KEY_LIMIT_LABELS[field]}${field === "requestsPerMinute" || field === "maxParallel" ? "" : " (prompt + completion)"}${update ? "; none: no limit" : ""}`);
   return command.option("--tier <tier>", TIER_DESCRIPTION).option("--weight <n>", WEIGHT_DESCRIPTION).option("--json", "Print JSON");
 }
 
@@ -62,7 +62,7 @@ function registerKeyLs(cli: CAC, ctx: CliContext) {
                 k.name,
                 `${k.prefix}…`,
                 k.models ? k.models.join(",") : "all",
-                limitsText(k),
+                limitsSummary(k.limits),
                 tierText(k),
                 relativeAge(k.createdAt),
                 k.expired ? "expired" : (k.expiresAt ?? "never"),

@@ -1,13 +1,13 @@
 import { closest, didYouMean, KEY_EXPIRY_PATTERN, KEY_LIMIT_MAX, SERVICE_TIERS, KEY_WEIGHT_MAX, type KeyLimits, type ServiceTier, type UpdateKeyRequest } from "@svc/contracts";
 import { UsageError } from "../../errors";
 
-/** Each limit's option and what it sets. */
-export const LIMIT_OPTIONS: ReadonlyArray<{ flag: string; cacName: string; field: keyof KeyLimits; description: string }> = [
-  { flag: "--rpm", cacName: "rpm", field: "requestsPerMinute", description: "Requests a minute" },
-  { flag: "--tpm", cacName: "tpm", field: "tokensPerMinute", description: "Tokens (prompt + completion) a minute" },
-  { flag: "--max-parallel", cacName: "maxParallel", field: "maxParallel", description: "Requests in flight at once" },
-  { flag: "--daily-tokens", cacName: "dailyTokens", field: "dailyTokens", description: "Token budget a UTC day" },
-  { flag: "--monthly-tokens", cacName: "monthlyTokens", field: "monthlyTokens", description: "Token budget a calendar month (UTC)" },
+/** Each limit's option and the field it sets. */
+export const LIMIT_OPTIONS: ReadonlyArray<{ flag: string; cacName: string; field: keyof KeyLimits }> = [
+  { flag: "--rpm", cacName: "rpm", field: "requestsPerMinute" },
+  { flag: "--tpm", cacName: "tpm", field: "tokensPerMinute" },
+  { flag: "--max-parallel", cacName: "maxParallel", field: "maxParallel" },
+  { flag: "--daily-tokens", cacName: "dailyTokens", field: "dailyTokens" },
+  { flag: "--monthly-tokens", cacName: "monthlyTokens", field: "monthlyTokens" },
 ];
 
 export const TIER_DESCRIPTION = `Default service_tier of its requests and the highest they may ask for: ${SERVICE_TIERS.join(", ")} (default: default)`;
