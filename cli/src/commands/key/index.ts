@@ -10,7 +10,7 @@ import { keyFieldsFrom, LIMIT_OPTIONS, TIER_DESCRIPTION, WEIGHT_DESCRIPTION } fr
 
 /** The options create and update share: limits, tier, weight. */
 function withPolicyOptions(command: ReturnType<CAC["command"]>, update: boolean) {
-  for (const { flag, field } of LIMIT_OPTIONS) command.option(`${flag} <n>`, `${KEY_LIMIT_LABELS[field]}${field === "requestsPerMinute" || field === "maxParallel" ? "" : " (prompt + completion)"}${update ? "; none: no limit" : ""}`);
+  for (const { flag, field } of LIMIT_OPTIONS) command.option(`${flag} <n>`, `${KEY_LIMIT_LABELS[field]}${field === "requestsPerMinute" || field === "maxParallel" ? "" : ", prompt + completion"}${update ? "; none: no limit" : ""}`);
   return command.option("--tier <tier>", TIER_DESCRIPTION).option("--weight <n>", WEIGHT_DESCRIPTION).option("--json", "Print JSON");
 }
 
