@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CreateKeyRequest, ServiceRoute, ServiceTier } from "@svc/contracts";
+import { startFakeOpenAi } from "@svc/testing";
 import { openGatewayDb } from "../src/db/connection";
 import { KeyRing } from "../src/keys/service";
 import { v1Authenticator } from "../src/keys/v1-auth";
@@ -22,31 +23,10 @@ import { ResponseStore } from "../src/responses/store";
 import { UsageStore } from "../src/usage/store";
 
 /** Every answer reports 7 prompt and 3 completion tokens. */
-const USAGE = { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 };
-const held: Array<() => void> = [];
-let holding = false;
-const upstream = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  idleTimeout: 0,
-  async fetch(request) {
-    const path = new URL(request.url).pathname;
-    // Like a runtime that keeps no records of its streams' ends: the gateway reads the stream's usage chunk.
-    if (request.method !== "POST") return new Response("not found", { status: 404 });
-    if (path === "/v1/audio/transcriptions") return Response.json({ text: "hello" });
-    const body = (await request.json()) as Record<string, any>;
-    if (holding) await new Promise<void>((resolve) => held.push(resolve));
-    if (path === "/v1/embeddings") return Response.json({ object: "list", data: [{ object: "embedding", index: 0, embedding: [0.1] }], model: "m", usage: { prompt_tokens: 7, total_tokens: 7 } });
-    if (path === "/v1/completions") return Response.json({ id: "c", object: "text_completion", created: 1, model: "m", choices: [{ index: 0, text: "x", finish_reason: "stop" }], usage: USAGE });
-    if (!body.stream) return Response.json({ id: "c", object: "chat.completion", created: 1, model: "m", choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }], usage: USAGE });
-    const chunk = { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "hi" }, finish_reason: "stop" }] };
-    const last = { ...chunk, choices: [], usage: USAGE };
-    return new Response(`data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify(last)}\n\ndata: [DONE]\n\n`, { headers: { "content-type": "text/event-stream" } });
-  },
-});
+const upstream = startFakeOpenAi("owner/a");
 const home = mkdtempSync(join(tmpdir(), "svc-v1-limits-"));
 afterAll(() => {
-  upstream.stop(true);
+  upstream.stop();
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -60,7 +40,7 @@ const route = (model: string, task: ServiceRoute["task"] = "text-generation"): S
   engine: "docker",
   server: "svc",
   status: "HEALTHY",
-  url: `http://127.0.0.1:${upstream.port}`,
+  url: upstream.url,
   apiKey: null,
   createdAt: "2026-11-25T10:00:00.000Z",
   onDemand: false,
@@ -180,31 +160,29 @@ describe("tokens", () => {
 describe("requests in flight", () => {
   test("one at once: a second is refused while the first is held, and let in once it is answered", async () => {
     const key = newKey({ name: "parallel", maxParallel: 1 });
-    holding = true;
+    upstream.holdAnswers(true);
     const first = chat(key);
-    while (held.length === 0) await Bun.sleep(5);
+    while (upstream.heldCount() === 0) await Bun.sleep(5);
     const second = await answered(chat(key));
     expect(second.status).toBe(429);
     expect(second.error!.message).toBe("Limit of 1 requests in flight at once reached for key 'parallel'; try again when one of them has ended.");
     expect(second.headers.get("retry-after")).toBe("1");
-    holding = false;
-    held.splice(0).forEach((release) => release());
+    upstream.holdAnswers(false);
     expect((await answered(first)).status).toBe(200);
     expect((await answered(chat(key))).status).toBe(200);
   });
 
   test("a caller that goes away frees its place", async () => {
     const key = newKey({ name: "gone", maxParallel: 1 });
-    holding = true;
+    upstream.holdAnswers(true);
     const abort = new AbortController();
     const first = router.handle(
       new Request("http://localhost:8000/v1/chat/completions", { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ model: "owner/a", messages: [] }), signal: abort.signal }),
     );
-    while (held.length === 0) await Bun.sleep(5);
+    while (upstream.heldCount() === 0) await Bun.sleep(5);
     abort.abort();
     await first.catch(() => undefined);
-    holding = false;
-    held.splice(0).forEach((release) => release());
+    upstream.holdAnswers(false);
     let status = 0;
     for (let i = 0; i < 100 && status !== 200; i++) {
       status = (await answered(chat(key))).status;
