@@ -11,13 +11,15 @@ export const SERVICE_TIERS = ["priority", "default", "flex"] as const;
 export type ServiceTier = (typeof SERVICE_TIERS)[number];
 export const ServiceTier = Type.Union([Type.Literal("priority"), Type.Literal("default"), Type.Literal("flex")], { description: "OpenAI's service_tier: `priority` before `default` before `flex` when a model is saturated." });
 
-const limitOf = (max: number, description: string) => Type.Integer({ minimum: 1, maximum: max, description });
+/** The largest value of each limit. */
+export const KEY_LIMIT_MAX = { requestsPerMinute: 1_000_000, tokensPerMinute: 1_000_000_000, maxParallel: 100_000, dailyTokens: 1_000_000_000_000, monthlyTokens: 1_000_000_000_000 } as const;
+const limitOf = (field: keyof typeof KEY_LIMIT_MAX, description: string) => Type.Integer({ minimum: 1, maximum: KEY_LIMIT_MAX[field], description });
 const LIMIT_SCHEMAS = {
-  requestsPerMinute: limitOf(1_000_000, "Requests a minute."),
-  tokensPerMinute: limitOf(1_000_000_000, "Tokens (prompt + completion) a minute."),
-  maxParallel: limitOf(100_000, "Requests in flight at once (waiting in the fair-share queue included)."),
-  dailyTokens: limitOf(1_000_000_000_000, "Tokens a UTC day."),
-  monthlyTokens: limitOf(1_000_000_000_000, "Tokens a calendar month (UTC)."),
+  requestsPerMinute: limitOf("requestsPerMinute", "Requests a minute."),
+  tokensPerMinute: limitOf("tokensPerMinute", "Tokens (prompt + completion) a minute."),
+  maxParallel: limitOf("maxParallel", "Requests in flight at once (waiting in the fair-share queue included)."),
+  dailyTokens: limitOf("dailyTokens", "Tokens a UTC day."),
+  monthlyTokens: limitOf("monthlyTokens", "Tokens a calendar month (UTC)."),
 };
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -38,6 +40,24 @@ export const KeyLimits = Type.Object(
 export type KeyLimits = Static<typeof KeyLimits>;
 export const KEY_LIMIT_FIELDS = ["requestsPerMinute", "tokensPerMinute", "maxParallel", "dailyTokens", "monthlyTokens"] as const satisfies ReadonlyArray<keyof KeyLimits>;
 export const NO_LIMITS: KeyLimits = { requestsPerMinute: null, tokensPerMinute: null, maxParallel: null, dailyTokens: null, monthlyTokens: null };
+
+/** Each limit in a few words, as the CLI's options and the UI's forms name it (tokens are prompt + completion). */
+export const KEY_LIMIT_LABELS: Record<keyof KeyLimits, string> = {
+  requestsPerMinute: "Requests a minute",
+  tokensPerMinute: "Tokens a minute",
+  maxParallel: "Requests in flight at once",
+  dailyTokens: "Tokens a day (UTC)",
+  monthlyTokens: "Tokens a month (UTC)",
+};
+
+const compactNumber = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+const LIMIT_UNITS: Record<keyof KeyLimits, string> = { requestsPerMinute: " rpm", tokensPerMinute: " tpm", maxParallel: " at once", dailyTokens: "/day", monthlyTokens: "/month" };
+
+/** A key's limits in a few words ("60 rpm, 20K tpm, 4 at once, 2M/day"), or "none". */
+export function limitsSummary(limits: KeyLimits): string {
+  const parts = KEY_LIMIT_FIELDS.filter((field) => limits[field] !== null).map((field) => `${compactNumber.format(limits[field]!)}${LIMIT_UNITS[field]}`);
+  return parts.length ? parts.join(", ") : "none";
+}
 
 /** A key's share of a saturated model against the other keys waiting for it (default 1: equal shares). */
 export const KEY_WEIGHT_MAX = 100;

@@ -25,6 +25,10 @@ import { v1Authenticator } from "./keys/v1-auth";
 import { openAiController, openAiRoute } from "./openai";
 import { ServiceCatalog } from "./openai/catalog";
 import { OpenAiRouter } from "./openai/service";
+import { KeyAdmission } from "./openai/admission/key-admission";
+import { readRecordedUsage } from "./openai/admission/recorded-usage";
+import { shortRetentionWarning } from "./openai/admission/retention-check";
+import type { V1Outcome } from "./openai/outcome";
 import { UsageStore } from "./usage/store";
 import { endpointsController } from "./endpoints";
 import { EndpointRegistry, HEALTH_EVERY_MS } from "./endpoints/service";
@@ -78,10 +82,20 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   void endpoints.checkAll();
   setInterval(() => void endpoints.checkAll(), HEALTH_EVERY_MS).unref();
   let metrics: GatewayMetrics | undefined = undefined;
-  const router = new OpenAiRouter(catalog, v1Authenticator(keys, authToken), (outcome) => {
+  // Keys' limits and budgets hold across a restart: what each key used is read back from the usage rows.
+  const admission = new KeyAdmission();
+  admission.restore(readRecordedUsage(db, Date.now()), keys.policies());
+  const retentionWarning = shortRetentionWarning(keys.policies(), usageRetentionDays);
+  if (retentionWarning) console.error(retentionWarning);
+  /** Usage, a /v1 request's or a Batch API line's: recorded, and counted against its key's budgets. */
+  const recordUsage = (outcome: V1Outcome) => {
     usage.record(outcome);
+    admission.recorded(outcome);
+  };
+  const router = new OpenAiRouter(catalog, v1Authenticator(keys, authToken), (outcome) => {
+    recordUsage(outcome);
     metrics?.observe(outcome);
-  }, { lifecycle: { activity, starts }, responses: new ResponsesApi(responses) });
+  }, { lifecycle: { activity, starts }, responses: new ResponsesApi(responses), admission });
   metrics = new GatewayMetrics(client, router.chooser);
   // /proxy/<id> requests count in flight with /v1's.
   const proxy = new ServiceProxy(client, authToken, activity, starts, router.balancer);
@@ -91,7 +105,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   const fileStore = new FileStore(db, layout.uploadsDir);
   const batchApi = batchApiRoutes(
     new FilesService(fileStore),
-    new BatchApiService({ batches: new BatchStore(db), files: fileStore, client, record: (outcome) => usage.record(outcome) }),
+    new BatchApiService({ batches: new BatchStore(db), files: fileStore, client, record: recordUsage, spentBudget: (caller) => admission.spentBudget(caller) }),
     v1Authenticator(keys, authToken),
   );
   const guard = guardCheck(settings);

@@ -73,6 +73,42 @@ describe("keys page", () => {
   });
 });
 
+describe("keys page: limits, tier and weight", () => {
+  test("set at create and shown in the list; a bad limit or tier is a 400 naming the field, nothing made", async () => {
+    const created = await post("/keys", { name: "dave", requestsPerMinute: "60", tokensPerMinute: "20000", maxParallel: "", dailyTokens: "2000000", monthlyTokens: "", tier: "flex", weight: "2" });
+    expect(created.status).toBe(201);
+    const list = (await get("/keys")).html;
+    expect(list).toContain("60 rpm, 20K tpm, 2M/day");
+    expect(list).toContain("flex (weight 2)");
+    const negative = await post("/keys", { name: "erin", requestsPerMinute: "-1" });
+    expect(negative.status).toBe(400);
+    expect(negative.html).toContain("Requests a minute: &#39;-1&#39; is not a whole number from 1 to 1000000.");
+    expect(negative.html).toContain('value="-1"');
+    expect((await post("/keys", { name: "erin", dailyTokens: "1.5" })).html).toContain("Tokens a day (UTC): &#39;1.5&#39;");
+    expect((await post("/keys", { name: "erin", tier: "gold" })).html).toContain("Tier: &#39;gold&#39; is not one of priority, default, flex.");
+    expect((await get("/keys")).html).not.toContain("erin");
+  });
+
+  test("the edit form starts with the key's values; saving changes them (an emptied limit is removed); a bad value changes nothing", async () => {
+    const id = (await get("/keys")).html.match(/href="\/keys\?edit=([^"#]+)#edit-key" aria-label="Change the key dave"/)![1];
+    const form = (await get(`/keys?edit=${id}`)).html;
+    expect(form).toContain("Change the key dave");
+    expect(form).toContain('name="requestsPerMinute" inputmode="numeric" value="60"');
+    const bad = await post(`/keys/${id}/update`, { requestsPerMinute: "10", weight: "0", tier: "flex" });
+    expect(bad.status).toBe(400);
+    expect(bad.html).toContain("Weight: &#39;0&#39; is not a whole number from 1 to 100.");
+    expect((await get("/keys")).html).toContain("60 rpm, 20K tpm, 2M/day");
+    const saved = await post(`/keys/${id}/update`, { requestsPerMinute: "10", tokensPerMinute: "", dailyTokens: "2000000", monthlyTokens: "5000000", tier: "default", weight: "1", models: "", expires: "" });
+    expect(saved.status).toBe(303);
+    expect(saved.location).toBe("/keys?updated=dave");
+    const after = (await get("/keys?updated=dave")).html;
+    expect(after).toContain("Changed the key dave.");
+    expect(after).toContain("10 rpm, 2M/day, 5M/month");
+    expect((await get("/keys?edit=nobody")).status).toBe(404);
+    expect((await post("/keys/nobody/update", { requestsPerMinute: "1" })).status).toBe(404);
+  });
+});
+
 describe("usage page", () => {
   test("shows the period's totals and a per-day chart, also while orchestrator-svc is down", async () => {
     expect((await get("/usage")).html).toContain("No requests through /v1 in this period.");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
-import { RunRequest } from "@svc/contracts";
+import { RunRequest, UpdateKeyRequest } from "@svc/contracts";
 import { errorHandler } from "../src/http/error-handler";
 
 /** A request that fails its schema is answered with sentences about the options the caller gave, and the JSON paths beside them. */
@@ -34,4 +34,16 @@ describe("schema errors read as sentences", () => {
     expect(both.message).toBe("--mem must be at least 1, not 0. --gres must be a whole number, not 1.5.");
     expect(both.details).toEqual({ field: "job.mem", fields: ["job.mem", "job.gres"] });
   });
+});
+
+test("a value that may also be null is said against what it must be otherwise", async () => {
+  const app = new Elysia().use(errorHandler).patch("/keys", () => ({ ok: true }), { body: UpdateKeyRequest });
+  const message = async (body: unknown) => {
+    const response = await app.handle(new Request("http://localhost/keys", { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+    expect(response.status).toBe(400);
+    return ((await response.json()) as { message: string }).message;
+  };
+  expect(await message({ requestsPerMinute: -1 })).toBe("--requests-per-minute must be at least 1, not -1.");
+  expect(await message({ tokensPerMinute: 2.5 })).toBe("--tokens-per-minute must be a whole number, not 2.5.");
+  expect(await message({ maxParallel: "4" })).toBe("--max-parallel must be a whole number.");
 });

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-export const LONG_WAITING_FILES = ["tests/app/renewal-soak.test.ts", "tests/app/batch-slurm-time-limit.test.ts", "tests/app/batch-slurm.test.ts", "tests/app/gateway-limits.test.ts"];
+export const LONG_WAITING_FILES = ["tests/app/renewal-soak.test.ts", "tests/app/batch-slurm-time-limit.test.ts", "tests/app/batch-slurm.test.ts", "tests/app/gateway-limits.test.ts", "tests/app/v1-rate-limit-retries.test.ts"];
 
 /** Bun's own test file names, outside node_modules and hidden folders. */
 const TEST_FILE = new Bun.Glob("**/*{.test,_test,.spec,_spec}.{ts,tsx,js,jsx}");

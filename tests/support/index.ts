@@ -26,3 +26,4 @@ export * from "./prebuilt-images";
 export * from "./test-file-label";
 export * from "./cluster-files";
 export * from "./usage-reports";
+export * from "./fake-openai";

@@ -27,6 +27,6 @@ export { exampleTexts } from "./pages/service-examples";
 export { deploymentDetailsPage, deploymentPanel, deploymentActionPage, DEPLOYMENTS_PATH, type DeploymentAction, type ScaleFormValues } from "./pages/deployments";
 export { playgroundPage, PLAYGROUND_PATH, type PlaygroundValues, type PlaygroundResult } from "./pages/playground";
 export { batchesPage, batchesTable, batchDetailsPage, progressBar, BATCHES_PATH, type BatchFormValues } from "./pages/batches";
-export { keysPage, KEYS_PATH, type KeyFormValues } from "./pages/keys";
+export { keysPage, KEYS_PATH, keyUpdatePath, type KeyEdit, type KeyFormValues } from "./pages/keys";
 export { usagePage, USAGE_PATH } from "./pages/usage";
 export { docPage, docNotFoundPage, DOCS_PATH } from "./pages/docs";

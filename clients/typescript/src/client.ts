@@ -43,7 +43,7 @@ export class SvcClient {
   readonly models: ModelsApi;
   /** The svc runtime on slurm profiles' clusters: list, install, remove. */
   readonly runtimes: RuntimesApi;
-  /** API keys for /v1: list, create, remove. */
+  /** API keys for /v1: list, create, update, remove. */
   readonly keys: KeysApi;
   /** What /v1 served: the usage report. */
   readonly usage: UsageApi;

@@ -41,6 +41,7 @@ import type {
   ActivityReport,
   ServiceRecord,
   ServiceStatus,
+  UpdateKeyRequest,
   UsageQuery,
   UsageReport,
 } from "@svc/contracts";
@@ -97,6 +98,7 @@ export interface Operations {
   "GET /api/runtimes/installs/{id}": { params: { id: string }; response: RuntimeInstall };
   "GET /api/keys": { response: ApiKey[] };
   "POST /api/keys": { body: CreateKeyRequest; response: CreatedKey };
+  "PATCH /api/keys/{ref}": { params: { ref: string }; body: UpdateKeyRequest; response: ApiKey };
   "DELETE /api/keys/{ref}": { params: { ref: string }; response: ApiKey };
   "GET /api/usage": { query: UsageQuery; response: UsageReport };
   "GET /api/endpoints": { response: OutsideEndpoint[] };

@@ -28,8 +28,10 @@ export interface BatchApiDeps {
   files: FileStore;
   /** The orchestrator's batch jobs (/api/batches). */
   client: Pick<SvcClient, "batches">;
-  /** Records one request's usage, as /v1 does for each request. */
+  /** Records one request's usage, as /v1 does for each request (it counts against its key's budgets). */
   record(outcome: V1Outcome): void;
+  /** The 429 for a caller whose daily or monthly token budget is spent: its batch is refused at creation. */
+  spentBudget?(caller: Caller): Response | undefined;
 }
 
 function checkMetadata(value: unknown): Record<string, string> | null {
@@ -59,7 +61,8 @@ export class BatchApiService {
 
   constructor(private readonly deps: BatchApiDeps) {}
 
-  async create(caller: Caller, request: CreateBatch) {
+  /** A new batch, or the refusal to answer (its key's budget is spent). */
+  async create(caller: Caller, request: CreateBatch): Promise<ReturnType<typeof batchObject> | Response> {
     const owner = ownerOf(caller);
     if (typeof request.input_file_id !== "string") throw invalid("input_file_id: give the id of a file uploaded with purpose batch.", "input_file_id");
     if (!BATCH_ENDPOINTS.includes(request.endpoint as (typeof BATCH_ENDPOINTS)[number])) throw invalid(`endpoint ${JSON.stringify(request.endpoint)}: use one of ${BATCH_ENDPOINTS.join(", ")}.`, "endpoint");
@@ -72,6 +75,8 @@ export class BatchApiService {
     const problem = endpointProblem(JSON.parse(file.urls) as string[], endpoint);
     if (problem) throw invalid(problem, "endpoint");
     if (!mayUse(caller, file.model)) throw new V1Error(403, "model_not_allowed", `This API key may not use '${file.model}'.`, "input_file_id");
+    const spent = this.deps.spentBudget?.(caller);
+    if (spent) return spent;
     const profile = metadata?.[PROFILE_METADATA_KEY];
     const run: BatchRunRequest = { task: "openai", model: file.model, upload: this.deps.files.pathOf(file.id), idleTimeout: 0, ...(profile ? { profile } : {}) };
     const started = await this.deps.client.batches.run(run).catch((error) => {

@@ -13,6 +13,16 @@ export const apiKeys = sqliteTable("api_keys", {
   createdAt: text("created_at").notNull(),
   expiresAt: text("expires_at"),
   lastUsedAt: text("last_used_at"),
+  /** The key's limits through /v1 (KeyLimits), each null for none. */
+  requestsPerMinute: integer("requests_per_minute"),
+  tokensPerMinute: integer("tokens_per_minute"),
+  maxParallel: integer("max_parallel"),
+  dailyTokens: integer("daily_tokens"),
+  monthlyTokens: integer("monthly_tokens"),
+  /** Its requests' default service_tier, and the highest they may ask for. */
+  tier: text("tier", { enum: ["priority", "default", "flex"] }).notNull().default("default"),
+  /** Its share of a saturated model against other keys. */
+  weight: integer("weight").notNull().default(1),
 });
 
 /** One row per /v1 request. */

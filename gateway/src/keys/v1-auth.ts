@@ -19,7 +19,7 @@ export function v1Authenticator(keys: KeyRing, token: string | undefined): Authe
     if (token !== undefined && secretsEqual(bearer, token)) return { kind: "token" };
     if (bearer.startsWith(API_KEY_PREFIX)) {
       const check = keys.check(bearer);
-      if (check.kind === "valid") return { kind: "key", id: check.row.id, name: check.row.name, models: check.models };
+      if (check.kind === "valid") return { kind: "key", id: check.row.id, name: check.row.name, models: check.models, policy: check.policy };
       if (check.kind === "expired") return unauthorized(`The API key '${check.row.name}' expired at ${check.row.expiresAt}; ask for a new one (svc key create).`);
       return unauthorized("This API key is not known (it may have been removed); ask for a new one (svc key create).");
     }

@@ -12,6 +12,8 @@ type Fields = Partial<V1Outcome> & Pick<V1Outcome, "status">;
 export class RequestRecord {
   private ended = false;
   private readonly onEnd: Array<(outcome: V1Outcome | null) => void> = [];
+  /** Headers its refusals carry once it was admitted (the key's x-ratelimit-*), as its answers do. */
+  carried: Record<string, string> | undefined;
 
   constructor(
     private readonly sink: OutcomeSink,
@@ -52,6 +54,7 @@ export class RequestRecord {
 
   /** Records a refusal made here, and answers it. */
   refuse(response: Response, model: string | null, modelServed = false): Response {
+    for (const name in this.carried) response.headers.set(name, this.carried[name]);
     this.answered({ status: response.status, model, modelServed });
     return response;
   }

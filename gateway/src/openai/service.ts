@@ -108,6 +108,7 @@ export class OpenAiRouter {
     const admitted = this.admission.admit(record.caller, record.endpoint, body);
     if (admitted instanceof Response) return record.refuse(admitted, model);
     record.whenOver((outcome) => admitted.settle(outcome));
+    record.carried = admitted.headers;
 
     let routes: ServiceRoute[];
     try {

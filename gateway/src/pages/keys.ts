@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { ApiError, type SvcClient } from "@svc/client";
 import { keysPage as renderKeys, KEYS_PATH, usagePage, USAGE_PATH, type KeyFormValues } from "@svc/ui";
+import { createRequestFrom, updateRequestFrom } from "./key-form";
 import { USAGE_GROUPINGS, USAGE_HOURLY_WINDOWS, type UsageGrouping, type UsageHourlyWindow } from "@svc/contracts";
 import type { KeyRing } from "../keys/service";
 import type { EndpointRegistry } from "../endpoints/service";
@@ -8,7 +9,22 @@ import { DEFAULT_SINCE, usageReport } from "../usage/service";
 import type { UsageStore } from "../usage/store";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
-const KeyForm = t.Object({ name: t.Optional(t.String({ maxLength: 256 })), models: t.Optional(t.String({ maxLength: 8192 })), expires: t.Optional(t.String({ maxLength: 64 })) }, { additionalProperties: true });
+const short = t.Optional(t.String({ maxLength: 64 }));
+const KeyForm = t.Object(
+  {
+    name: t.Optional(t.String({ maxLength: 256 })),
+    models: t.Optional(t.String({ maxLength: 8192 })),
+    expires: short,
+    requestsPerMinute: short,
+    tokensPerMinute: short,
+    maxParallel: short,
+    dailyTokens: short,
+    monthlyTokens: short,
+    tier: short,
+    weight: short,
+  },
+  { additionalProperties: true },
+);
 const IdParams = t.Object({ id: t.String({ maxLength: 128 }) });
 
 /**
@@ -21,18 +37,21 @@ export function keyAndUsagePages(keys: KeyRing, usage: UsageStore, client: SvcCl
   /** The page that shows a new key: kept by no cache, as the key is shown this once. */
   const secretPage = (body: string, status: number) => new Response(body, { status, headers: { ...htmlHeaders, "cache-control": "no-store" } });
   return new Elysia({ name: "gateway/pages/keys" })
-    .get(KEYS_PATH, ({ query }) => page(keysPage({ keys: keys.list(), session, notice: typeof query.removed === "string" ? `Removed the key ${query.removed}.` : undefined })), { detail: { hide: true } })
+    .get(KEYS_PATH, ({ query }) => {
+      const list = keys.list();
+      const notice = typeof query.removed === "string" ? `Removed the key ${query.removed}.` : typeof query.updated === "string" ? `Changed the key ${query.updated}.` : undefined;
+      if (typeof query.edit !== "string") return page(keysPage({ keys: list, session, notice }));
+      const key = list.find((candidate) => candidate.id === query.edit);
+      return key ? page(keysPage({ keys: list, session, edit: { key } })) : page(keysPage({ keys: list, session, error: "That key does not exist (any more)." }), 404);
+    }, { detail: { hide: true } })
     .post(
       KEYS_PATH,
       ({ body }) => {
         const values = body as KeyFormValues;
-        const name = values.name?.trim() ?? "";
-        const models = values.models?.split(",").map((model) => model.trim()).filter(Boolean);
-        const expires = values.expires?.trim() || undefined;
-        const problem = formProblem(name, models, expires);
-        if (problem) return page(keysPage({ keys: keys.list(), session, values, error: problem }), 400);
+        const read = createRequestFrom(values);
+        if ("problem" in read) return page(keysPage({ keys: keys.list(), session, values, error: read.problem }), 400);
         try {
-          const created = keys.create({ name, ...(models?.length ? { models } : {}), ...(expires ? { expires } : {}) });
+          const created = keys.create(read.request);
           return secretPage(keysPage({ keys: keys.list(), session, created }), 201);
         } catch (error) {
           if (error instanceof ApiError) return page(keysPage({ keys: keys.list(), session, values, error: error.message }), error.status);
@@ -40,6 +59,24 @@ export function keyAndUsagePages(keys: KeyRing, usage: UsageStore, client: SvcCl
         }
       },
       { body: KeyForm, detail: { hide: true } },
+    )
+    .post(
+      `${KEYS_PATH}/:id/update`,
+      ({ params, body }) => {
+        const values = body as KeyFormValues;
+        const key = keys.list().find((candidate) => candidate.id === params.id);
+        if (!key) return page(keysPage({ keys: keys.list(), session, error: "That key does not exist (any more)." }), 404);
+        const read = updateRequestFrom(values);
+        if ("problem" in read) return page(keysPage({ keys: keys.list(), session, edit: { key, values, error: read.problem } }), 400);
+        try {
+          const updated = keys.update(key.id, read.request);
+          return new Response(null, { status: 303, headers: { location: `${KEYS_PATH}?updated=${encodeURIComponent(updated.name)}` } });
+        } catch (error) {
+          if (error instanceof ApiError) return page(keysPage({ keys: keys.list(), session, edit: { key, values, error: error.message } }), error.status);
+          throw error;
+        }
+      },
+      { params: IdParams, body: KeyForm, detail: { hide: true } },
     )
     .post(
       `${KEYS_PATH}/:id/remove`,
@@ -64,13 +101,4 @@ export function keyAndUsagePages(keys: KeyRing, usage: UsageStore, client: SvcCl
       },
       { detail: { hide: true } },
     );
-}
-
-/** What is wrong with a key form, in the words of the API's rules; undefined when nothing is. */
-function formProblem(name: string, models: string[] | undefined, expires: string | undefined): string | undefined {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name)) return "Name: 1 to 64 letters, digits, . _ @ -, starting with a letter or digit.";
-  const bad = models?.find((model) => !/^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/.test(model));
-  if (bad) return `Models: '${bad}' is not a repo id (owner/name).`;
-  if (expires && !/^[1-9][0-9]{0,5}[mhdw]$/.test(expires) && !/^\d{4}-\d{2}-\d{2}/.test(expires)) return `Expires: '${expires}' is neither a duration (30d, 12h, 90m, 2w) nor a date such as 2027-01-31.`;
-  return undefined;
 }

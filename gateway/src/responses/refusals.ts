@@ -1,3 +1,4 @@
+import { SERVICE_TIERS } from "@svc/contracts";
 import { checkCreateRequest, KNOWN_FIELDS, type CreateResponseRequest } from "./model";
 
 /** Why a request is refused (400), OpenAI's way: a message and the request field at fault. */
@@ -9,7 +10,8 @@ export interface Refusal {
 
 const TEXT_PARTS = new Set(["input_text", "output_text"]);
 const TRANSLATED_ITEMS = new Set(["message", "function_call", "function_call_output"]);
-const HONOURED_TIERS = new Set(["auto", "default"]);
+/** The gateway orders requests by tier itself (its admit and wait stages): the runtime needs to know none. */
+const HONOURED_TIERS = new Set<string>(["auto", ...SERVICE_TIERS]);
 
 /** `/input/0/role` → `input[0].role`, as OpenAI names a field. */
 const paramOf = (path: string) =>

@@ -48,6 +48,10 @@ function literals(schema: Record<string, unknown>): string[] | undefined {
 function problem(issue: ValidationIssue): string {
   const schema = issue.schema ?? {};
   const value = issue.value;
+  // A value that may also be null (a limit null removes): said against what it must be when it is not null.
+  const members = schema.anyOf as Array<Record<string, unknown>> | undefined;
+  const notNull = Array.isArray(members) && value !== null ? members.filter((member) => member.type !== "null") : [];
+  if (notNull.length === 1 && notNull.length < members!.length) return problem({ ...issue, schema: notNull[0] });
   const options = literals(schema);
   if (value === undefined) return "is required";
   if (options) return `must be one of ${options.join(", ")}, not ${JSON.stringify(value)}`;

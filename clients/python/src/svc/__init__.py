@@ -18,6 +18,7 @@ from .deployment import Deployment
 from .contracts import *  # noqa: F403
 from .errors import OpenAINotInstalledError, ServiceFailedError, SvcApiError, SvcConfigError, SvcError, SvcTimeoutError, SvcUnreachableError
 from ._inference import AudioFile, ChatOptions, Prompt, TranscribeOptions
+from .key_options import KeyChanges, KeyPolicy
 from .run_options import DeploymentRunOptions, RunOptions
 from .scaling_options import ScaleOptions, ScalingKeywords
 from .service import Service
@@ -34,6 +35,8 @@ __all__ = [
     "AsyncSvc",
     "Deployment",
     "DeploymentRunOptions",
+    "KeyChanges",
+    "KeyPolicy",
     "Launch",
     "OpenAINotInstalledError",
     "RunOptions",

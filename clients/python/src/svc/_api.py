@@ -19,6 +19,7 @@ from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, Usage
 from .run_options import DeploymentRunOptions, RunOptions, run_request
 from .contracts import DeploymentDetails, DeploymentRecord
 from .scaling_options import ScaleOptions, scale_request
+from .key_options import CHANGE_KEYS, POLICY_KEYS, KeyChanges, KeyPolicy, key_fields
 
 T = TypeVar("T", covariant=True)
 
@@ -244,13 +245,21 @@ def list_keys() -> Call[list[ApiKey]]:
     return Call("GET", "/api/keys", list[ApiKey])
 
 
-def create_key(name: str, models: list[str] | None = None, expires: str | None = None) -> Call[CreatedKey]:
+def create_key(name: str, models: list[str] | None = None, expires: str | None = None, policy: KeyPolicy | None = None) -> Call[CreatedKey]:
     body: dict[str, Any] = {"name": name}
     if models is not None:
         body["models"] = models
     if expires is not None:
         body["expires"] = expires
+    body.update(key_fields(policy or {}, POLICY_KEYS, removing=False))
     return Call("POST", "/api/keys", CreatedKey, body=body)
+
+
+def update_key(ref: str, changes: KeyChanges) -> Call[ApiKey]:
+    body = key_fields(changes, CHANGE_KEYS, removing=True)
+    if not body:
+        raise TypeError(f"update_key() needs at least one of {', '.join(CHANGE_KEYS)}.")
+    return Call("PATCH", "/api/keys/{ref}", ApiKey, {"ref": ref}, body=body)
 
 
 def remove_key(ref: str) -> Call[ApiKey]:
@@ -287,6 +296,6 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     run_batch, list_batches, get_batch, batch_results, stop_batch, resume_batch, remove_batch,
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
-    list_keys, create_key, remove_key, usage,
+    list_keys, create_key, update_key, remove_key, usage,
     list_endpoints, add_endpoint, remove_endpoint,
 )  # fmt: skip

@@ -24,6 +24,7 @@ from .contracts import DeploymentDetails, DeploymentRecord
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
 
+    from .key_options import KeyChanges, KeyPolicy
     from .scaling_options import ScaleOptions
 
 
@@ -204,9 +205,13 @@ class AsyncSvc(ClientBase[AsyncHttp]):
     async def keys(self) -> list[ApiKey]:
         return await self._http.call(api.list_keys())
 
-    async def create_key(self, name: str, models: list[str] | None = None, expires: str | None = None) -> CreatedKey:
+    async def create_key(self, name: str, models: list[str] | None = None, expires: str | None = None, **policy: Unpack[KeyPolicy]) -> CreatedKey:
         """See `Svc.create_key`."""
-        return await self._http.call(api.create_key(name, models, expires))
+        return await self._http.call(api.create_key(name, models, expires, policy))
+
+    async def update_key(self, ref: str, **changes: Unpack[KeyChanges]) -> ApiKey:
+        """See `Svc.update_key`."""
+        return await self._http.call(api.update_key(ref, changes))
 
     async def remove_key(self, ref: str) -> ApiKey:
         return await self._http.call(api.remove_key(ref))

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack  # type checkers only: the annotations are never evaluated
 
     from .run_options import DeploymentRunOptions
+    from .key_options import KeyChanges, KeyPolicy
     from .scaling_options import ScaleOptions
 
 
@@ -220,9 +221,14 @@ class Svc(ClientBase[SyncHttp]):
         """The API keys (`svc key ls`); never the keys themselves."""
         return self._http.call(api.list_keys())
 
-    def create_key(self, name: str, models: list[str] | None = None, expires: str | None = None) -> CreatedKey:
-        """A new key for /v1 (`svc key create`): `.key` holds it, this once; `models` limits it to repo ids, `expires` is `30d`, `12h`… or a date."""
-        return self._http.call(api.create_key(name, models, expires))
+    def create_key(self, name: str, models: list[str] | None = None, expires: str | None = None, **policy: Unpack[KeyPolicy]) -> CreatedKey:
+        """A new key for /v1 (`svc key create`): `.key` holds it, this once; `models` limits it to repo ids, `expires` is `30d`, `12h`… or a date;
+        `requests_per_minute`, `tokens_per_minute`, `max_parallel`, `daily_tokens`, `monthly_tokens`, `tier` and `weight` as `svc key create`'s options."""
+        return self._http.call(api.create_key(name, models, expires, policy))
+
+    def update_key(self, ref: str, **changes: Unpack[KeyChanges]) -> ApiKey:
+        """`svc key update`: changes what is given, e.g. `update_key("alice", tokens_per_minute=20000, monthly_tokens=None)` (None removes a limit); the key itself stays the same."""
+        return self._http.call(api.update_key(ref, changes))
 
     def remove_key(self, ref: str) -> ApiKey:
         """Removes a key by name or id (`svc key rm`); it is refused from the next request on."""

@@ -11,6 +11,23 @@ UsageGrouping = Literal["key", "model", "service"]
 UsageHourlyWindow = Literal["day", "week"]
 #: `key`: a key that exists now; `removed`: a key removed since; `token`: the svc token and UI sessions; `anonymous`: no key (debug mode).
 UsageCallerKind = Literal["key", "removed", "token", "anonymous"]
+#: OpenAI's `service_tier`, highest first: `priority` before `default` before `flex` when a model is saturated.
+ServiceTier = Literal["priority", "default", "flex"]
+SERVICE_TIERS: tuple[ServiceTier, ...] = ("priority", "default", "flex")
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeyLimits:
+    """What a key may use through /v1, each None for no limit; tokens are prompt + completion."""
+
+    requests_per_minute: int | None
+    tokens_per_minute: int | None
+    #: Requests in flight at once.
+    max_parallel: int | None
+    #: Tokens a UTC day.
+    daily_tokens: int | None
+    #: Tokens a calendar month (UTC).
+    monthly_tokens: int | None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -27,6 +44,11 @@ class ApiKey:
     expires_at: datetime | None
     last_used_at: datetime | None
     expired: bool
+    limits: KeyLimits
+    #: Its requests' default service_tier, and the highest they may ask for.
+    tier: ServiceTier
+    #: Its share of a saturated model against other keys (default 1).
+    weight: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,20 +89,6 @@ class ServiceTime:
     status: str
     running_seconds: float
     gpu_hours: float | None
-
-
-@dataclass(frozen=True, kw_only=True)
-class KeyLimits:
-    """What a key may use through /v1, each None for no limit; tokens are prompt + completion."""
-
-    requests_per_minute: int | None
-    tokens_per_minute: int | None
-    #: Requests in flight at once.
-    max_parallel: int | None
-    #: Tokens a UTC day.
-    daily_tokens: int | None
-    #: Tokens a calendar month (UTC).
-    monthly_tokens: int | None
 
 
 @dataclass(frozen=True, kw_only=True)
