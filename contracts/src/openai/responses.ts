@@ -39,10 +39,10 @@ export const ResponseFunctionToolCall = Type.Object({
 
 export const ResponseOutputItem = Type.Union([ResponseOutputMessage, ResponseFunctionToolCall]);
 
-/** `ResponseUsage`: both details objects are required. */
+/** `ResponseUsage`: both details objects are required, `cache_write_tokens` too. */
 export const ResponseUsage = Type.Object({
   input_tokens: Type.Integer(),
-  input_tokens_details: Type.Object({ cached_tokens: Type.Integer() }),
+  input_tokens_details: Type.Object({ cached_tokens: Type.Integer(), cache_write_tokens: Type.Integer() }),
   output_tokens: Type.Integer(),
   output_tokens_details: Type.Object({ reasoning_tokens: Type.Integer() }),
   total_tokens: Type.Integer(),
@@ -86,6 +86,7 @@ export const ResponseObject = Type.Object({
   text: Type.Optional(Type.Object({ format: Type.Optional(Type.Object({ type: Type.Union([Type.Literal("text"), Type.Literal("json_object"), Type.Literal("json_schema")]) })) })),
   metadata: nullable(Type.Record(Type.String(), Type.String())),
   usage: Type.Optional(ResponseUsage),
+  user: Type.Optional(Type.String()),
 });
 
 /** `DELETE /v1/responses/{id}`'s answer. */
