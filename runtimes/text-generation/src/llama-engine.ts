@@ -136,14 +136,14 @@ export class LlamaEngine {
   }
 
   /** The grammar of JSON values valid against a request's schema (see json-grammar/schema.ts), made once per schema. */
-  jsonGrammar({ schema, leaves }: Pick<JsonGrammarSchema, "schema" | "leaves">): Promise<LlamaGrammar> {
-    const key = JSON.stringify([schema, leaves]);
+  jsonGrammar({ schema, leaves, rules }: Pick<JsonGrammarSchema, "schema" | "leaves" | "rules">): Promise<LlamaGrammar> {
+    const key = JSON.stringify([schema, leaves, rules]);
     let grammar = this.grammars.get(key);
     if (grammar) this.grammars.delete(key);
     else {
       grammar = this.llama
         .createGrammarForJsonSchema(schema as Parameters<Llama["createGrammarForJsonSchema"]>[0])
-        .then((json) => this.llama.createGrammar({ grammar: jsonGrammarText(json.grammar, leaves) }));
+        .then((json) => this.llama.createGrammar({ grammar: jsonGrammarText(json.grammar, { leaves, rules }) }));
     }
     this.grammars.set(key, grammar);
     if (this.grammars.size > GRAMMARS_KEPT) this.grammars.delete(this.grammars.keys().next().value!);

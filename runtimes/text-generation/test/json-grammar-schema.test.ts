@@ -25,7 +25,7 @@ test("a strict schema is kept as the grammar's schema: anyOf becomes oneOf, anno
     type: "object",
     properties: { name: { type: "string", description: "who" }, kind: { oneOf: [{ enum: ["a", "b"] }, { type: "null" }] }, tags: { type: "array", items: { type: "string" }, maxItems: 2 } },
   };
-  expect(grammarSchema(schema, "p")).toEqual({ schema: expected, leaves: {}, documented: expected } as never);
+  expect(grammarSchema(schema, "p")).toEqual({ schema: expected, leaves: {}, rules: [], documented: expected } as never);
 });
 
 test("bounds, multipleOf, patterns and formats are values svc writes itself; the documented schema has plain types there", () => {
@@ -55,8 +55,10 @@ test("keywords the grammar cannot enforce are refused by their path, in the fiel
   expect(refusal({ type: "string", format: "uri" }).message).toContain('format "uri" is not supported (only date-time, date, time, duration, email, hostname, ipv4, ipv6, uuid)');
   expect(refusal({ type: "string", pattern: "^(?=a)b$" }).message).toStartWith(`${base}.pattern: lookarounds`);
   expect(refusal({ type: "string", pattern: "(a)\\1" }).message).toContain("backreferences");
-  expect(refusal({ type: "string", pattern: "^a", minLength: 2 }).param).toBe(`${base}.pattern`);
-  expect(refusal({ type: "string", format: "date", maxLength: 2 }).param).toBe(`${base}.format`);
+  expect(refusal({ type: "string", pattern: "^a{5}$", maxLength: 2 })).toEqual({ param: `${base}.pattern`, message: `${base}.pattern: no string satisfies pattern, maxLength together.` });
+  expect(refusal({ type: "string", format: "date", pattern: "^x" }).message).toBe(`${base}.pattern: no string satisfies pattern, format together.`);
+  expect(refusal({ type: "string", pattern: ".{50}", format: "date-time" }).message).toBe(`${base}.pattern: no string satisfies pattern, format together.`);
+  expect(refusal({ type: "string", pattern: "[ab]*a[ab]{30}", maxLength: 200 }).message).toBe(`${base}.pattern: pattern, maxLength together make a grammar of more than 4000 states; loosen one of them.`);
   expect(refusal({ type: "integer", multipleOf: 3 }).message).toContain("at most 256 of them");
   expect(refusal({ type: "integer", minimum: 0, maximum: 10_000, multipleOf: 3 }).param).toBe(`${base}.multipleOf`);
   expect(refusal({ type: "integer", minimum: 5, maximum: 4 }).message).toBe(`${base}: no integer is >= 5 and <= 4.`);

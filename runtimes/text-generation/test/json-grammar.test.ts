@@ -86,6 +86,15 @@ test("patterns: classes, groups, alternation, quantifiers, escapes, characters J
   }
 });
 
+test("a pattern with a format or lengths: values that satisfy all of them (zod writes a pattern with each format)", async () => {
+  const zodEmail = "^(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$";
+  await expectAllValid({ type: "string", format: "email", pattern: zodEmail }, 6);
+  await expectAllValid({ type: "string", format: "uuid", pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$" }, 6);
+  await expectAllValid({ type: "string", pattern: "^[a-z]+(-[a-z]+)*$", minLength: 3, maxLength: 9 }, 6);
+  await expectAllValid({ type: "string", pattern: "x", maxLength: 5 }, 6);
+  await expectAllValid({ type: "string", format: "hostname", maxLength: 12 }, 6);
+});
+
 test("an unanchored pattern allows any text around its match", () => {
   const [gbnf] = Object.values(grammarSchema({ type: "string", pattern: "[0-9]" }, "schema").leaves);
   expect(gbnf).toMatch(/^"\\"" \(\(.+\)\* \[0-9\] \(.+\)\*\) "\\""$/);

@@ -34,7 +34,7 @@ export function complement(set: CharSet): CharSet {
 
 const minus = (set: CharSet, removed: CharSet) => intersect(set, complement(removed));
 
-function intersect(a: CharSet, b: CharSet): CharSet {
+export function intersect(a: CharSet, b: CharSet): CharSet {
   const result: CharSet = [];
   for (const [aFrom, aTo] of normalize(a)) {
     for (const [bFrom, bTo] of normalize(b)) {

@@ -7,13 +7,14 @@ const EXPONENT = ' ([eE] [-+]? ("0" | [1-9] [0-9]{0,15}))?';
 const TRAILING_NEWLINES = ' "\\n\\n\\n\\n" [\\n]*';
 
 /** A schema node-llama-cpp writes whole (no values of svc's own GBNF). */
-export const wholeSchema = (schema: GbnfJsonSchema): JsonGrammarSchema => ({ schema, leaves: {}, documented: schema });
+export const wholeSchema = (schema: GbnfJsonSchema): JsonGrammarSchema => ({ schema, leaves: {}, rules: [], documented: schema });
 
 /**
  * The grammar of a schema: node-llama-cpp's GBNF for it (`gbnf`), ending with the value, with
- * numbers written without exponents, and each placeholder's literal replaced by svc's GBNF of the value.
+ * numbers written without exponents, each placeholder's literal replaced by svc's GBNF of the
+ * value, and the rules those refer to.
  */
-export function jsonGrammarText(gbnf: string, leaves: JsonGrammarSchema["leaves"]): string {
+export function jsonGrammarText(gbnf: string, { leaves, rules }: Pick<JsonGrammarSchema, "leaves" | "rules">): string {
   if (!gbnf.includes(TRAILING_NEWLINES)) throw new Error("node-llama-cpp's JSON grammar no longer ends with its blank lines: update jsonGrammarText");
   let text = gbnf.replaceAll(EXPONENT, "").replace(TRAILING_NEWLINES, "");
   for (const [placeholder, leaf] of Object.entries(leaves)) {
@@ -21,5 +22,5 @@ export function jsonGrammarText(gbnf: string, leaves: JsonGrammarSchema["leaves"
     if (!text.includes(literal)) throw new Error(`node-llama-cpp's JSON grammar no longer writes a const as ${literal}: update jsonGrammarText`);
     text = text.replaceAll(literal, `(${leaf})`);
   }
-  return text;
+  return [text, ...rules].join("\n");
 }

@@ -2,8 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { GbnfJsonSchema } from "node-llama-cpp";
 import { invalidRequest } from "@svc/runtime-common";
 import { numberLeafGbnf } from "./number-leaf";
-import { PatternError, patternGbnf } from "./pattern";
-import { formatGbnf, STRING_FORMATS } from "./string-formats";
+import { stringLeafGbnf, type Written } from "./string-leaf";
 
 /**
  * Turns a request's JSON schema (response_format json_schema, a tool's parameters) into what the
@@ -24,6 +23,8 @@ export interface JsonGrammarSchema {
   schema: GbnfJsonSchema;
   /** The GBNF of each placeholder's value. */
   leaves: Record<string, string>;
+  /** The GBNF rules the leaves refer to. */
+  rules: string[];
   /** The schema without placeholders, as a chat template documents a tool's parameters. */
   documented: GbnfJsonSchema;
 }
@@ -51,6 +52,7 @@ const PLACEHOLDER_PREFIX = `svc-leaf-${randomBytes(6).toString("hex")}-`;
 
 type Json = Record<string, unknown>;
 type Refuse = (path: string, why: string) => never;
+type Leaf = (write: (name: string) => Written | undefined, plain: Json) => Json | undefined;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const isScalar = (value: unknown) => value === null || ["string", "number", "boolean"].includes(typeof value);
 const described = (node: Json): Json => (typeof node.description === "string" ? { description: node.description } : {});
@@ -66,11 +68,15 @@ export function grammarSchema(schema: unknown, param: string): JsonGrammarSchema
       `"${key}" is not supported${key === "type" ? "" : ` for a ${kind} schema`}: structured output here is made by a grammar, which cannot enforce it; remove it (or describe it in the prompt)`,
     );
   const leaves: Record<string, string> = {};
+  const rules: string[] = [];
   const plainOf: Record<string, Json> = {};
-  /** A value svc writes itself: a placeholder in node-llama-cpp's schema. */
-  const leaf = (gbnf: string, plain: Json): Json => {
+  /** A value svc writes itself (when `write` writes it): a placeholder in node-llama-cpp's schema. */
+  const leaf: Leaf = (write, plain) => {
     const placeholder = `${PLACEHOLDER_PREFIX}${Object.keys(leaves).length}`;
-    leaves[placeholder] = gbnf;
+    const written = write(placeholder);
+    if (!written) return undefined;
+    leaves[placeholder] = written.gbnf;
+    rules.push(...written.rules);
     plainOf[placeholder] = plain;
     return { const: placeholder };
   };
@@ -111,8 +117,11 @@ export function grammarSchema(schema: unknown, param: string): JsonGrammarSchema
         return stringSchema(node, out, path, refuse, leaf);
       case "number":
       case "integer": {
-        const gbnf = numberLeafGbnf(node, path, refuse);
-        return gbnf === undefined ? { ...out, type: kind } : leaf(gbnf, { ...out, type: kind });
+        const write = () => {
+          const gbnf = numberLeafGbnf(node, path, refuse);
+          return gbnf === undefined ? undefined : { gbnf, rules: [] };
+        };
+        return leaf(write, { ...out, type: kind }) ?? { ...out, type: kind };
       }
       case "boolean":
       case "null":
@@ -141,31 +150,14 @@ export function grammarSchema(schema: unknown, param: string): JsonGrammarSchema
     }
   };
   const converted = convert(schema, param);
-  return { schema: converted as GbnfJsonSchema, leaves, documented: withoutPlaceholders(converted, plainOf) as GbnfJsonSchema };
+  return { schema: converted as GbnfJsonSchema, leaves, rules, documented: withoutPlaceholders(converted, plainOf) as GbnfJsonSchema };
 }
 
-/** A string schema: node-llama-cpp's own for lengths, svc's GBNF for a pattern or a format. */
-function stringSchema(node: Json, out: Json, path: string, refuse: Refuse, leaf: (gbnf: string, plain: Json) => Json): Json {
-  const lengths = node.minLength !== undefined || node.maxLength !== undefined;
-  if (node.pattern !== undefined) {
-    if (typeof node.pattern !== "string") refuse(`${path}.pattern`, "must be a string");
-    if (node.format !== undefined || lengths) refuse(`${path}.pattern`, `a pattern together with ${node.format !== undefined ? "format" : "minLength/maxLength"} is not supported: keep one (the pattern can say the length, e.g. ^.{2,8}$)`);
-    try {
-      return leaf(patternGbnf(node.pattern as string), { ...out, type: "string" });
-    } catch (error) {
-      if (error instanceof PatternError) refuse(`${path}.pattern`, error.message);
-      throw error;
-    }
-  }
-  if (node.format !== undefined) {
-    const gbnf = typeof node.format === "string" ? formatGbnf(node.format) : undefined;
-    if (gbnf === undefined) refuse(`${path}.format`, `format ${JSON.stringify(node.format)} is not supported (only ${STRING_FORMATS.join(", ")})`);
-    if (lengths) refuse(`${path}.format`, "format together with minLength/maxLength is not supported");
-    return leaf(gbnf!, { ...out, type: "string" });
-  }
-  out.type = "string";
-  copyCounts(node, out, "minLength", "maxLength", path, refuse);
-  return out;
+/** A string schema: svc's GBNF for a pattern or a format (with or without lengths), node-llama-cpp's for lengths alone. */
+function stringSchema(node: Json, out: Json, path: string, refuse: Refuse, leaf: Leaf): Json {
+  const plain = { ...out, type: "string" };
+  copyCounts(node, plain, "minLength", "maxLength", path, refuse);
+  return leaf((name) => stringLeafGbnf(node, path, refuse, name), { ...out, type: "string" }) ?? plain;
 }
 
 /** A node with a list of types as one schema per type, each with the keywords of its type. */
