@@ -124,7 +124,7 @@ describe("structured outputs", () => {
     }
   });
 
-  test("the Vercel AI SDK's generateObject with a zod schema: bounded integers, a bounded string, a bounded array", async () => {
+  test("the Vercel AI SDK's generateObject with a zod schema: bounded integers, a bounded string, a bounded array, an e-mail address", async () => {
     const provider = createOpenAICompatible({ name: "svc", baseURL: `${runtime.url}/v1`, apiKey: API_KEY, supportsStructuredOutputs: true });
     const schema = z.object({
       age: z.number().int().min(18).max(99),
@@ -132,9 +132,11 @@ describe("structured outputs", () => {
       count: z.number().int(),
       name: z.string().min(2).max(12),
       tags: z.array(z.string().max(8)).min(1).max(3),
+      // zod writes a format and its own pattern.
+      email: z.email(),
     });
     for (const seed of [1, 2]) {
-      const { object } = await generateObject({ model: provider(modelPath), schema, prompt: "Describe a person.", seed, temperature: 1, maxOutputTokens: 200, maxRetries: 0 });
+      const { object } = await generateObject({ model: provider(modelPath), schema, prompt: "Describe a person.", seed, temperature: 1, maxOutputTokens: 300, maxRetries: 0 });
       expect(schema.safeParse(object).success).toBe(true);
     }
   });
