@@ -29,10 +29,14 @@ const server = Bun.serve({
     const body = (await request.json()) as Record<string, any>;
     seen.push({ path, body });
     if (path === "/v1/responses") {
-      const answer = { id: "resp_native1", object: "response", created_at: 1, status: "completed", error: null, incomplete_details: null, instructions: null, model: body.model, output: [], parallel_tool_calls: true, temperature: null, top_p: null, tool_choice: "auto", tools: [], metadata: {}, usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } };
+      const answer = { id: "resp_native1", object: "response", created_at: 1, status: "completed", error: null, incomplete_details: null, instructions: null, model: body.model, output: [], parallel_tool_calls: true, temperature: null, top_p: null, tool_choice: "auto", tools: [], metadata: {}, usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } };
       if (!body.stream) return Response.json(answer);
       const events = [{ type: "response.created", sequence_number: 0, response: { ...answer, status: "in_progress", usage: null } }, { type: "response.completed", sequence_number: 1, response: answer }];
       return new Response(events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
+    }
+    if (body.response_format?.json_schema?.name === "refused") {
+      const param = "response_format.json_schema.schema.properties.word.pattern";
+      return Response.json({ error: { message: `${param}: lookarounds cannot be written by a grammar.`, type: "invalid_request_error", param, code: null } }, { status: 400 });
     }
     const reply = `reply ${seen.length}`;
     if (!body.stream) return Response.json({ id: "c", object: "chat.completion", created: 1, model: "/snapshot", choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }], usage });
@@ -160,6 +164,17 @@ describe("translated for svc's CPU runtime", () => {
       expect(outcomes.at(-1)).toMatchObject({ endpoint: "/v1/responses", status: 400 });
     }
     expect(seen.length).toBe(before);
+  });
+});
+
+describe("a refusal of the translated request", () => {
+  test("names the field the client sent (text.format.schema…), not the chat field it became", async () => {
+    const format = { type: "json_schema", name: "refused", schema: { type: "object", properties: { word: { type: "string", pattern: "^(?!x)" } } } };
+    const response = await call("", { body: { model: "owner/cpu", input: "Hi", text: { format } } });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as any;
+    expect(error.param).toBe("text.format.schema.properties.word.pattern");
+    expect(error.message).toBe("text.format.schema.properties.word.pattern: lookarounds cannot be written by a grammar.");
   });
 });
 

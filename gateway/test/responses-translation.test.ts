@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { assertShape, ResponseObject, ResponseStreamEvent } from "@svc/contracts/openai";
+import { inResponsesTerms } from "../src/responses/chat-refusal";
 import { responseOfChat, startedResponse } from "../src/responses/from-chat";
 import type { CreateResponseRequest, ResponseBody } from "../src/responses/model";
 import { checkForTranslation } from "../src/responses/refusals";
@@ -93,6 +94,14 @@ describe("a Responses request as a chat request", () => {
   });
 });
 
+test("a chat refusal's fields in the Responses request's terms", () => {
+  expect(inResponsesTerms("tools.1.function.parameters.properties.n.multipleOf: no; tools.0.function.name: x; tool_choice.function.name")).toBe(
+    "tools[1].parameters.properties.n.multipleOf: no; tools[0].name: x; tool_choice.name",
+  );
+  expect(inResponsesTerms("response_format: a JSON format together with tool_choice")).toBe("text.format: a JSON format together with tool_choice");
+  expect(inResponsesTerms("max_completion_tokens: 0 is below 1")).toBe("max_output_tokens: 0 is below 1");
+});
+
 describe("a chat answer as a Response", () => {
   const started = startedResponse(request({ max_output_tokens: 5, metadata: { project: "x" } }), "owner/m");
   const usage = { prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 };
@@ -103,7 +112,10 @@ describe("a chat answer as a Response", () => {
     expect(response).toMatchObject({ object: "response", status: "completed", incomplete_details: null, model: "owner/m", metadata: { project: "x" }, max_output_tokens: 5 });
     expect(response.id).toMatch(/^resp_/);
     expect(response.output).toEqual([{ id: expect.stringMatching(/^msg_/), type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Hello there", annotations: [], logprobs: [] }] }]);
-    expect(response.usage).toEqual({ input_tokens: 7, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 12 });
+    expect(response.usage).toEqual({ input_tokens: 7, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 12 });
+    // The request gave no user: the field is absent (OpenAI's document allows a string or nothing, not null).
+    expect("user" in response).toBe(false);
+    expect(startedResponse(request({ user: "u-1" }), "owner/m")).toMatchObject({ user: "u-1" });
   });
 
   test("an answer cut at the token limit is incomplete, with its reason", () => {

@@ -144,11 +144,17 @@ describe("/v1 with the openai client and a key from svc key create", () => {
     }
   });
 
-  test("transcribes speech via audio.transcriptions.create", async () => {
+  test("transcribes speech via audio.transcriptions.create, verbose with segment timestamps", async () => {
     const transcript = await openaiWith(key).audio.transcriptions.create({ model: SPEECH_MODEL, file: await toFile(toneWav(), "tone.wav", { type: "audio/wav" }) });
     expect(typeof transcript.text).toBe("string");
-    // verbose_json in OpenAI's schema, with the engine's numbers where it requires numbers.
-    const verbose = await openaiWith(key).audio.transcriptions.create({ model: SPEECH_MODEL, file: await toFile(toneWav(), "tone.wav", { type: "audio/wav" }), response_format: "verbose_json" });
+    // verbose_json in OpenAI's schema, with the engine's numbers where it requires numbers; the
+    // client sends timestamp_granularities as `timestamp_granularities[]` form fields.
+    const verbose = await openaiWith(key).audio.transcriptions.create({
+      model: SPEECH_MODEL,
+      file: await toFile(toneWav(), "tone.wav", { type: "audio/wav" }),
+      response_format: "verbose_json",
+      timestamp_granularities: ["segment"],
+    });
     assertShape(TranscriptionVerboseJson, verbose, "verbose_json through /v1");
     expect(verbose.segments!.length).toBeGreaterThan(0);
     for (const segment of verbose.segments!) expect(segmentNumberProblems(segment)).toEqual([]);

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { inDocument } from "./check";
 import { nullable } from "./common";
 
 /**
@@ -11,7 +12,7 @@ import { nullable } from "./common";
 const FILE_PURPOSES = ["assistants", "assistants_output", "batch", "batch_output", "fine-tune", "fine-tune-results", "vision", "user_data"] as const;
 
 /** `OpenAIFile`. */
-export const FileObject = Type.Object({
+export const FileObject = inDocument("OpenAIFile", Type.Object({
   id: Type.String(),
   object: Type.Literal("file"),
   bytes: Type.Integer(),
@@ -21,26 +22,26 @@ export const FileObject = Type.Object({
   purpose: Type.Union(FILE_PURPOSES.map((purpose) => Type.Literal(purpose))),
   status: Type.Union([Type.Literal("uploaded"), Type.Literal("processed"), Type.Literal("error")]),
   status_details: Type.Optional(Type.String()),
-});
+}));
 
 /** `ListFilesResponse` (`GET /v1/files`). */
-export const FileList = Type.Object({
+export const FileList = inDocument("ListFilesResponse", Type.Object({
   object: Type.String(),
   data: Type.Array(FileObject),
   first_id: Type.String(),
   last_id: Type.String(),
   has_more: Type.Boolean(),
-});
+}));
 
 /** `DeleteFileResponse`. */
-export const FileDeleted = Type.Object({ id: Type.String(), object: Type.Literal("file"), deleted: Type.Boolean() });
+export const FileDeleted = inDocument("DeleteFileResponse", Type.Object({ id: Type.String(), object: Type.Literal("file"), deleted: Type.Boolean() }));
 
 export const BATCH_STATUSES_OPENAI = ["validating", "failed", "in_progress", "finalizing", "completed", "expired", "cancelling", "cancelled"] as const;
 
 const timestamp = Type.Optional(Type.Integer());
 
 /** `Batch`. */
-export const BatchObject = Type.Object({
+export const BatchObject = inDocument("Batch", Type.Object({
   id: Type.String(),
   object: Type.Literal("batch"),
   endpoint: Type.String(),
@@ -76,16 +77,16 @@ export const BatchObject = Type.Object({
   cancelled_at: timestamp,
   request_counts: Type.Optional(Type.Object({ total: Type.Integer(), completed: Type.Integer(), failed: Type.Integer() })),
   metadata: Type.Optional(nullable(Type.Record(Type.String(), Type.String({ maxLength: 512 })))),
-});
+}));
 
 /** `ListBatchesResponse` (`GET /v1/batches`). */
-export const BatchList = Type.Object({
+export const BatchList = inDocument("ListBatchesResponse", Type.Object({
   object: Type.Literal("list"),
   data: Type.Array(BatchObject),
   first_id: Type.Optional(Type.String()),
   last_id: Type.Optional(Type.String()),
   has_more: Type.Boolean(),
-});
+}));
 
 /** `BatchRequestOutput`: one line of a batch's output or error file. */
 export const BatchRequestOutput = Type.Object({

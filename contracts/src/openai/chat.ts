@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { inDocument } from "./check";
 import { CompletionUsage, nullable } from "./common";
 
 const FinishReason = Type.Union(["stop", "length", "tool_calls", "content_filter", "function_call"].map((reason) => Type.Literal(reason)));
@@ -27,15 +28,15 @@ const ToolCallDelta = Type.Object({
 });
 
 /** `ChatCompletionResponseMessage`: role, content and refusal are required (the last two nullable). */
-export const ChatCompletionMessage = Type.Object({
+export const ChatCompletionMessage = inDocument("ChatCompletionResponseMessage", Type.Object({
   role: Type.Literal("assistant"),
   content: nullable(Type.String()),
   refusal: nullable(Type.String()),
   tool_calls: Type.Optional(Type.Array(ToolCall)),
-});
+}));
 
 /** `CreateChatCompletionResponse` (`POST /v1/chat/completions`, not streamed). */
-export const ChatCompletion = Type.Object({
+export const ChatCompletion = inDocument("CreateChatCompletionResponse", Type.Object({
   id: Type.String(),
   object: Type.Literal("chat.completion"),
   created: Type.Integer(),
@@ -50,7 +51,7 @@ export const ChatCompletion = Type.Object({
   ),
   usage: Type.Optional(CompletionUsage),
   system_fingerprint: Type.Optional(Type.String()),
-});
+}));
 
 /** `ChatCompletionStreamResponseDelta`: every field optional. */
 const ChatCompletionDelta = Type.Object({
@@ -65,7 +66,7 @@ const ChatCompletionDelta = Type.Object({
  * `stream_options.include_usage`, every chunk carries `usage` (null but in the last one, whose
  * `choices` is empty).
  */
-export const ChatCompletionChunk = Type.Object({
+export const ChatCompletionChunk = inDocument("CreateChatCompletionStreamResponse", Type.Object({
   id: Type.String(),
   object: Type.Literal("chat.completion.chunk"),
   created: Type.Integer(),
@@ -80,4 +81,4 @@ export const ChatCompletionChunk = Type.Object({
   ),
   usage: Type.Optional(nullable(CompletionUsage)),
   system_fingerprint: Type.Optional(Type.String()),
-});
+}));

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
+import { inDocument } from "./check";
 
 /**
  * Shapes shared by OpenAI's endpoints, written from the required fields and types of OpenAI's
@@ -8,7 +9,7 @@ import { Type, type TSchema } from "@sinclair/typebox";
 export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** `CompletionUsage`: the token counts; the two details objects are optional, never null. */
-export const CompletionUsage = Type.Object({
+export const CompletionUsage = inDocument("CompletionUsage", Type.Object({
   prompt_tokens: Type.Integer(),
   completion_tokens: Type.Integer(),
   total_tokens: Type.Integer(),
@@ -29,14 +30,14 @@ export const CompletionUsage = Type.Object({
       text_tokens: Type.Optional(Type.Integer()),
     }),
   ),
-});
+}));
 
 /** `ErrorResponse`: every error answer, `{error: {message, type, param, code}}`, all four present. */
-export const OpenAiErrorResponse = Type.Object({
+export const OpenAiErrorResponse = inDocument("ErrorResponse", Type.Object({
   error: Type.Object({
     message: Type.String(),
     type: Type.String(),
     param: nullable(Type.String()),
     code: nullable(Type.String()),
   }),
-});
+}));

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { inDocument } from "./check";
 import { CompletionUsage, nullable } from "./common";
 
 const FinishReason = Type.Union([Type.Literal("stop"), Type.Literal("length"), Type.Literal("content_filter")]);
@@ -24,7 +25,7 @@ const completionObject = (streamed: boolean) =>
   });
 
 /** `CreateCompletionResponse` (`POST /v1/completions`, not streamed). */
-export const TextCompletion = completionObject(false);
+export const TextCompletion = inDocument("CreateCompletionResponse", completionObject(false));
 
 /**
  * One `data:` event of a streamed `/v1/completions`. OpenAI's document names no separate stream
@@ -32,4 +33,7 @@ export const TextCompletion = completionObject(false);
  * until the last choice and, with `stream_options.include_usage`, `usage` is null until the last
  * chunk (as `ChatCompletionStreamOptions` describes for both endpoints).
  */
-export const TextCompletionChunk = completionObject(true);
+export const TextCompletionChunk = inDocument("CreateCompletionResponse", completionObject(true), [
+  { path: /\/choices\/\d+\/finish_reason/, why: "null until a choice's last chunk, as in a chat stream (the document has no stream shape for completions)" },
+  { path: /\/usage/, why: "null until the last chunk with stream_options.include_usage (ChatCompletionStreamOptions)" },
+]);

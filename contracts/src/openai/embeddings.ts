@@ -1,11 +1,12 @@
 import { Type } from "@sinclair/typebox";
+import { inDocument } from "./check";
 
 /**
  * `CreateEmbeddingResponse` (`POST /v1/embeddings`). The document types `embedding` as an array of
  * floats; with `encoding_format: "base64"` (what the `openai` clients ask for by default) it is the
  * base64 of the little-endian float32 values.
  */
-export const EmbeddingList = Type.Object({
+export const EmbeddingList = inDocument("CreateEmbeddingResponse", Type.Object({
   object: Type.Literal("list"),
   model: Type.String(),
   data: Type.Array(
@@ -16,4 +17,6 @@ export const EmbeddingList = Type.Object({
     }),
   ),
   usage: Type.Object({ prompt_tokens: Type.Integer(), total_tokens: Type.Integer() }),
-});
+}), [
+  { path: /\/data\/\d+\/embedding/, why: "with encoding_format base64 (the openai clients' default) a string, which the document does not type" },
+]);

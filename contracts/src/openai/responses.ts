@@ -1,4 +1,6 @@
 import { Type, type TSchema } from "@sinclair/typebox";
+import { inDocument } from "./check";
+import { streamEventSchema } from "./document/answers";
 import { nullable } from "./common";
 
 /**
@@ -19,34 +21,34 @@ export const ResponseOutputText = Type.Object({
 const ItemStatus = Type.Union([Type.Literal("in_progress"), Type.Literal("completed"), Type.Literal("incomplete")]);
 
 /** `OutputMessage`. */
-export const ResponseOutputMessage = Type.Object({
+export const ResponseOutputMessage = inDocument("OutputMessage", Type.Object({
   id: Type.String(),
   type: Type.Literal("message"),
   role: Type.Literal("assistant"),
   status: ItemStatus,
   content: Type.Array(Type.Union([ResponseOutputText, Type.Object({ type: Type.Literal("refusal"), refusal: Type.String() })])),
-});
+}));
 
 /** `FunctionToolCall`: `arguments` is the JSON text of the call's arguments. */
-export const ResponseFunctionToolCall = Type.Object({
+export const ResponseFunctionToolCall = inDocument("FunctionToolCall", Type.Object({
   type: Type.Literal("function_call"),
   id: Type.Optional(Type.String()),
   call_id: Type.String(),
   name: Type.String(),
   arguments: Type.String(),
   status: Type.Optional(ItemStatus),
-});
+}));
 
 export const ResponseOutputItem = Type.Union([ResponseOutputMessage, ResponseFunctionToolCall]);
 
-/** `ResponseUsage`: both details objects are required. */
-export const ResponseUsage = Type.Object({
+/** `ResponseUsage`: both details objects are required, `cache_write_tokens` too. */
+export const ResponseUsage = inDocument("ResponseUsage", Type.Object({
   input_tokens: Type.Integer(),
-  input_tokens_details: Type.Object({ cached_tokens: Type.Integer() }),
+  input_tokens_details: Type.Object({ cached_tokens: Type.Integer(), cache_write_tokens: Type.Integer() }),
   output_tokens: Type.Integer(),
   output_tokens_details: Type.Object({ reasoning_tokens: Type.Integer() }),
   total_tokens: Type.Integer(),
-});
+}));
 
 const FunctionTool = Type.Object({
   type: Type.Literal("function"),
@@ -66,7 +68,7 @@ const ToolChoice = Type.Union([
 ]);
 
 /** `Response`: the required fields of `ResponseProperties` and `Response` (status and usage are optional there; svc always sends them). */
-export const ResponseObject = Type.Object({
+export const ResponseObject = inDocument("Response", Type.Object({
   id: Type.String(),
   object: Type.Literal("response"),
   created_at: Type.Number(),
@@ -86,13 +88,14 @@ export const ResponseObject = Type.Object({
   text: Type.Optional(Type.Object({ format: Type.Optional(Type.Object({ type: Type.Union([Type.Literal("text"), Type.Literal("json_object"), Type.Literal("json_schema")]) })) })),
   metadata: nullable(Type.Record(Type.String(), Type.String())),
   usage: Type.Optional(ResponseUsage),
-});
+  user: Type.Optional(Type.String()),
+}));
 
 /** `DELETE /v1/responses/{id}`'s answer. */
 export const ResponseDeleted = Type.Object({ id: Type.String(), object: Type.Literal("response.deleted"), deleted: Type.Literal(true) });
 
 const event = <T extends string, P extends Record<string, TSchema>>(type: T, fields: P) =>
-  Type.Object({ type: Type.Literal(type), sequence_number: Type.Integer({ minimum: 0 }), ...fields });
+  inDocument(streamEventSchema(type), Type.Object({ type: Type.Literal(type), sequence_number: Type.Integer({ minimum: 0 }), ...fields }));
 
 const itemAt = { item_id: Type.String(), output_index: Type.Integer({ minimum: 0 }) };
 const partAt = { ...itemAt, content_index: Type.Integer({ minimum: 0 }) };
@@ -116,4 +119,4 @@ export const ResponseStreamEvents = {
 };
 
 /** Any one event of a streamed response. */
-export const ResponseStreamEvent = Type.Union(Object.values(ResponseStreamEvents));
+export const ResponseStreamEvent = inDocument("ResponseStreamEvent", Type.Union(Object.values(ResponseStreamEvents)));

@@ -1,17 +1,18 @@
 import { deflateSync } from "node:zlib";
 import { Type, type Static } from "@sinclair/typebox";
+import { inDocument } from "./check";
 
 /** `TranscriptTextUsageDuration`: usage of a model billed by audio length. */
 const DurationUsage = Type.Object({ type: Type.Literal("duration"), seconds: Type.Number() });
 
 /** `CreateTranscriptionResponseJson` (`response_format: json`). */
-export const TranscriptionJson = Type.Object({
+export const TranscriptionJson = inDocument("CreateTranscriptionResponseJson", Type.Object({
   text: Type.String(),
   usage: Type.Optional(DurationUsage),
-});
+}));
 
 /** `TranscriptionSegment`: every field required, `avg_logprob` and `no_speech_prob` numbers. */
-export const TranscriptionSegment = Type.Object({
+export const TranscriptionSegment = inDocument("TranscriptionSegment", Type.Object({
   id: Type.Integer(),
   seek: Type.Integer(),
   start: Type.Number(),
@@ -22,10 +23,10 @@ export const TranscriptionSegment = Type.Object({
   avg_logprob: Type.Number(),
   compression_ratio: Type.Number(),
   no_speech_prob: Type.Number(),
-});
+}));
 
 /** `CreateTranscriptionResponseVerboseJson` (`response_format: verbose_json`). */
-export const TranscriptionVerboseJson = Type.Object({
+export const TranscriptionVerboseJson = inDocument("CreateTranscriptionResponseVerboseJson", Type.Object({
   task: Type.Optional(Type.Literal("transcribe")),
   language: Type.String(),
   duration: Type.Number(),
@@ -33,7 +34,7 @@ export const TranscriptionVerboseJson = Type.Object({
   segments: Type.Optional(Type.Array(TranscriptionSegment)),
   words: Type.Optional(Type.Array(Type.Object({ word: Type.String(), start: Type.Number(), end: Type.Number() }))),
   usage: Type.Optional(DurationUsage),
-});
+}));
 
 /**
  * What is implausible in a verbose segment's numbers (nothing when they are what Whisper's names

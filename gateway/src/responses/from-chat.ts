@@ -39,7 +39,8 @@ export function startedResponse(request: CreateResponseRequest, model: string, i
     tools: (request.tools ?? []).map((tool) => ({ description: null, parameters: null, strict: null, ...tool })) as ResponseBody["tools"],
     text: { format: request.text?.format ?? { type: "text" } } as ResponseBody["text"],
     metadata: request.metadata ?? {},
-    ...({ store: request.store !== false, truncation: "disabled", user: request.user ?? null } as object),
+    // OpenAI's document allows `user` only as a string or absent.
+    ...({ store: request.store !== false, truncation: "disabled", ...(typeof request.user === "string" ? { user: request.user } : {}) } as object),
   };
 }
 
@@ -66,7 +67,8 @@ export const responseUsage = (usage: ChatUsage | null): ResponseBody["usage"] =>
   const output = usage?.completion_tokens ?? 0;
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: usage?.prompt_tokens_details?.cached_tokens ?? 0 },
+    // Nothing is written to a cache the way OpenAI bills: cache_write_tokens is 0 (the document requires it).
+    input_tokens_details: { cached_tokens: usage?.prompt_tokens_details?.cached_tokens ?? 0, cache_write_tokens: 0 },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: input + output,

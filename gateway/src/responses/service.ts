@@ -2,6 +2,7 @@ import type { ServiceRoute } from "@svc/contracts";
 import type { Caller } from "../openai/caller";
 import { BodyError, readV1Body, type V1Body } from "../openai/request-body";
 import { proxyError } from "../proxy/proxy-error";
+import { responsesRefusal } from "./chat-refusal";
 import { responseOfChat, startedResponse } from "./from-chat";
 import type { CreateResponseRequest, InputItem, ResponseBody } from "./model";
 import { watchFinalResponse } from "./native-stream";
@@ -88,6 +89,7 @@ export class ResponsesApi {
       chosen = { native: false, history, started: startedResponse(checked.request, service.model) };
       return { path: "/v1/chat/completions", json: toChatRequest(checked.request, history) };
     });
+    if (chosen && !chosen.native && !upstream.ok) return responsesRefusal(upstream);
     if (!chosen || !upstream.ok || !upstream.body) return upstream;
 
     const keep = json.store !== false;

@@ -1,8 +1,9 @@
 import { Elysia, t } from "elysia";
+import { invalidRequest } from "@svc/runtime-common";
 import { decodeAudio } from "./audio-input";
+import { foldArrayFields } from "./form-array-fields";
 import { durationUsage, toSrt, toVtt, verboseSegments } from "./openai-formats";
 import { transcribe, type TranscriptionDeps } from "./transcription";
-
 
 const TranscriptionUpload = t.Object({
   file: t.File(),
@@ -15,7 +16,21 @@ const TranscriptionUpload = t.Object({
   language: t.Optional(t.String({ pattern: "^[a-z]{2,3}$" })),
   prompt: t.Optional(t.String()),
   temperature: t.Optional(t.Numeric({ minimum: 0, maximum: 1 })),
+  timestamp_granularities: t.Optional(t.Array(t.String())),
 });
+
+/** Form fields that hold a list (see form-array-fields.ts). */
+const ARRAY_FIELDS = ["timestamp_granularities"];
+
+/** OpenAI's rules for `timestamp_granularities`: verbose_json only; svc has segment timestamps, not word ones. */
+function checkGranularities(body: { response_format?: string; timestamp_granularities?: string[] }): void {
+  const granularities = body.timestamp_granularities;
+  if (!granularities) return;
+  const unknown = granularities.find((granularity) => granularity !== "segment" && granularity !== "word");
+  if (unknown !== undefined) throw invalidRequest(`timestamp_granularities: "${unknown}" is not one of segment, word`, "timestamp_granularities");
+  if ((body.response_format ?? "json") !== "verbose_json") throw invalidRequest("timestamp_granularities: needs response_format verbose_json", "timestamp_granularities");
+  if (granularities.includes("word")) throw invalidRequest("timestamp_granularities: word timestamps are not given here (whisper.cpp's segments only); ask for segment", "timestamp_granularities");
+}
 
 const plain = (text: string, type: string) => new Response(text, { headers: { "content-type": `${type}; charset=utf-8` } });
 
@@ -24,6 +39,7 @@ export function openAiTranscriptionsRoute(deps: TranscriptionDeps) {
   return new Elysia().post(
     "/v1/audio/transcriptions",
     async ({ body }) => {
+      checkGranularities(body);
       const name = body.file.name || "the uploaded file";
       const samples = await decodeAudio(new Uint8Array(await body.file.arrayBuffer()), name);
       const temperature = body.temperature ?? 0;
@@ -48,6 +64,6 @@ export function openAiTranscriptionsRoute(deps: TranscriptionDeps) {
           };
       }
     },
-    { body: TranscriptionUpload },
+    { body: TranscriptionUpload, transform: ({ body }) => foldArrayFields(body, ARRAY_FIELDS) },
   );
 }

@@ -79,6 +79,15 @@ export async function expectOpenAiUpload(baseURL: string, wavPath: string): Prom
     expectEngineNumbers(segment as never, "a verbose_json segment of /v1/audio/transcriptions");
     expect(segment.seek).toBe(Math.round(segment.start * 100));
   }
+  // The client sends the list as `timestamp_granularities[]` form fields.
+  const segmentTimed = await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "verbose_json", timestamp_granularities: ["segment"] });
+  assertShape(TranscriptionVerboseJson, segmentTimed, "verbose_json transcription with segment timestamps");
+  expect(segmentTimed.segments).toEqual(verbose.segments);
+  const words = await openai.audio.transcriptions
+    .create({ file: await file(), model: "whisper-1", response_format: "verbose_json", timestamp_granularities: ["segment", "word"] })
+    .catch((caught) => caught);
+  expect({ status: words.status, param: words.error?.param }).toEqual({ status: 400, param: "timestamp_granularities" });
+  expect(words.error.message).toContain("word timestamps");
   const text = await openai.audio.transcriptions.create({ file: await file(), model: "whisper-1", response_format: "text" });
   expect(String(text).trim()).toBe(json.text);
   const spoken = verbose.segments!.filter((segment) => segment.text.trim() !== "");

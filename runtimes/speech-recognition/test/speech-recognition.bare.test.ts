@@ -46,6 +46,24 @@ describe("speech-recognition runtime, bare", () => {
   });
 
   test("OpenAI's multipart /v1/audio/transcriptions in every response_format, through the openai client", () => expectOpenAiUpload(runtime.url, wavIn(fixtures.inputDir)));
+  test("timestamp_granularities as a plain form field (curl's -F) too; it needs verbose_json", async () => {
+    const upload = async (fields: Array<[string, string]>) => {
+      const form = new FormData();
+      form.append("file", new Blob([await Bun.file(wavIn(fixtures.inputDir)).arrayBuffer()], { type: "audio/wav" }), "hello.wav");
+      for (const [name, value] of fields) form.append(name, value);
+      return fetch(`${runtime.url}/v1/audio/transcriptions`, { method: "POST", headers: { authorization: `Bearer ${API_KEY}` }, body: form });
+    };
+    const plain = await upload([["response_format", "verbose_json"], ["timestamp_granularities", "segment"]]);
+    expect(plain.status).toBe(200);
+    expect((await plain.json()).segments.length).toBeGreaterThan(0);
+    const notVerbose = await upload([["timestamp_granularities[]", "segment"]]);
+    expect(notVerbose.status).toBe(400);
+    expect((await notVerbose.json()).error).toMatchObject({ param: "timestamp_granularities", message: "timestamp_granularities: needs response_format verbose_json" });
+    const unknown = await upload([["response_format", "verbose_json"], ["timestamp_granularities[]", "sentence"]]);
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error.message).toBe('timestamp_granularities: "sentence" is not one of segment, word');
+  });
+
   test("the API key is required; health is open", () => expectKeyRequired(runtime.url));
   test("GET /v1/models lists the model in OpenAI's shape, through the openai client", () => expectModelList(runtime.url, modelPath));
 

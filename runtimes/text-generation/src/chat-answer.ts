@@ -1,8 +1,9 @@
-import type { ChatHistoryItem, GbnfJsonSchema, Token } from "node-llama-cpp";
+import type { ChatHistoryItem, Token } from "node-llama-cpp";
 import { invalidRequest } from "@svc/runtime-common";
 import { callableTools, templateFunctions, type CallableTool } from "./chat-history";
 import { generate, type GenerationDeps } from "./generation";
-import { grammarSchema } from "./json-schema";
+import { wholeSchema } from "./json-grammar/grammar-text";
+import { grammarSchema, type JsonGrammarSchema } from "./json-grammar/schema";
 import type { FinishReason, GenerationOptions } from "./llama-engine";
 import type { ChatCompletionRequest } from "./schemas";
 
@@ -76,9 +77,9 @@ export async function planAnswer(deps: GenerationDeps, history: ChatHistoryItem[
 }
 
 /** The grammar schema of a JSON response_format; undefined for text. */
-function responseSchema(format: Request["response_format"]): GbnfJsonSchema | undefined {
+function responseSchema(format: Request["response_format"]): JsonGrammarSchema | undefined {
   if (!format || format.type === "text") return undefined;
-  if (format.type === "json_object") return { type: "object", additionalProperties: true };
+  if (format.type === "json_object") return wholeSchema({ type: "object", additionalProperties: true });
   if (!format.json_schema.schema) throw invalidRequest("response_format.json_schema.schema: the schema is missing", "response_format");
   return grammarSchema(format.json_schema.schema, "response_format.json_schema.schema");
 }
@@ -129,7 +130,7 @@ async function writeCall(
   let tool = tools[0];
   let used = spent;
   if (tools.length > 1) {
-    const grammar = await engine.jsonGrammar({ enum: tools.map((candidate) => candidate.name) });
+    const grammar = await engine.jsonGrammar(wholeSchema({ enum: tools.map((candidate) => candidate.name) }));
     const picked = await generate(deps, engine.tokenizeHistory(history, functions, callStart()), { ...callOptions, grammar, maxTokens: options.maxTokens - used });
     used += picked.completionTokens;
     cached ??= picked.cachedTokens;

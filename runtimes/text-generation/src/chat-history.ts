@@ -1,6 +1,6 @@
-import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJsonSchema } from "node-llama-cpp";
+import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions } from "node-llama-cpp";
 import { invalidRequest } from "@svc/runtime-common";
-import { grammarSchema } from "./json-schema";
+import { grammarSchema, type JsonGrammarSchema } from "./json-grammar/schema";
 import type { ChatCompletionRequest } from "./schemas";
 
 type Message = ChatCompletionRequest["messages"][number];
@@ -10,7 +10,7 @@ type Tool = NonNullable<ChatCompletionRequest["tools"]>[number];
 export interface CallableTool {
   name: string;
   description?: string;
-  parameters: GbnfJsonSchema;
+  parameters: JsonGrammarSchema;
 }
 
 const SYSTEM_ROLES = new Set(["system", "developer"]);
@@ -77,5 +77,5 @@ export function callableTools(tools: Tool[]): CallableTool[] {
 
 /** The tools as the chat template documents them in its system text. */
 export function templateFunctions(tools: CallableTool[]): ChatModelFunctions {
-  return Object.fromEntries(tools.map((tool) => [tool.name, { description: tool.description, params: tool.parameters }]));
+  return Object.fromEntries(tools.map((tool) => [tool.name, { description: tool.description, params: tool.parameters.documented }]));
 }

@@ -17,7 +17,8 @@ import {
 } from "node-llama-cpp";
 import { EmbeddingEngine } from "./embedding-engine";
 import type { EngineSettings } from "./engine-settings";
-import { plainJsonGrammar } from "./json-schema";
+import { jsonGrammarText } from "./json-grammar/grammar-text";
+import type { JsonGrammarSchema } from "./json-grammar/schema";
 import { keepSharedPrefix, takeClosest } from "./prefix-reuse";
 import { StopTextFilter } from "./stop-text-filter";
 import { templateTokenizer } from "./template-tokenizer";
@@ -134,12 +135,16 @@ export class LlamaEngine {
     return (typeof prefix === "string" ? prefix : prefix.toString()).trimStart();
   }
 
-  /** The grammar of JSON values valid against `schema` (see json-schema.ts), made once per schema. */
-  jsonGrammar(schema: GbnfJsonSchema): Promise<LlamaGrammar> {
-    const key = JSON.stringify(schema);
+  /** The grammar of JSON values valid against a request's schema (see json-grammar/schema.ts), made once per schema. */
+  jsonGrammar({ schema, leaves, rules }: Pick<JsonGrammarSchema, "schema" | "leaves" | "rules">): Promise<LlamaGrammar> {
+    const key = JSON.stringify([schema, leaves, rules]);
     let grammar = this.grammars.get(key);
     if (grammar) this.grammars.delete(key);
-    else grammar = this.llama.createGrammarForJsonSchema(schema as Parameters<Llama["createGrammarForJsonSchema"]>[0]).then((json) => this.llama.createGrammar({ grammar: plainJsonGrammar(json.grammar) }));
+    else {
+      grammar = this.llama
+        .createGrammarForJsonSchema(schema as Parameters<Llama["createGrammarForJsonSchema"]>[0])
+        .then((json) => this.llama.createGrammar({ grammar: jsonGrammarText(json.grammar, { leaves, rules }) }));
+    }
     this.grammars.set(key, grammar);
     if (this.grammars.size > GRAMMARS_KEPT) this.grammars.delete(this.grammars.keys().next().value!);
     grammar.catch(() => this.grammars.delete(key));

@@ -9,6 +9,7 @@ import { engineSettings } from "../src/engine-settings";
 import { LlamaEngine } from "../src/llama-engine";
 import { parseRuntimeArgs } from "@svc/runtime-common";
 import { chatHistory } from "../src/chat-history";
+import { wholeSchema } from "../src/json-grammar/grammar-text";
 
 let cacheDir: string;
 let modelFile: string;
@@ -67,7 +68,7 @@ test("an assistant's tool call and the tool's result are rendered in the templat
 });
 
 test("the JSON grammars write numbers without exponents and end with the value", async () => {
-  const grammar = (await engine.jsonGrammar({ type: "object", properties: { n: { type: "integer" }, x: { type: "number" } } })).grammar;
+  const grammar = (await engine.jsonGrammar(wholeSchema({ type: "object", properties: { n: { type: "integer" }, x: { type: "number" } } }))).grammar;
   expect(grammar).toContain('"-"? ("0" | [1-9] [0-9]{0,15})');
   expect(grammar).not.toMatch(/\[eE\]/);
   expect(grammar).not.toContain("\\n\\n\\n\\n");

@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { generateObject } from "ai";
 import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import type OpenAI from "openai";
+import { z } from "zod";
 import { startRuntime, type RuntimeProcess } from "@svc/runtime-common/testing";
 import { makeTinyModels } from "@svc/runtime-tiny-models";
 import { assertShape, ChatCompletion, ChatCompletionChunk, OpenAiErrorResponse } from "@svc/contracts/openai";
@@ -27,7 +31,8 @@ afterAll(async () => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-const ajv = new Ajv2020({ strict: false });
+// The values are exact decimal multiples; Ajv divides in binary floating point.
+const ajv = addFormats(new Ajv2020({ strict: false, multipleOfPrecision: 9 }));
 /** Parses `text` as JSON and checks it against `schema` with Ajv; fails naming what is wrong. */
 function expectValid(schema: object, text: string | null | undefined): unknown {
   const value = JSON.parse(text ?? "null");
@@ -52,6 +57,8 @@ const tools: OpenAI.ChatCompletionTool[] = [
   { type: "function", function: { name: "search_web", description: "Searches the web", parameters: search } },
 ];
 const schemaOf: Record<string, object> = { get_weather: weather, search_web: search };
+// generateObject is deprecated in AI SDK 7 (for generateText with an output), and still what many clients call.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 const ask = { model: "", messages: [{ role: "user" as const, content: "What is the weather in Paris?" }], max_tokens: 200, temperature: 1, seed: 11 };
 
 function expectToolCall(completion: OpenAI.ChatCompletion, name?: string): OpenAI.ChatCompletionMessageFunctionToolCall {
@@ -97,11 +104,49 @@ describe("structured outputs", () => {
     expectValid({ type: "object" }, completion.choices[0].message.content);
   });
 
+  test("bounds, patterns, formats and item counts: the content validates, formats included", async () => {
+    const schema = {
+      type: "object",
+      properties: {
+        age: { type: "integer", minimum: 18, maximum: 99 },
+        price: { type: "number", exclusiveMinimum: 0, maximum: 100, multipleOf: 0.01 },
+        code: { type: "string", pattern: "^[A-Z]{2}-\\d{3}$" },
+        day: { type: "string", format: "date" },
+        tags: { type: "array", items: { type: "string", minLength: 1, maxLength: 6 }, minItems: 1, maxItems: 2 },
+      },
+      required: ["age", "price", "code", "day", "tags"],
+      additionalProperties: false,
+    };
+    for (const seed of [1, 2, 3]) {
+      const completion = await openai.chat.completions.create({ ...ask, model: modelPath, seed, response_format: { type: "json_schema", json_schema: { name: "item", schema, strict: true } } });
+      expect(completion.choices[0].finish_reason).toBe("stop");
+      expectValid(schema, completion.choices[0].message.content);
+    }
+  });
+
+  test("the Vercel AI SDK's generateObject with a zod schema: bounded integers, a bounded string, a bounded array, an e-mail address", async () => {
+    const provider = createOpenAICompatible({ name: "svc", baseURL: `${runtime.url}/v1`, apiKey: API_KEY, supportsStructuredOutputs: true });
+    const schema = z.object({
+      age: z.number().int().min(18).max(99),
+      // zod writes the safe-integer range as the bounds of any int.
+      count: z.number().int(),
+      name: z.string().min(2).max(12),
+      tags: z.array(z.string().max(8)).min(1).max(3),
+      // zod writes a format and its own pattern.
+      email: z.email(),
+    });
+    for (const seed of [1, 2]) {
+      const { object } = await generateObject({ model: provider(modelPath), schema, prompt: "Describe a person.", seed, temperature: 1, maxOutputTokens: 300, maxRetries: 0 });
+      expect(schema.safeParse(object).success).toBe(true);
+    }
+  });
+
   test("a schema keyword the grammar cannot enforce gets a 400 naming it", async () => {
-    const schema = { type: "object", properties: { age: { type: "integer", minimum: 0 } }, required: ["age"], additionalProperties: false };
+    const schema = { type: "object", properties: { word: { type: "string", pattern: "^(?!no)\\w+$" } }, required: ["word"], additionalProperties: false };
     const refused = await openai.chat.completions.create({ ...ask, model: modelPath, response_format: { type: "json_schema", json_schema: { name: "x", schema } } }).catch((caught) => caught);
     expect(refused.status).toBe(400);
-    expect(refused.error.message).toContain("response_format.json_schema.schema.properties.age.minimum");
+    expect(refused.error.param).toBe("response_format.json_schema.schema.properties.word.pattern");
+    expect(refused.error.message).toStartWith("response_format.json_schema.schema.properties.word.pattern: lookarounds");
   });
 });
 
