@@ -155,6 +155,6 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     .use(metricsController(metrics))
     .use(docsController({ ownPart: () => openApiPart(app, (path) => path.startsWith("/api/")), client, debug: settings.debug }))
     .use(docPagesController(new DocPages(), !settings.debug))
-    .use(pagesController(settings, client, proxy, keys, usage, endpoints));
+    .use(pagesController(settings, client, proxy, keys, usage, endpoints, queues));
   return app;
 }

@@ -43,6 +43,8 @@ import type {
   ServiceStatus,
   UsageQuery,
   UsageReport,
+  QueueQuery,
+  QueueReport,
 } from "@svc/contracts";
 
 /**
@@ -99,6 +101,7 @@ export interface Operations {
   "POST /api/keys": { body: CreateKeyRequest; response: CreatedKey };
   "DELETE /api/keys/{ref}": { params: { ref: string }; response: ApiKey };
   "GET /api/usage": { query: UsageQuery; response: UsageReport };
+  "GET /api/queues": { query: QueueQuery; response: QueueReport };
   "GET /api/endpoints": { response: OutsideEndpoint[] };
   "POST /api/endpoints": { body: CreateEndpointRequest; response: OutsideEndpoint };
   "DELETE /api/endpoints/{name}": { params: { name: string }; response: OutsideEndpoint };
