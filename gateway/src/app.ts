@@ -28,6 +28,7 @@ import { OpenAiRouter } from "./openai/service";
 import { ReplicaChooser } from "./openai/replica-choice";
 import { FairShareGate } from "./openai/fair-share/gate";
 import { queueReport } from "./openai/fair-share/view";
+import { RequestEndWatch } from "./openai/request-ends";
 import { queuesController } from "./queues";
 import { UsageStore } from "./usage/store";
 import { endpointsController } from "./endpoints";
@@ -88,7 +89,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   const router = new OpenAiRouter(catalog, v1Authenticator(keys, authToken), (outcome) => {
     usage.record(outcome);
     metrics?.observe(outcome);
-  }, { lifecycle: { activity, starts }, responses: new ResponsesApi(responses), slots, chooser });
+  }, { lifecycle: { activity, starts }, responses: new ResponsesApi(responses), slots, chooser, ends: new RequestEndWatch({ hurry: (id) => slots.waitsFor(id) }) });
   const queues = (model?: string) => queueReport(slots, (id) => chooser.balancer.count(id), model);
   metrics = new GatewayMetrics(client, router.chooser, queues);
   // /proxy/<id> requests count in flight with /v1's.

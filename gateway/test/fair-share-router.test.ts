@@ -15,6 +15,7 @@ import { openGatewayDb } from "../src/db/connection";
 import { KeyRing } from "../src/keys/service";
 import { v1Authenticator } from "../src/keys/v1-auth";
 import { ServiceCatalog } from "../src/openai/catalog";
+import { READY_PER_REPLICA } from "../src/openai/fair-share/capacity";
 import { FairShareGate } from "../src/openai/fair-share/gate";
 import { queueReport } from "../src/openai/fair-share/view";
 import { ReplicaChooser } from "../src/openai/replica-choice";
@@ -75,6 +76,8 @@ afterAll(() => {
 });
 
 const routes: ServiceRoute[] = [standInRoute({ id: "r1", url: runtime.url, capacity: 2 })];
+/** What the replica is given before requests wait: its capacity and one ready to start. */
+const HELD = 2 + READY_PER_REPLICA;
 
 function gateway(settings: Partial<FairShareSettings> = {}) {
   const chooser = new ReplicaChooser();
@@ -107,29 +110,29 @@ async function serveUntil(done: () => boolean) {
 }
 
 describe("a model whose replicas are all busy", () => {
-  test("never more than its capacity reach the replica; key i's one chat goes before key f's queue drains; every request is answered", async () => {
+  test("never more than its capacity (and one ready) reach the replica; key i's one chat goes before key f's queue drains; every request is answered", async () => {
     const { chat, waiting } = gateway();
     runtime.resetMost();
     const fAnswers = Array.from({ length: 10 }, (_, n) => chat(f, `f${n}`));
-    await eventually(() => runtime.holding().length === 2 && waiting() === 8, 10_000, "two held, eight waiting");
+    await eventually(() => runtime.holding().length === HELD && waiting() === 10 - HELD, 10_000, "the replica full, the rest waiting");
     const iAnswer = chat(i, "i0");
-    await eventually(() => waiting() === 9, 10_000, "i waiting too");
-    // Two slots free up: the first goes to f's oldest waiting request, the second to i's (its turn), not to f's next seven.
+    await eventually(() => waiting() === 11 - HELD, 10_000, "i waiting too");
+    // Two slots free up: the first goes to f's oldest waiting request, the second to i's (its turn), not to f's next ones.
     runtime.release();
     runtime.release();
-    await eventually(() => runtime.holding().length === 2, 10_000, "the next two let go");
+    await eventually(() => runtime.holding().length === HELD, 10_000, "the next two let go");
     expect(runtime.holding()).toContain("i0");
     await serveUntil(() => waiting() === 0 && runtime.holding().length === 0);
     const answers = await Promise.all([...fAnswers, iAnswer]);
     expect(answers.map((answer) => answer.status)).toEqual(Array(11).fill(200));
     for (const answer of answers) expect(answer.text).toContain("[DONE]");
-    expect(runtime.most()).toBe(2);
+    expect(runtime.most()).toBe(HELD);
   });
 
   test("past the queue time limit: 429 with Retry-After and rate_limit_exceeded; a caller that goes away leaves the queue at once", async () => {
     const { chat, waiting, report } = gateway({ queueSeconds: 1 });
-    const running = [chat(f, "f-a"), chat(f, "f-b")];
-    await eventually(() => runtime.holding().length === 2, 10_000, "two held");
+    const running = Array.from({ length: HELD }, (_, n) => chat(f, `f-${n}`));
+    await eventually(() => runtime.holding().length === HELD, 10_000, "the replica full");
     const controller = new AbortController();
     const leaving = chat(i, "i-leaves", controller.signal);
     await eventually(() => waiting() === 1, 10_000, "one waiting");

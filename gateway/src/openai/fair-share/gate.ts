@@ -86,6 +86,14 @@ export class FairShareGate implements SlotGate {
     });
   }
 
+  /** Whether requests wait for a slot on the service (by id): its requests' ends are wanted at once. */
+  waitsFor(serviceId: string): boolean {
+    for (const queue of this.queues.values()) {
+      if (queue.waiting.size > 0 && queue.services.some((service) => service.id === serviceId)) return true;
+    }
+    return false;
+  }
+
   /** Requests waiting per deployment (by id), for the scaler. */
   waitingByDeployment(): Map<string, number> {
     const waiting = new Map<string, number>();
