@@ -6,7 +6,7 @@
  * (temperature 0): each of F's is the same 64 tokens, I's 16. Measured: I's time to first token (its
  * text, not the role chunk before it) on the idle service, under F's load with fair share on, and
  * under the same load with it off (`SVC_FAIR_SHARE=false`, the app restarted on the same home: the
- * service keeps running and is adopted), and the completion tokens a second served in both loaded
+ * service keeps running and is adopted), the loaded sides alternating over ROUNDS rounds of 10 s, and the completion tokens a second served in both loaded
  * phases (from each answer's usage). Goals: I's p50 under load ≤ max(2 × idle p50, idle p50 + one of
  * F's generations) (how long one of F's chats holds a slot with fair share on: 2 slots ÷ F's chats a
  * second), ≤ ¼ of fair share off; throughput ≥ 0.95 of fair share off; every request answered or refused with 429
@@ -21,7 +21,9 @@ import type { KeeperPlan, KeeperResult } from "../lib/stream-keeper";
 import { streamedChat, type StreamedChat } from "../lib/streamed-chat";
 
 /** Seconds each phase runs (I's chats: one a second). FAIR_SHARE_SECONDS=N for longer. */
-const PHASE_SECONDS = Number(process.env.FAIR_SHARE_SECONDS ?? 30);
+const PHASE_SECONDS = Number(process.env.FAIR_SHARE_SECONDS ?? 10);
+/** Loaded phases of each side, alternating (fair share on, off, on, …): the machine's other work drifts over minutes. FAIR_SHARE_ROUNDS=N for more. */
+const ROUNDS = Number(process.env.FAIR_SHARE_ROUNDS ?? 3);
 const F_IN_FLIGHT = 32;
 const F_TOKENS = 64;
 const I_TOKENS = 16;
@@ -93,6 +95,13 @@ function describe(name: string, p: Phase) {
   );
 }
 
+/** Several phases of one side as one. */
+const merged = (phases: Phase[]): Phase => ({
+  i: phases.flatMap((p) => p.i),
+  f: phases.reduce((sum, p) => ({ chats: sum.chats + p.f.chats, tokens: sum.tokens + p.f.tokens, answered: sum.answered + p.f.answered, refused: sum.refused + p.f.refused, lost: [...sum.lost, ...p.f.lost] }), NO_LOAD),
+  seconds: phases.reduce((sum, p) => sum + p.seconds, 0),
+});
+
 /** Starts the app again on `home` with `env`; resolves once the service is HEALTHY there (adopted). */
 async function restarted(home: string, env: Record<string, string>, serviceId: string, token: string): Promise<RunningSvc> {
   const app = await startSvc({ home, env });
@@ -108,6 +117,8 @@ export async function fairShare(): Promise<Row[]> {
   let app: RunningSvc = tiny.app;
   const runtimeEnv = { SVC_RUNTIME_IMAGE_TEXT_GENERATION: tiny.images["text-generation"], SVC_RUNTIME_IMAGE_SPEECH_RECOGNITION: tiny.images["speech-recognition"] };
   let serviceId: string | undefined;
+  /** Whether the app runs with fair share off now. */
+  let off = false;
   try {
     serviceId = await tiny.serving(["text-generation", TEXT_MODEL, "--parallel", "2", "--name", "bench-fair"]);
     const keys = { F: "", I: "" };
@@ -119,23 +130,32 @@ export async function fairShare(): Promise<Row[]> {
     // Warm: the runtime's first requests, the gateway's first look-ups.
     for (let n = 0; n < 5; n++) await streamedChat(app.url, keys.I, TEXT_MODEL, I_TOKENS);
 
-    const idle = await phase(app.url, keys, false, PHASE_SECONDS);
+    const idle = await phase(app.url, keys, false, ROUNDS * PHASE_SECONDS);
     describe("idle", idle);
-    const on = await phase(app.url, keys, true, PHASE_SECONDS);
-    describe("fair share on", on);
-    await app.stop();
-    app = await restarted(tiny.app.home, { ...runtimeEnv, ...base, SVC_FAIR_SHARE: "false" }, serviceId, token);
-    for (let n = 0; n < 5; n++) await streamedChat(app.url, keys.I, TEXT_MODEL, I_TOKENS);
-    const off = await phase(app.url, keys, true, PHASE_SECONDS);
-    describe("fair share off", off);
+    const sides: Record<"on" | "off", Phase[]> = { on: [], off: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const side of round % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const)) {
+        // The switch is read at start: the app starts again on the same home, the service keeps running and is adopted.
+        if ((side === "off") !== off) {
+          await app.stop();
+          app = await restarted(tiny.app.home, { ...runtimeEnv, ...base, SVC_FAIR_SHARE: side === "on" ? "true" : "false" }, serviceId, token);
+          off = side === "off";
+          for (let n = 0; n < 5; n++) await streamedChat(app.url, keys.I, TEXT_MODEL, I_TOKENS);
+        }
+        const measured = await phase(app.url, keys, true, PHASE_SECONDS);
+        describe(`fair share ${side}, round ${round + 1}`, measured);
+        sides[side].push(measured);
+      }
+    }
+    const [on, offSide] = [merged(sides.on), merged(sides.off)];
 
     const [idle50, idle99] = [median(firstTokens(idle)), percentile(firstTokens(idle), 99)];
     const [on50, on99] = [median(firstTokens(on)), percentile(firstTokens(on), 99)];
-    const [off50, off99] = [median(firstTokens(off)), percentile(firstTokens(off), 99)];
+    const [off50, off99] = [median(firstTokens(offSide)), percentile(firstTokens(offSide), 99)];
     const generation = slotTime(on);
     const bound = Math.max(2 * idle50, idle50 + generation);
-    const [onRate, offRate] = [tokensPerSecond(on), tokensPerSecond(off)];
-    const phases = [idle, on, off];
+    const [onRate, offRate] = [tokensPerSecond(on), tokensPerSecond(offSide)];
+    const phases = [idle, on, offSide];
     const refused = phases.reduce((sum, p) => sum + refusedIn(p), 0);
     const answered = phases.reduce((sum, p) => sum + answeredIn(p), 0);
     const lost = phases.flatMap(lostIn);

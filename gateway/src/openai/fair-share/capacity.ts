@@ -5,7 +5,7 @@ import { usableReplicas } from "../replica-choice";
  * Requests let go to a replica beyond its capacity: one, ready to start the moment a slot frees.
  * The gateway learns of a request's end a moment after it (the runtime's record of it, a poll, then
  * the next request's way to the replica): with nothing waiting there, each slot idled that long
- * between two requests, ~15% of the throughput on the tiny model's 64-token chats
+ * between two requests, 15–25% of the throughput on the tiny model's 64-token chats
  * (docs/benchmarks.md, "Fair share"). A key arriving late waits behind at most this many per replica.
  */
 export const READY_PER_REPLICA = 1;
