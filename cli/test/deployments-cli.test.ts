@@ -5,8 +5,8 @@
  * (the whole application is in tests/app/deployments-cli.test.ts).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import type { DeploymentDetails, DeploymentRecord, QueueReport, ServiceRecord } from "@svc/contracts";
-import { tempHome } from "@svc/testing";
+import type { DeploymentDetails, DeploymentRecord, ServiceRecord } from "@svc/contracts";
+import { queueReportOf, tempHome } from "@svc/testing";
 import { parseRunArgs } from "../src/commands/run/parse-run-args";
 import { runHelp } from "../src/commands/run/help";
 import { scaleRequestFrom } from "../src/commands/deployments/scaling-options";
@@ -122,23 +122,14 @@ describe("rendering", () => {
 function stubApi() {
   const asked: string[] = [];
   const details: DeploymentDetails = { ...deployment(), replicas: [], events: [] };
-  const queues: QueueReport = {
-    fairShare: { enabled: true, queueSeconds: 60, perKey: 256 },
-    models: [
-      {
-        model: "acme/tiny",
-        capacity: 8,
-        inFlight: 8,
-        waiting: 5,
-        keys: [
-          { key: "eval-bot", tier: "default", weight: 1, waiting: 4, oldestSeconds: 12.34 },
-          { key: "ada", tier: "default", weight: 2, waiting: 1, oldestSeconds: 0.2 },
-        ],
-        typicalWaitSeconds: 3.5,
-        refused: { timeout: 2, full: 0 },
-      },
+  const queues = queueReportOf(
+    "acme/tiny",
+    [
+      { key: "eval-bot", tier: "default", weight: 1, waiting: 4, oldestSeconds: 12.34 },
+      { key: "ada", tier: "default", weight: 2, waiting: 1, oldestSeconds: 0.2 },
     ],
-  };
+    { capacity: 8, inFlight: 8, typicalWaitSeconds: 3.5, refused: { timeout: 2, full: 0 } },
+  );
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",

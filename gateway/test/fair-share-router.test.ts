@@ -20,28 +20,21 @@ import { FairShareGate } from "../src/openai/fair-share/gate";
 import { queueReport } from "../src/openai/fair-share/view";
 import { ReplicaChooser } from "../src/openai/replica-choice";
 import { OpenAiRouter } from "../src/openai/service";
-import { standInRoute } from "./stand-in-route";
+import { standInRoute, standInServer } from "./stand-in-route";
 
 /** A stand-in runtime answering streamed chats, each held until `release` (or all of them with `releaseAll`); counts how many it holds at most. */
 function heldRuntime() {
   const held: Array<{ key: string; go: () => void }> = [];
   let most = 0;
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    idleTimeout: 0,
-    async fetch(request) {
-      // Like a runtime without records of its streams' ends: the gateway reads each stream.
-      if (request.method !== "POST") return new Response("not found", { status: 404 });
-      const body = (await request.json()) as { messages: Array<{ content: string }> };
-      const tag = body.messages[0]!.content;
-      await new Promise<void>((go) => {
-        held.push({ key: tag, go });
-        most = Math.max(most, held.length);
-      });
-      const chunk = { id: "x", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: tag } }] };
-      return new Response(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`, { headers: { "content-type": "text/event-stream" } });
-    },
+  const server = standInServer(async (request) => {
+    const body = (await request.json()) as { messages: Array<{ content: string }> };
+    const tag = body.messages[0]!.content;
+    await new Promise<void>((go) => {
+      held.push({ key: tag, go });
+      most = Math.max(most, held.length);
+    });
+    const chunk = { id: "x", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: tag } }] };
+    return new Response(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`, { headers: { "content-type": "text/event-stream" } });
   });
   return {
     url: `http://127.0.0.1:${server.port}`,

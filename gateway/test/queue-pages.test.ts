@@ -3,27 +3,17 @@
  * what was refused, the card's own poll; a model nobody waited for; fair share off.
  */
 import { expect, test } from "bun:test";
-import type { QueueReport } from "@svc/contracts";
 import { serviceQueueCard } from "@svc/ui";
+import { queueReportOf } from "@svc/testing";
 
-const fairShare = { enabled: true, queueSeconds: 60, perKey: 256 };
-const waiting: QueueReport = {
-  fairShare,
-  models: [
-    {
-      model: "acme/tiny",
-      capacity: 2,
-      inFlight: 2,
-      waiting: 33,
-      keys: [
-        { key: "<f>", tier: "priority", weight: 1, waiting: 1, oldestSeconds: 0.42 },
-        { key: "eval", tier: "default", weight: 3, waiting: 32, oldestSeconds: 9.99 },
-      ],
-      typicalWaitSeconds: 4.2,
-      refused: { timeout: 1, full: 2 },
-    },
+const waiting = queueReportOf(
+  "acme/tiny",
+  [
+    { key: "<f>", tier: "priority", weight: 1, waiting: 1, oldestSeconds: 0.42 },
+    { key: "eval", tier: "default", weight: 3, waiting: 32, oldestSeconds: 9.99 },
   ],
-};
+  { inFlight: 2, typicalWaitSeconds: 4.2, refused: { timeout: 1, full: 2 } },
+);
 
 test("a saturated model's card: who waits per key and tier (names escaped), the slots, the refusals, polled on its own", () => {
   const card = serviceQueueCard(waiting, "acme/tiny", "svc-1").value;
@@ -36,6 +26,6 @@ test("a saturated model's card: who waits per key and tier (names escaped), the 
 
 test("a model nobody waited for, and fair share off, say so", () => {
   expect(serviceQueueCard(waiting, "acme/other", "svc-2").value).toContain('<p id="queue-summary">No request has waited for acme/other.</p>');
-  const off = serviceQueueCard({ fairShare: { ...fairShare, enabled: false }, models: [] }, "acme/tiny", "svc-1").value;
+  const off = serviceQueueCard({ ...waiting, fairShare: { ...waiting.fairShare, enabled: false } }, "acme/tiny", "svc-1").value;
   expect(off).toContain("Fair share is off (<code>SVC_FAIR_SHARE=false</code>)");
 });

@@ -25,3 +25,4 @@ export * from "./deployments";
 export * from "./prebuilt-images";
 export * from "./test-file-label";
 export * from "./cluster-files";
+export * from "./queue-report";
