@@ -40,7 +40,7 @@ export interface ServiceDetailsOptions {
   logs: { text: string } | { unavailable: string };
   session: boolean;
   notices?: string[];
-  /** The fair-share queues from the gateway (the card of the service's model), when it tells them. */
+  /** The fair-share queues from the gateway: the card of the service's model, while requests can reach it. */
   queues?: QueueReport;
 }
 
@@ -162,7 +162,7 @@ export function serviceDetailsPage(options: ServiceDetailsOptions & { version: s
         ${serviceStatusPanel(s, options.version, options.origin)}
         ${logsCard(s, options.logs)}
       </div>
-      ${options.queues ? serviceQueueCard(options.queues, s.model, s.id) : ""}
+      ${options.queues && answers(s) ? serviceQueueCard(options.queues, s.model, s.id) : ""}
       ${answers(s) ? exampleRequests(s, options.origin, options.tokenRequired) : ""}
       ${fieldsCard(s)}`,
   );
