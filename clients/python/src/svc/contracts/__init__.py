@@ -7,6 +7,7 @@ from .endpoints import OutsideEndpoint
 from .deployments import ROUTING_MODES, DeploymentEvent, DeploymentRecord, DeploymentStatus, RoutingMode
 from .deployment_details import DeploymentDetails
 from .keys import ApiKey, CreatedKey, ServiceTime, UsageCounts, UsageDay, UsageGroup, UsageGrouping, UsageReport
+from .queues import FairShareSettings, ModelQueue, QueuedKey, QueueRefusals, QueueReport, ServiceTier
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import ClusterGpus, GpuPartition, HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
@@ -58,6 +59,12 @@ __all__ = [
     "UsageGroup",
     "UsageGrouping",
     "UsageReport",
+    "FairShareSettings",
+    "ModelQueue",
+    "QueuedKey",
+    "QueueRefusals",
+    "QueueReport",
+    "ServiceTier",
     "AppInfo",
     "ChatChoice",
     "ChatCompletion",
