@@ -72,18 +72,18 @@ const routes: ServiceRoute[] = [standInRoute({ id: "r1", url: runtime.url, capac
 /** What the replica is given before requests wait: its capacity and one ready to start. */
 const HELD = 2 + READY_PER_REPLICA;
 
-function gateway(settings: Partial<FairShareSettings> = {}) {
+function gateway(settings: Partial<FairShareSettings> = {}, services = routes) {
   const chooser = new ReplicaChooser();
-  const catalog = new ServiceCatalog(async () => routes);
+  const catalog = new ServiceCatalog(async () => services);
   const slots = new FairShareGate({ balancer: chooser.balancer, settings: { ...FAIR_SHARE_DEFAULTS, ...settings }, routes: () => catalog.routes() });
   const router = new OpenAiRouter(catalog, v1Authenticator(keys, TOKEN), () => {}, { slots, chooser });
   /** A streamed chat, read to its end as a client would: its status, headers and text. */
-  const chat = async (key: string, tag: string, signal?: AbortSignal) => {
+  const chat = async (key: string, tag: string, signal?: AbortSignal, model = "owner/m") => {
     const answer = await router.handle(
       new Request("http://localhost:8000/v1/chat/completions", {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ model: "owner/m", stream: true, messages: [{ role: "user", content: tag }] }),
+        body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: tag }] }),
         signal,
       }),
     );
@@ -142,6 +142,29 @@ describe("a model whose replicas are all busy", () => {
     expect(report("other/model").models).toEqual([]);
     runtime.releaseAll();
     await Promise.all(running);
+  });
+
+  test("a request naming one service waits in its model's queue, and then goes to that service only", async () => {
+    const other = heldRuntime();
+    try {
+      const two = [standInRoute({ id: "r1", name: "first", url: runtime.url, capacity: 1 }), standInRoute({ id: "r2", name: "second", url: other.url, capacity: 1 })];
+      const { chat, waiting } = gateway({}, two);
+      const held = 1 + READY_PER_REPLICA;
+      const filling = Array.from({ length: 2 * held }, (_, n) => chat(f, `fill${n}`));
+      await eventually(() => runtime.holding().length === held && other.holding().length === held, 10_000, "both replicas full");
+      const named = chat(i, "named", undefined, "second");
+      await eventually(() => waiting() === 1, 10_000, "the named request waiting");
+      // The slot frees on the first service; the request goes to the one it named.
+      runtime.release();
+      await eventually(() => other.holding().includes("named"), 10_000, "the named request at its service");
+      expect(runtime.holding()).not.toContain("named");
+      runtime.releaseAll();
+      other.releaseAll();
+      await Promise.all([...filling, named]);
+    } finally {
+      other.releaseAll();
+      other.stop();
+    }
   });
 
   test("with fair share off, every request goes to the replica at once", async () => {

@@ -163,12 +163,16 @@ export class OpenAiRouter {
 
   /** The wait stage (fair share of a saturated model), then a replica. */
   private async waitAndForward(routed: RoutedRequest, repo: string, services: ServiceRoute[], routes: ServiceRoute[]): Promise<Response> {
-    const waited = this.slots.wait(repo, services, routed.record.caller, routed.admitted.tier, routed.request.signal);
+    // A request naming one service (or a revision) waits in its model's queue, and then goes only where it asked.
+    const narrowed = routed.body.model !== repo;
+    const whole = narrowed ? resolveModel(repo, routes) : undefined;
+    const modelServices = whole?.kind === "ready" ? whole.services : services;
+    const waited = this.slots.wait(repo, modelServices, routed.record.caller, routed.admitted.tier, routed.request.signal);
     const result = waited && (await waited);
     if (result instanceof Response) return routed.record.refuse(result, repo, true);
     if (routed.request.signal.aborted) return routed.record.gone();
     // Nothing in between: a request let go from the queue counts on its replica before any other takes the slot.
-    return forwardToReplicas(this.forwarding, routed, repo, result ?? services, routes);
+    return forwardToReplicas(this.forwarding, routed, repo, narrowed || !result ? services : result, routes);
   }
 
   private async models(path: string, caller: Caller): Promise<Response> {
