@@ -1,7 +1,7 @@
 /**
  * `bun bench/run-all.ts [figure …]`: every figure of "faster than the tools it sits beside", each with
  * both sides measured in this run, as one table: figure, svc, comparison, ratio, goal, met?. Names
- * (cli, ls, proxy, launch-docker, launch-slurm, control-loop, runtime, streams, prefix-routing, rate) pick some; none runs all.
+ * (cli, ls, proxy, launch-docker, launch-slurm, control-loop, runtime, streams, prefix-routing, rate, fair-share) pick some; none runs all.
  * The machine may be shared with other work: the load average is printed before and after.
  * Needs Docker (and for launch-slurm the Slurm test image); installs hyperfine and nginx-light
  * from Debian when missing. Traffic stays on loopback; every loop is bounded.
@@ -18,6 +18,7 @@ import { runtimeVsEngine } from "./figures/runtime";
 import { manyStreams } from "./figures/streams";
 import { prefixRouting } from "./figures/prefix-routing";
 import { requestRate } from "./figures/rate";
+import { fairShare } from "./figures/fair-share";
 
 const FIGURES: Record<string, () => Promise<Row[]>> = {
   cli: cliStartup,
@@ -30,6 +31,7 @@ const FIGURES: Record<string, () => Promise<Row[]>> = {
   streams: manyStreams,
   "prefix-routing": prefixRouting,
   rate: requestRate,
+  "fair-share": fairShare,
 };
 
 const wanted = process.argv.slice(2);

@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import type { DeploymentDetails, DeploymentRecord, ServiceRecord } from "@svc/contracts";
-import { tempHome } from "@svc/testing";
+import { queueReportOf, tempHome } from "@svc/testing";
 import { parseRunArgs } from "../src/commands/run/parse-run-args";
 import { runHelp } from "../src/commands/run/help";
 import { scaleRequestFrom } from "../src/commands/deployments/scaling-options";
@@ -122,6 +122,14 @@ describe("rendering", () => {
 function stubApi() {
   const asked: string[] = [];
   const details: DeploymentDetails = { ...deployment(), replicas: [], events: [] };
+  const queues = queueReportOf(
+    "acme/tiny",
+    [
+      { key: "eval-bot", tier: "default", weight: 1, waiting: 4, oldestSeconds: 12.34 },
+      { key: "ada", tier: "default", weight: 2, waiting: 1, oldestSeconds: 0.2 },
+    ],
+    { capacity: 8, inFlight: 8, typicalWaitSeconds: 3.5, refused: { timeout: 2, full: 0 } },
+  );
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -130,6 +138,7 @@ function stubApi() {
       const body = request.method === "PATCH" ? await request.text() : "";
       asked.push(`${request.method} ${url.pathname}${url.search}${body ? ` ${body}` : ""}`);
       const missing = (what: string) => Response.json({ error: "not_found", message: `No ${what} has the id or name ${url.pathname.split("/")[3]}.` }, { status: 404 });
+      if (url.pathname === "/api/queues") return Response.json(queues);
       if (url.pathname.startsWith("/api/services/")) return missing("service");
       if (url.pathname === "/api/services") return Response.json([service("b2222222-0000-4000-8000-000000000000", "chat-1", "HEALTHY", details.id)]);
       if (url.pathname === "/api/deployments") return Response.json([details]);
@@ -169,8 +178,13 @@ describe("svc scale, details, stop, ls against a stub of the API", () => {
   test("a ref that names no service is a deployment's: details, stop; neither says so naming both", async () => {
     const details = await svc("details", "chat");
     expect(details.code).toBe(0);
-    expect(details.asked).toEqual(["GET /api/services/chat", "GET /api/deployments/chat"]);
+    expect(details.asked).toEqual(["GET /api/services/chat", "GET /api/deployments/chat", "GET /api/queues?model=acme%2Ftiny"]);
     expect(details.out).toMatch(/^deployment\s+chat$/m);
+    // Its model's fair-share queue, from the gateway: who waits, per key.
+    expect(details.out).toContain("Queue (fair share, at most 60 s, 256 a key): 5 waiting for acme/tiny, 8 in flight of 8 at once; typical wait 3.5 s; refused: 2 after the time limit, 0 with the key's queue full.");
+    expect(details.out).toMatch(/^KEY\s+TIER\s+WEIGHT\s+WAITING\s+OLDEST\neval-bot\s+default\s+1\s+4\s+12\.3 s\nada\s+default\s+2\s+1\s+0\.2 s$/m);
+    const json = await svc("details", "chat", "--json");
+    expect(json.asked).not.toContain("GET /api/queues?model=acme%2Ftiny");
     const stop = await svc("stop", "chat");
     expect(stop).toMatchObject({ code: 0, out: `Stopped deployment ${deployment().id}.`, asked: ["POST /api/services/chat/stop", "POST /api/deployments/chat/stop", `GET /api/deployments/${deployment().id}`] });
     const neither = await svc("details", "nothing");

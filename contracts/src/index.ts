@@ -20,6 +20,7 @@ export * from "./engine-options";
 export * from "./batches";
 export * from "./keys";
 export * from "./usage";
+export * from "./queues";
 export * from "./suggest";
 export * from "./model-facts";
 export * from "./adapters";

@@ -72,6 +72,14 @@ export const ActivityReport = Type.Object(
     inFlight: Type.Optional(
       Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), count: Type.Integer({ minimum: 0, maximum: 10_000_000 }) }, { additionalProperties: false }), { maxItems: 10_000 }),
     ),
+    /**
+     * Requests waiting in the gateway's fair-share queue for a deployment's model (every replica
+     * busy), by deployment id: load for the scaler as much as those in flight. Sent with `inFlight`;
+     * a deployment absent from it has none waiting.
+     */
+    waiting: Type.Optional(
+      Type.Array(Type.Object({ deployment: Type.String({ minLength: 1, maxLength: 64 }), count: Type.Integer({ minimum: 0, maximum: 10_000_000 }) }, { additionalProperties: false }), { maxItems: 10_000 }),
+    ),
   },
   { $id: "ActivityReport", additionalProperties: false },
 );

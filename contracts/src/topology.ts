@@ -71,4 +71,11 @@ export interface ServiceRoute {
    * replica of the deployment can take it; the scaler stops it once the gateway reports none in flight).
    */
   deployment?: { id: string; name: string; routing: RoutingMode; draining: boolean };
+  /**
+   * Requests the service takes at once: a deployment's `targetInflight` for its replicas, else its
+   * engine's concurrency (svc's runtime: `--parallel`; vLLM and SGLang: 32). Past it on every
+   * replica, /v1 requests for the model wait in the gateway's fair-share queue. Absent or null
+   * (outside endpoints): not known, never queued.
+   */
+  capacity?: number | null;
 }

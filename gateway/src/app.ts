@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Elysia, type AnyElysia } from "elysia";
-import { DEFAULT_USAGE_RETENTION_DAYS, errorHandler, homeLayout, internalClient, openApiPart } from "@svc/platform";
+import { DEFAULT_USAGE_RETENTION_DAYS, FAIR_SHARE_DEFAULTS, errorHandler, homeLayout, internalClient, openApiPart } from "@svc/platform";
 import type { GatewayEnv } from "./gateway-env";
 import { authController, authGate, revokedSessions } from "./auth";
 import { forwardController } from "./forward";
@@ -29,6 +29,11 @@ import { KeyAdmission } from "./openai/admission/key-admission";
 import { readRecordedUsage } from "./openai/admission/recorded-usage";
 import { shortRetentionWarning } from "./openai/admission/retention-check";
 import type { V1Outcome } from "./openai/outcome";
+import { ReplicaChooser } from "./openai/replica-choice";
+import { FairShareGate } from "./openai/fair-share/gate";
+import { queueReport } from "./openai/fair-share/view";
+import { RequestEndWatch } from "./openai/request-ends";
+import { queuesController } from "./queues";
 import { UsageStore } from "./usage/store";
 import { endpointsController } from "./endpoints";
 import { EndpointRegistry, HEALTH_EVERY_MS } from "./endpoints/service";
@@ -56,7 +61,7 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  * services, and its own routes and the UI. A connection idle for IDLE_TIMEOUT_SECONDS is dropped,
  * except while an authorised request's answer is on its way (see holdOpen).
  */
-export function createGateway({ settings, internalSecret, upstreams, authToken, usageRetentionDays = DEFAULT_USAGE_RETENTION_DAYS }: GatewayEnv) {
+export function createGateway({ settings, internalSecret, upstreams, authToken, usageRetentionDays = DEFAULT_USAGE_RETENTION_DAYS, fairShare = FAIR_SHARE_DEFAULTS }: GatewayEnv) {
   const client = internalClient(upstreams, internalSecret);
   // Idle clocks and on-demand starts, for /proxy/<id> and /v1 alike.
   const activity = new ActivityRecorder((report) => client.services.reportActivity(report));
@@ -92,16 +97,20 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     usage.record(outcome);
     admission.recorded(outcome);
   };
+  const chooser = new ReplicaChooser();
+  // A saturated model's requests wait their key's turn; a slot frees when a request on one of its services ends, /proxy's included.
+  const slots = new FairShareGate({ balancer: chooser.balancer, settings: fairShare, routes: () => catalog.routes(), changed: () => activity.inFlightChanged() });
   const router = new OpenAiRouter(catalog, v1Authenticator(keys, authToken), (outcome) => {
     recordUsage(outcome);
     metrics?.observe(outcome);
-  }, { lifecycle: { activity, starts }, responses: new ResponsesApi(responses), admission });
-  metrics = new GatewayMetrics(client, router.chooser);
+  }, { lifecycle: { activity, starts }, responses: new ResponsesApi(responses), admission, slots, chooser, ends: new RequestEndWatch({ hurry: (id) => slots.waitsFor(id) }) });
+  const queues = (model?: string) => queueReport(slots, (id) => chooser.balancer.count(id), model);
+  metrics = new GatewayMetrics(client, router.chooser, queues);
   // /proxy/<id> requests count in flight with /v1's.
   const proxy = new ServiceProxy(client, authToken, activity, starts, router.balancer);
-  // The scaler of deployments reads the requests held per service from the activity reports.
-  activity.countInFlight(() => router.balancer.counts());
-  router.balancer.onChange = () => activity.inFlightChanged();
+  // The scaler of deployments reads the requests held per service, and those waiting per deployment, from the activity reports.
+  activity.countInFlight(() => router.balancer.counts(), () => slots.waitingByDeployment());
+  router.balancer.listen(() => activity.inFlightChanged());
   const fileStore = new FileStore(db, layout.uploadsDir);
   const batchApi = batchApiRoutes(
     new FilesService(fileStore),
@@ -157,9 +166,10 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
     .use(keysController(keys))
     .use(endpointsController(endpoints))
     .use(usageController({ store: usage, keys, client }))
+    .use(queuesController(queues))
     .use(metricsController(metrics))
     .use(docsController({ ownPart: () => openApiPart(app, (path) => path.startsWith("/api/")), client, debug: settings.debug }))
     .use(docPagesController(new DocPages(), !settings.debug))
-    .use(pagesController(settings, client, proxy, keys, usage, endpoints));
+    .use(pagesController(settings, client, proxy, keys, usage, endpoints, queues));
   return app;
 }

@@ -73,6 +73,27 @@ describe("ActivityRecorder", () => {
     expect(reports).toHaveLength(5);
     recorder.stop();
   });
+
+  test("requests waiting in the fair-share queue per deployment go with the counts, again each period while any waits, until none does", async () => {
+    const reports: ActivityReport[] = [];
+    const [inFlight, waiting] = [new Map<string, number>(), new Map<string, number>()];
+    const recorder = new ActivityRecorder(async (report) => void reports.push(report), 3_600_000);
+    recorder.countInFlight(() => new Map(inFlight), () => new Map(waiting));
+    inFlight.set("a", 2);
+    waiting.set("deployment-1", 5);
+    await recorder.flush();
+    expect(reports.at(-1)).toEqual({ services: [], inFlight: [{ id: "a", count: 2 }], waiting: [{ deployment: "deployment-1", count: 5 }] });
+    await recorder.flush();
+    expect(reports).toHaveLength(2);
+    // The queue drained (and the requests ended): said once, then nothing.
+    waiting.clear();
+    inFlight.clear();
+    await recorder.flush();
+    expect(reports.at(-1)).toEqual({ services: [], inFlight: [] });
+    await recorder.flush();
+    expect(reports).toHaveLength(3);
+    recorder.stop();
+  });
 });
 
 describe("ensureServing", () => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { ServiceRecord } from "@svc/contracts";
 import { serviceDetailsPage, servicesTable } from "@svc/ui";
-import { startSvc, tempHome, type RunningSvc, commitOf, files, formPost, localProfileHome } from "@svc/testing";
+import { startSvc, tempHome, type RunningSvc, commitOf, files, formPost, localProfileHome, queueReportOf } from "@svc/testing";
 
 let app: RunningSvc;
 let base: string;
@@ -168,7 +168,7 @@ test("a service's page shows its svc URL and code examples only while it can ans
   const page = (status: ServiceRecord["status"], onDemand = false) => {
     const base = record(id, status);
     const service = { ...base, policies: { ...base.policies, onDemand }, phases: { queued: null, starting: null, ready: null }, events: [] };
-    return serviceDetailsPage({ service, origin: "http://gw.test", tokenRequired: true, logs: { text: "" }, session: false, version: "v" });
+    return serviceDetailsPage({ service, origin: "http://gw.test", tokenRequired: true, logs: { text: "" }, session: false, version: "v", queues: queueReportOf(base.model, []) });
   };
   const url = `<code id="endpoint-url">http://gw.test/proxy/${id}/v1</code>`;
 
@@ -176,10 +176,14 @@ test("a service's page shows its svc URL and code examples only while it can ans
   expect(healthy).toContain(url);
   expect(healthy).toContain('id="example-curl"');
   expect(healthy).not.toContain('id="endpoint-stopped"');
+  // Its model's fair-share queue, between the status and the examples.
+  expect(healthy.indexOf('id="service-queue"')).toBeGreaterThan(healthy.indexOf('id="logs-card"'));
+  expect(healthy.indexOf('id="service-queue"')).toBeLessThan(healthy.indexOf('id="examples"'));
 
   const stopped = page("STOPPED");
   expect(stopped).not.toContain("/proxy/");
   expect(stopped).not.toContain('id="examples"');
+  expect(stopped).not.toContain('id="service-queue"');
   expect(stopped).toContain('id="endpoint-stopped">none while the service is STOPPED: it does not answer requests.');
   expect(stopped).toContain(`<code>svc restart ${id.slice(0, 13)}</code>`);
   expect(stopped).toContain('id="action-restart"');

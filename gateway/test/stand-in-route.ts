@@ -18,3 +18,11 @@ export function standInRoute(fields: Partial<ServiceRoute> & Pick<ServiceRoute, 
     ...fields,
   };
 }
+
+/**
+ * A stand-in runtime's server on loopback answering POSTs with `answer`; anything else is a 404, like
+ * a runtime that keeps no records of its streams' ends (REQUEST_ENDS_PATH): the gateway reads each stream.
+ */
+export function standInServer(answer: (request: Request) => Response | Promise<Response>) {
+  return Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: (request) => (request.method === "POST" ? answer(request) : new Response("not found", { status: 404 })) });
+}

@@ -17,6 +17,7 @@ import type { V1Outcome } from "../src/openai/outcome";
 import { OpenAiRouter } from "../src/openai/service";
 import { NotServing } from "../src/on-demand/ensure-serving";
 import { UsageStore } from "../src/usage/store";
+import { standInServer } from "./stand-in-route";
 
 interface Seen {
   authorization: string | null;
@@ -29,38 +30,31 @@ function standIn(name: string) {
   const held: Array<() => void> = [];
   let cancelled = 0;
   let hold = false;
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    idleTimeout: 0,
-    async fetch(request) {
-      // Like a runtime that keeps no records of its streams' ends (REQUEST_ENDS_PATH): the gateway reads the stream.
-      if (request.method !== "POST") return new Response("not found", { status: 404 });
-      const body = (await request.json()) as Record<string, any>;
-      seen.push({ authorization: request.headers.get("authorization"), body });
-      if (hold) await new Promise<void>((resolve) => held.push(resolve));
-      const usage = { prompt_tokens: 7, total_tokens: 10, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 0 } };
-      if (!body.stream) return Response.json({ id: "x", object: "chat.completion", model: `/snapshots/${name}`, choices: [{ index: 0, message: { role: "assistant", content: name } }], usage });
-      const withUsage = body.stream_options?.include_usage === true;
-      const chunk = (content: string) => ({ id: "x", object: "chat.completion.chunk", model: name, choices: [{ index: 0, delta: { content } }], ...(withUsage ? { usage: null } : {}) });
-      const events = [chunk("a"), chunk("b"), chunk("c"), ...(withUsage ? [{ id: "x", object: "chat.completion.chunk", model: name, choices: [], usage }] : [])];
-      const encoder = new TextEncoder();
-      let i = 0;
-      const stream = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          if (body.slow) await Bun.sleep(30);
-          if (i < events.length) controller.enqueue(encoder.encode(`data: ${JSON.stringify(events[i++])}\n\n`));
-          else {
-            controller.enqueue(encoder.encode("data: [DONE]\n\n"));
-            controller.close();
-          }
-        },
-        cancel() {
-          cancelled++;
-        },
-      });
-      return new Response(stream, { headers: { "content-type": "text/event-stream" } });
-    },
+  const server = standInServer(async (request) => {
+    const body = (await request.json()) as Record<string, any>;
+    seen.push({ authorization: request.headers.get("authorization"), body });
+    if (hold) await new Promise<void>((resolve) => held.push(resolve));
+    const usage = { prompt_tokens: 7, total_tokens: 10, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 0 } };
+    if (!body.stream) return Response.json({ id: "x", object: "chat.completion", model: `/snapshots/${name}`, choices: [{ index: 0, message: { role: "assistant", content: name } }], usage });
+    const withUsage = body.stream_options?.include_usage === true;
+    const chunk = (content: string) => ({ id: "x", object: "chat.completion.chunk", model: name, choices: [{ index: 0, delta: { content } }], ...(withUsage ? { usage: null } : {}) });
+    const events = [chunk("a"), chunk("b"), chunk("c"), ...(withUsage ? [{ id: "x", object: "chat.completion.chunk", model: name, choices: [], usage }] : [])];
+    const encoder = new TextEncoder();
+    let i = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (body.slow) await Bun.sleep(30);
+        if (i < events.length) controller.enqueue(encoder.encode(`data: ${JSON.stringify(events[i++])}\n\n`));
+        else {
+          controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+          controller.close();
+        }
+      },
+      cancel() {
+        cancelled++;
+      },
+    });
+    return new Response(stream, { headers: { "content-type": "text/event-stream" } });
   });
   return {
     url: `http://127.0.0.1:${server.port}`,

@@ -63,12 +63,12 @@ export function deploymentHarness() {
         }
       }
     },
-    /** The gateway's report of requests in flight per replica name. */
-    report(deployment: string, byName: Record<string, number>) {
+    /** The gateway's report of requests in flight per replica name, and of those `waiting` in its queue for the deployment's model. */
+    report(deployment: string, byName: Record<string, number>, waiting = 0) {
       const rows = replicas(deployment);
       const counts = Object.entries(byName).map(([name, count]) => ({ id: rows.find((row) => row.name === name)!.id, count }));
       const at = new Date(now).toISOString();
-      services.recordActivity({ services: counts.filter((entry) => entry.count > 0).map((entry) => ({ id: entry.id, lastRequestAt: at })), inFlight: counts });
+      services.recordActivity({ services: counts.filter((entry) => entry.count > 0).map((entry) => ({ id: entry.id, lastRequestAt: at })), inFlight: counts, ...(waiting ? { waiting: [{ deployment, count: waiting }] } : {}) });
     },
     /** Moves the fake clock and runs one reconciler tick (the scaler runs at its end). */
     async tick(ms = 0) {

@@ -27,3 +27,14 @@ test("replicas carry their deployment, its routing and their drain; a stopped de
   await h.deployments.stop("lazy");
   expect((await list()).map((route) => route.name)).toEqual(["tiny-1"]);
 });
+
+test("each route says how many requests its service takes at once: a replica its deployment's target, a service its --parallel (1 without)", async () => {
+  const h = deploymentHarness();
+  const routes = serviceRoutesController(h.store, h.deploymentStore);
+  const list = async () => (await (await routes.handle(new Request(`http://orchestrator${SERVICE_ROUTES_PATH}`))).json()) as ServiceRoute[];
+  await h.run({ replicas: "1..2", targetInflight: 6 });
+  await h.services.run({ task: "text-generation", model: "acme/tiny", name: "solo", engineArgs: ["--parallel", "3"] });
+  await h.services.run({ task: "text-generation", model: "acme/tiny", name: "plain" });
+  const capacity = Object.fromEntries((await list()).map((route) => [route.name, route.capacity]));
+  expect(capacity).toEqual({ "tiny-1": 6, solo: 3, plain: 1 });
+});

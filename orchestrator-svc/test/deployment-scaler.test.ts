@@ -33,6 +33,24 @@ describe("scaling up", () => {
     expect(h.deployments.details("tiny")).toMatchObject({ healthy: 3, coming: 0, inFlight: 9 });
   });
 
+  test("requests waiting in the gateway's fair-share queue count as load: a saturated replica with a queue grows the deployment", async () => {
+    const h = deploymentHarness();
+    const { deployment } = await h.run({ replicas: "1..4", targetInflight: 2, scaleUpAfter: "10s" });
+    h.settle(deployment!.id);
+    await h.tick();
+    // At its target, nothing waiting: no growth.
+    h.report(deployment!.id, { "tiny-1": 2 });
+    await h.tick(1000);
+    await h.tick(10_000);
+    expect(h.engine.submitted).toHaveLength(1);
+    // Still 2 in flight (the replica takes no more), 5 waiting in the gateway: ceil(7 / 2) = 4.
+    h.report(deployment!.id, { "tiny-1": 2 }, 5);
+    await h.tick(1000);
+    await h.tick(10_000);
+    expect(h.engine.submitted.map((spec) => spec.name)).toEqual(["tiny-1", "tiny-2", "tiny-3", "tiny-4"]);
+    expect(messages(h, deployment!.id).at(-1)).toBe("scaled up to 4: 7 in flight per replica (5 waiting in the gateway's queue) for 10 s");
+  });
+
   test("replicas still queued count as coming: no more submissions while they wait", async () => {
     const h = deploymentHarness();
     const { deployment } = await h.run({ replicas: "1..8", targetInflight: 5, scaleUpAfter: "10s" });

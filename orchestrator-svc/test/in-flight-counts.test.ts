@@ -17,3 +17,15 @@ test("in-flight counts: the latest report wins, a service left out has none, and
   counts.record([{ id: "a", count: 2 }], now);
   expect(counts.of("a")).toBe(2);
 });
+
+test("requests waiting in the gateway's queue per deployment: replaced by each report, none once the reports stop", () => {
+  let now = 1_000_000;
+  const counts = new InFlightCounts(() => now);
+  counts.record([{ id: "a", count: 2 }], now, [{ deployment: "d1", count: 7 }, { deployment: "d2", count: 0 }]);
+  expect([counts.waitingFor("d1"), counts.waitingFor("d2")]).toEqual([7, 0]);
+  counts.record([{ id: "a", count: 2 }], now);
+  expect(counts.waitingFor("d1")).toBe(0);
+  counts.record([], now, [{ deployment: "d1", count: 3 }]);
+  now += IN_FLIGHT_STALE_MS + 1;
+  expect(counts.waitingFor("d1")).toBe(0);
+});

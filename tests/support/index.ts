@@ -27,3 +27,4 @@ export * from "./test-file-label";
 export * from "./cluster-files";
 export * from "./usage-reports";
 export * from "./fake-openai";
+export * from "./queue-report";

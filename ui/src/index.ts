@@ -24,6 +24,7 @@ export {
   type ServiceDetailsOptions,
 } from "./pages/service-details";
 export { exampleTexts } from "./pages/service-examples";
+export { serviceQueueCard } from "./pages/service-queue";
 export { deploymentDetailsPage, deploymentPanel, deploymentActionPage, DEPLOYMENTS_PATH, type DeploymentAction, type ScaleFormValues } from "./pages/deployments";
 export { playgroundPage, PLAYGROUND_PATH, type PlaygroundValues, type PlaygroundResult } from "./pages/playground";
 export { batchesPage, batchesTable, batchDetailsPage, progressBar, BATCHES_PATH, type BatchFormValues } from "./pages/batches";

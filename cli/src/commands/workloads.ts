@@ -44,6 +44,8 @@ export const DEPLOYMENT: WorkloadKind<DeploymentRecord, DeploymentDetails> = {
 /** Per kind of workload a command takes: how `details` writes one; what `rm` says to a live one without --force, and after its question. */
 export interface WorkloadWords<D> {
   format?: (details: D) => string;
+  /** More for `details` to show after `format`'s text, read from another part of the API (not in --json). */
+  more?: (client: SvcClient, details: D) => Promise<string | undefined>;
   liveRefusal?: (details: D) => Error;
   afterQuestion?: string;
 }
@@ -76,16 +78,17 @@ export function registerWorkloadDetails<R extends WorkloadRecord, D extends R>(
   cli: CAC,
   ctx: CliContext,
   kind: WorkloadKind<R, D>,
-  command: { usage: string; description: string; format: (details: D) => string },
+  command: { usage: string; description: string } & Pick<WorkloadWords<D>, "format" | "more">,
   or: Alternative[] = [],
 ) {
   cli
     .command(command.usage, command.description)
     .option("--json", "Print JSON")
     .action(async (ref: string, options: { json?: boolean }) => {
-      const kinds = [{ kind, words: { format: command.format } }, ...or];
+      const kinds = [{ kind, words: { format: command.format, more: command.more } }, ...or];
       const { alternative, value } = await onKindOf(String(ref), kinds, (a) => a.kind.api(ctx.client()).get(String(ref)));
-      ctx.emit(value, Boolean(options.json), () => alternative.words.format!(value));
+      const more = options.json ? undefined : await alternative.words.more?.(ctx.client(), value);
+      ctx.emit(value, Boolean(options.json), () => `${alternative.words.format!(value)}${more ? `\n\n${more}` : ""}`);
     });
 }
 

@@ -8,6 +8,7 @@ import { RuntimesApi } from "./runtimes";
 import { KeysApi, UsageApi } from "./keys";
 import { EndpointsApi } from "./endpoints";
 import { DeploymentsApi } from "./deployments";
+import { QueuesApi } from "./queues";
 import { operationRequest, type OperationAnswer, type OperationInput, type OperationKey } from "./operations";
 
 export interface SvcClientOptions {
@@ -51,6 +52,8 @@ export class SvcClient {
   readonly endpoints: EndpointsApi;
   /** Replica sets (svc run --replicas): list, get, scale, stop, remove. */
   readonly deployments: DeploymentsApi;
+  /** Requests waiting in the gateway for saturated models (fair share). */
+  readonly queues: QueuesApi;
 
   constructor(options: SvcClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
@@ -67,6 +70,7 @@ export class SvcClient {
     this.usage = new UsageApi(this);
     this.endpoints = new EndpointsApi(this);
     this.deployments = new DeploymentsApi(this);
+    this.queues = new QueuesApi(this);
   }
 
   /** Sends one operation of the API (see `Operations`); returns its answer or throws ApiError / SvcUnreachableError. */

@@ -11,4 +11,5 @@ export { RuntimesApi } from "./runtimes";
 export { KeysApi, UsageApi } from "./keys";
 export { EndpointsApi } from "./endpoints";
 export { DeploymentsApi } from "./deployments";
+export { QueuesApi } from "./queues";
 export { operationRequest, type OperationAnswer, type OperationInput, type OperationKey, type Operations, type ServiceListQuery } from "./operations";

@@ -44,6 +44,8 @@ import type {
   UpdateKeyRequest,
   UsageQuery,
   UsageReport,
+  QueueQuery,
+  QueueReport,
 } from "@svc/contracts";
 
 /**
@@ -101,6 +103,7 @@ export interface Operations {
   "PATCH /api/keys/{ref}": { params: { ref: string }; body: UpdateKeyRequest; response: ApiKey };
   "DELETE /api/keys/{ref}": { params: { ref: string }; response: ApiKey };
   "GET /api/usage": { query: UsageQuery; response: UsageReport };
+  "GET /api/queues": { query: QueueQuery; response: QueueReport };
   "GET /api/endpoints": { response: OutsideEndpoint[] };
   "POST /api/endpoints": { body: CreateEndpointRequest; response: OutsideEndpoint };
   "DELETE /api/endpoints/{name}": { params: { name: string }; response: OutsideEndpoint };

@@ -5,6 +5,8 @@ export const ACTIVITY_REPORT_MS = 2000;
 
 type Counts = ReadonlyMap<string, number>;
 
+const NONE: Counts = new Map();
+
 const sameCounts = (a: Counts, b: Counts) => a.size === b.size && [...a].every(([id, count]) => b.get(id) === count);
 
 /**
@@ -15,6 +17,7 @@ const sameCounts = (a: Counts, b: Counts) => a.size === b.size && [...a].every((
  * deployments) whenever they changed since the last report, falling to zero included, and again
  * every ACTIVITY_REPORT_MS while any is above zero (orchestrator-svc takes counts it has not heard
  * again for a while as zero, so a gateway that restarted with requests held cannot leave them counted).
+ * The requests waiting in the fair-share queue per deployment go with them, as load for the scaler.
  * A failed report is merged into the next one.
  */
 export class ActivityRecorder {
@@ -22,8 +25,10 @@ export class ActivityRecorder {
   private timer: Timer | undefined;
   private sending: Promise<void> | undefined;
   private inFlight: (() => Counts) | undefined;
+  private waiting: () => Counts = () => NONE;
   /** The counts orchestrator-svc has (the last report it took). */
-  private reported: Counts = new Map();
+  private reported: Counts = NONE;
+  private reportedWaiting: Counts = NONE;
 
   constructor(private readonly send: (report: ActivityReport) => Promise<unknown>, private readonly everyMs = ACTIVITY_REPORT_MS) {}
 
@@ -33,9 +38,10 @@ export class ActivityRecorder {
     this.arm();
   }
 
-  /** Where the requests in flight per service (by full id) are read; call `inFlightChanged` when they change. */
-  countInFlight(source: () => Counts) {
+  /** Where the requests in flight per service (by full id), and those waiting per deployment (by id), are read; call `inFlightChanged` when they change. */
+  countInFlight(source: () => Counts, waiting?: () => Counts) {
     this.inFlight = source;
+    if (waiting) this.waiting = waiting;
   }
 
   /** The counts changed: the next report (within ACTIVITY_REPORT_MS) says them. */
@@ -54,16 +60,24 @@ export class ActivityRecorder {
   async flush(): Promise<void> {
     await this.sending;
     const counts = this.inFlight?.();
-    const countsChanged = counts !== undefined && (counts.size > 0 || !sameCounts(counts, this.reported));
+    const waiting = this.waiting();
+    const held = counts !== undefined && (counts.size > 0 || waiting.size > 0);
+    const countsChanged = counts !== undefined && (held || !sameCounts(counts, this.reported) || !sameCounts(waiting, this.reportedWaiting));
     if (this.pending.size === 0 && !countsChanged) return;
     const batch = this.pending;
     this.pending = new Map();
     const report: ActivityReport = { services: [...batch].map(([id, at]) => ({ id, lastRequestAt: new Date(at).toISOString() })) };
-    if (countsChanged) report.inFlight = [...counts].map(([id, count]) => ({ id, count }));
+    if (countsChanged) {
+      report.inFlight = [...counts].map(([id, count]) => ({ id, count }));
+      if (waiting.size > 0) report.waiting = [...waiting].map(([deployment, count]) => ({ deployment, count }));
+    }
     this.sending = this.send(report).then(
       () => {
-        if (countsChanged) this.reported = counts;
-        if (counts !== undefined && counts.size > 0) this.arm();
+        if (countsChanged) {
+          this.reported = counts;
+          this.reportedWaiting = waiting;
+        }
+        if (held) this.arm();
       },
       () => {
         for (const [id, at] of batch) this.touch(id, at);

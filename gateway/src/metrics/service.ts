@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { SERVICE_METRICS_PATH } from "@svc/contracts";
+import { SERVICE_METRICS_PATH, type QueueReport } from "@svc/contracts";
 import type { InternalClient } from "@svc/platform";
 import type { ReplicaChooser } from "../openai/replica-choice";
 import type { V1Outcome } from "../openai/outcome";
@@ -10,7 +10,7 @@ export const NOT_SERVED = "(not served)";
 
 /**
  * The gateway's Prometheus metrics: /v1 requests, errors, latency and tokens per model and
- * service, requests in flight, how replicas of deployments were chosen; /metrics appends orchestrator-svc's (reconcile ticks, services per
+ * service, requests in flight, how replicas of deployments were chosen, the fair-share queues; /metrics appends orchestrator-svc's (reconcile ticks, services per
  * status and profile).
  */
 export class GatewayMetrics {
@@ -25,6 +25,7 @@ export class GatewayMetrics {
   constructor(
     private readonly client: InternalClient,
     chooser: ReplicaChooser,
+    queues: () => Pick<QueueReport, "models"> = () => ({ models: [] }),
   ) {
     const balancer = chooser.balancer;
     const tallied = <Name extends string>(name: string, help: string, tally: CounterTally<Name>) =>
@@ -81,6 +82,43 @@ export class GatewayMetrics {
       collect() {
         this.reset();
         for (const { deployment, service, count } of chooser.routed.values()) this.inc({ deployment, service }, count);
+      },
+    });
+    // The fair-share queues, read afresh on each scrape (one report for the three).
+    let scraped: Pick<QueueReport, "models"> | undefined;
+    const report = () => (scraped ??= queues());
+    new Gauge({
+      name: "svc_v1_queue_waiting",
+      help: "Requests waiting in the gateway's fair-share queue for a saturated model, by model.",
+      labelNames: ["model"],
+      registers: [this.registry],
+      collect() {
+        scraped = undefined;
+        this.reset();
+        for (const queue of report().models) this.set({ model: queue.model }, queue.waiting);
+      },
+    });
+    new Gauge({
+      name: "svc_v1_queue_waiting_by_key",
+      help: "Requests waiting in the fair-share queue by model, key (its name, svc-token or anonymous) and tier.",
+      labelNames: ["model", "key", "tier"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const queue of report().models) for (const { key, tier, waiting } of queue.keys) this.set({ model: queue.model, key, tier }, waiting);
+      },
+    });
+    new Counter({
+      name: "svc_v1_queue_refused_total",
+      help: "Requests the fair-share queue refused with 429, by model and reason: timeout (waited the queue time limit) or full (the key had the most requests waiting).",
+      labelNames: ["model", "reason"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const queue of report().models) {
+          this.inc({ model: queue.model, reason: "timeout" }, queue.refused.timeout);
+          this.inc({ model: queue.model, reason: "full" }, queue.refused.full);
+        }
       },
     });
   }

@@ -8,8 +8,12 @@ export class LeastInFlight {
   private readonly inFlight = new Map<string, number>();
   private readonly turn = new Map<string, number>();
   private readonly names = new Map<string, string>();
-  /** Told whenever a count changes (the activity report sends them). */
-  onChange: (() => void) | undefined;
+  private readonly listeners: Array<(serviceId: string, ended: boolean) => void> = [];
+
+  /** `listener` is told whenever a count changes: which service, and whether a request ended there (the activity report sends the counts; the fair-share queue takes a freed slot). */
+  listen(listener: (serviceId: string, ended: boolean) => void): void {
+    this.listeners.push(listener);
+  }
 
   pick(repo: string, services: ServiceRoute[]): ServiceRoute | undefined {
     if (services.length === 0) return undefined;
@@ -52,7 +56,7 @@ export class LeastInFlight {
   begin(serviceId: string, name = serviceId): () => void {
     this.names.set(serviceId, name);
     this.inFlight.set(serviceId, this.count(serviceId) + 1);
-    this.onChange?.();
+    this.changed(serviceId, false);
     let ended = false;
     return () => {
       if (ended) return;
@@ -60,7 +64,11 @@ export class LeastInFlight {
       const left = this.count(serviceId) - 1;
       if (left > 0) this.inFlight.set(serviceId, left);
       else this.inFlight.delete(serviceId);
-      this.onChange?.();
+      this.changed(serviceId, true);
     };
+  }
+
+  private changed(serviceId: string, ended: boolean) {
+    for (const listener of this.listeners) listener(serviceId, ended);
   }
 }

@@ -5,6 +5,12 @@ import { PrefixRing } from "./prefix-ring";
 /** How a replica was chosen: its prompt prefix's own replica, the next one because that was too busy, or the least busy. */
 export type RoutingDecision = "prefix" | "prefix_overflow" | "least_busy";
 
+/** The services a request may go to: those the scaler is not draining, while any is left. */
+export function usableReplicas(services: ServiceRoute[]): ServiceRoute[] {
+  const open = services.filter((service) => !service.deployment?.draining);
+  return open.length > 0 ? open : services;
+}
+
 /**
  * Picks the service a /v1 request goes to among those serving its model. Replicas the scaler is
  * draining are left out while any other can take the request. When every one left belongs to a
@@ -24,8 +30,7 @@ export class ReplicaChooser {
 
   /** `prefix`: the request's prompt prefix (promptPrefix), read only when the replicas are routed by prefix. */
   choose(repo: string, services: ServiceRoute[], prefix: () => string | undefined): ServiceRoute | undefined {
-    const open = services.filter((service) => !service.deployment?.draining);
-    const usable = open.length > 0 ? open : services;
+    const usable = usableReplicas(services);
     let chosen: ServiceRoute | undefined;
     let decision: RoutingDecision = "least_busy";
     const key = usable.length > 0 && usable.every((service) => service.deployment?.routing === "prefix") ? prefix() : undefined;

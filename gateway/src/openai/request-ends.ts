@@ -7,6 +7,8 @@ export type StreamEnded = (end: RequestEndKind, usage: TokenUsage | null) => voi
 export interface RequestEndsOptions {
   /** How long one poll waits at the service for a record. */
   waitMs?: number;
+  /** Whether requests wait for a slot on the service (by id): its ends are then read at once, without `gapMs`, so the slot goes to the next without delay. */
+  hurry?: (serviceId: string) => boolean;
   /** How long a service's records may stay out of reach before what is in flight there is taken as ended ("error"). */
   giveUpMs?: number;
   /** The wait between two failed polls. */
@@ -28,6 +30,7 @@ export interface WatchedRequest {
 
 /** One service's records, as far as they were read. */
 interface ServiceEnds {
+  id: string;
   url: string;
   apiKey: string | null;
   /** unknown: not asked yet (or out of reach: asked again from `askAt`); probing: asked; ready: its records are read; unsupported: it keeps none (an older runtime). */
@@ -56,6 +59,7 @@ export class RequestEndWatch {
   private readonly askAgainMs: number;
   private readonly gapMs: number;
   private readonly forgetAfterMs: number;
+  private readonly hurry: (serviceId: string) => boolean;
 
   constructor(options: RequestEndsOptions = {}) {
     this.waitMs = options.waitMs ?? 20_000;
@@ -64,6 +68,7 @@ export class RequestEndWatch {
     this.askAgainMs = options.askAgainMs ?? 5000;
     this.gapMs = options.gapMs ?? 50;
     this.forgetAfterMs = options.forgetAfterMs ?? 10 * 60_000;
+    this.hurry = options.hurry ?? (() => false);
   }
 
   /**
@@ -79,7 +84,7 @@ export class RequestEndWatch {
     if (!ends) {
       // A new address is when the map grows: those not streamed to for a while go then.
       this.forgetUnused(now);
-      ends = { url: service.url, apiKey: service.apiKey, state: "unknown", askAt: 0, instance: undefined, last: 0, pending: new Map(), polling: false, usedAt: now };
+      ends = { id: service.id, url: service.url, apiKey: service.apiKey, state: "unknown", askAt: 0, instance: undefined, last: 0, pending: new Map(), polling: false, usedAt: now };
       this.services.set(key, ends);
     }
     ends.usedAt = now;
@@ -162,7 +167,7 @@ export class RequestEndWatch {
           ended(end.end, end.usage);
         }
         ends.last = page.last;
-        if (page.ends.length > 0 && ends.pending.size > 0) await Bun.sleep(this.gapMs);
+        if (page.ends.length > 0 && ends.pending.size > 0 && !this.hurry(ends.id)) await Bun.sleep(this.gapMs);
       }
     } finally {
       ends.polling = false;

@@ -15,6 +15,7 @@ import { promptPrefix } from "./prompt-prefix";
 import { RequestRecord } from "./record";
 import { catalogDown, notServed, RETRY_AFTER_SECONDS } from "./refusals";
 import { ReplicaChooser } from "./replica-choice";
+import type { LeastInFlight } from "./balancer";
 import { BodyError, readV1Body, type V1Body } from "./request-body";
 import { RequestEndWatch } from "./request-ends";
 import { resolveModel, type Resolution } from "./resolve";
@@ -33,6 +34,8 @@ export interface OpenAiRouterOptions {
   admission?: Admission;
   /** The wait stage: fair share of a saturated model (default: no wait). */
   slots?: SlotGate;
+  /** Chooses replicas and counts their requests in flight (given when the wait stage needs its counts). */
+  chooser?: ReplicaChooser;
 }
 
 /**
@@ -43,8 +46,8 @@ export interface OpenAiRouterOptions {
  * record (record: usage, metrics, the admission's settling).
  */
 export class OpenAiRouter {
-  readonly chooser = new ReplicaChooser();
-  readonly balancer = this.chooser.balancer;
+  readonly chooser: ReplicaChooser;
+  readonly balancer: LeastInFlight;
   readonly ends: RequestEndWatch;
   private readonly admission: Admission;
   private readonly slots: SlotGate;
@@ -56,6 +59,8 @@ export class OpenAiRouter {
     private readonly sink: OutcomeSink,
     private readonly options: OpenAiRouterOptions = {},
   ) {
+    this.chooser = options.chooser ?? new ReplicaChooser();
+    this.balancer = this.chooser.balancer;
     this.ends = options.ends ?? new RequestEndWatch();
     this.admission = options.admission ?? ADMIT_ALL;
     this.slots = options.slots ?? NO_WAIT;
@@ -159,11 +164,16 @@ export class OpenAiRouter {
 
   /** The wait stage (fair share of a saturated model), then a replica. */
   private async waitAndForward(routed: RoutedRequest, repo: string, services: ServiceRoute[], routes: ServiceRoute[]): Promise<Response> {
-    const waited = this.slots.wait(repo, services, routed.record.caller, routed.admitted.tier, routed.request.signal);
-    const refusal = waited && (await waited);
-    if (refusal) return routed.record.refuse(refusal, repo, true);
+    // A request naming one service (or a revision) waits in its model's queue, and then goes only where it asked.
+    const narrowed = routed.body.model !== repo;
+    const whole = narrowed ? resolveModel(repo, routes) : undefined;
+    const modelServices = whole?.kind === "ready" ? whole.services : services;
+    const waited = this.slots.wait(repo, modelServices, routed.record.caller, routed.admitted.tier, routed.request.signal);
+    const result = waited && (await waited);
+    if (result instanceof Response) return routed.record.refuse(result, repo, true);
     if (routed.request.signal.aborted) return routed.record.gone();
-    return forwardToReplicas(this.forwarding, routed, repo, services, routes);
+    // Nothing in between: a request let go from the queue counts on its replica before any other takes the slot.
+    return forwardToReplicas(this.forwarding, routed, repo, narrowed || !result ? services : result, routes);
   }
 
   private async models(path: string, caller: Caller): Promise<Response> {

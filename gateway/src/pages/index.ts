@@ -15,18 +15,19 @@ import { keyAndUsagePages } from "./keys";
 import type { KeyRing } from "../keys/service";
 import type { UsageStore } from "../usage/store";
 import type { EndpointRegistry } from "../endpoints/service";
+import type { QueueReport } from "@svc/contracts";
 
 const htmlHeaders = { "content-type": "text/html; charset=utf-8" };
 
 /** The web UI's pages and fragments (rendered by ui/) and its static files. */
-export function pagesController(settings: Settings, client: InternalClient, proxy: ServiceProxy, keys: KeyRing, usage: UsageStore, endpoints?: EndpointRegistry) {
+export function pagesController(settings: Settings, client: InternalClient, proxy: ServiceProxy, keys: KeyRing, usage: UsageStore, endpoints?: EndpointRegistry, queues?: (model: string) => QueueReport) {
   const loggedIn = !settings.debug;
   return new Elysia({ name: "gateway/pages" })
     .use(profilePages(client, loggedIn))
     .use(modelPages(client, loggedIn))
     .use(servicePages(client, loggedIn))
     .use(launchPages(client, loggedIn))
-    .use(serviceDetailPages(client, loggedIn))
+    .use(serviceDetailPages(client, loggedIn, queues))
     .use(deploymentPages(client, loggedIn))
     .use(playgroundPages(client, loggedIn, proxy))
     .use(batchPages(client, loggedIn))

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
-import type { ServiceDetails } from "@svc/contracts";
+import type { QueueReport, ServiceDetails } from "@svc/contracts";
 import { ApiError, type SvcClient } from "@svc/client";
-import { LOG_TAIL_LINES as TAIL_LINES, serviceActionPage, serviceDetailsPage, serviceErrorPage, serviceStatusPanel, type ServiceAction } from "@svc/ui";
+import { LOG_TAIL_LINES as TAIL_LINES, serviceActionPage, serviceDetailsPage, serviceErrorPage, serviceQueueCard, serviceStatusPanel, type ServiceAction } from "@svc/ui";
 import { holdOpen } from "../guard/hold-open";
 import { fingerprint, orchestratorDown } from "./services";
 
@@ -62,7 +62,8 @@ async function logsResponse(open: () => Promise<ReadableStream<Uint8Array>>, ext
   }
 }
 
-export function serviceDetailPages(client: SvcClient, session: boolean) {
+/** `queues`: the gateway's fair-share queues (the service's model's card), absent where the page is rendered without them. */
+export function serviceDetailPages(client: SvcClient, session: boolean, queues?: (model: string) => QueueReport) {
   const page = (request: Request, body: string, status = 200) =>
     new Response(body, { status: request.headers.get("hx-request") ? 200 : status, headers: htmlHeaders });
 
@@ -104,7 +105,7 @@ export function serviceDetailPages(client: SvcClient, session: boolean) {
             ? [String(query.done) === "stop" ? `Stopped ${service.name}.` : `Restarted ${service.name}.`]
             : [];
         const origin = new URL(request.url).origin;
-        const body = serviceDetailsPage({ service, origin, tokenRequired: session, logs, session, notices, version: panelVersion(service, origin) });
+        const body = serviceDetailsPage({ service, origin, tokenRequired: session, logs, session, notices, version: panelVersion(service, origin), queues: queues?.(service.model) });
         return page(request, body);
       },
       { params: IdParams, query: t.Object({ launched: t.Optional(t.String({ maxLength: 8 })), done: t.Optional(t.String({ maxLength: 16 })) }, { additionalProperties: true }), detail: { hide: true } },
@@ -128,6 +129,19 @@ export function serviceDetailPages(client: SvcClient, session: boolean) {
         }
       },
       { params: IdParams, query: t.Object({ v: t.Optional(t.String({ maxLength: 64 })) }, { additionalProperties: true }), detail: { hide: true } },
+    )
+    .get(
+      "/services/:id/queue",
+      async ({ request, params }) => {
+        try {
+          const service = await client.services.get(params.id);
+          if (!queues) return new Response(null, { status: 404 });
+          return new Response(serviceQueueCard(queues(service.model), service.model, service.id).value, { headers: htmlHeaders });
+        } catch (error) {
+          return failure(request, error);
+        }
+      },
+      { params: IdParams, detail: { hide: true } },
     )
     .get(
       "/services/:id/logs",

@@ -11,18 +11,29 @@ export const IN_FLIGHT_STALE_MS = 10_000;
  */
 export class InFlightCounts {
   private counts = new Map<string, number>();
+  private waiting = new Map<string, number>();
   private reportedAt: number | undefined;
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  record(counts: { id: string; count: number }[], at: number) {
+  /** `waiting`: requests queued in the gateway for each deployment's model (by deployment id), reported with the counts. */
+  record(counts: { id: string; count: number }[], at: number, waiting: { deployment: string; count: number }[] = []) {
     this.counts = new Map(counts.filter((entry) => entry.count > 0).map((entry) => [entry.id, entry.count]));
+    this.waiting = new Map(waiting.filter((entry) => entry.count > 0).map((entry) => [entry.deployment, entry.count]));
     this.reportedAt = at;
   }
 
   of(id: string): number {
-    if (this.reportedAt === undefined || this.now() - this.reportedAt > IN_FLIGHT_STALE_MS) return 0;
-    return this.counts.get(id) ?? 0;
+    return this.fresh() ? (this.counts.get(id) ?? 0) : 0;
+  }
+
+  /** Requests waiting in the gateway's queue for the deployment's model (none once the reports stop). */
+  waitingFor(deploymentId: string): number {
+    return this.fresh() ? (this.waiting.get(deploymentId) ?? 0) : 0;
+  }
+
+  private fresh(): boolean {
+    return this.reportedAt !== undefined && this.now() - this.reportedAt <= IN_FLIGHT_STALE_MS;
   }
 
   /** When the last report came (undefined: none since this process started). */

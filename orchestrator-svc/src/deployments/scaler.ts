@@ -75,7 +75,9 @@ export class Scaler {
     const serving = replicas.filter(isServing);
     const live = replicas.filter(isLiveReplica).length;
     let draining = replicas.filter((row) => row.status === "HEALTHY" && isDraining(row));
-    const total = replicas.reduce((sum, row) => sum + inFlight.of(row.id), 0);
+    // Requests waiting in the gateway's fair-share queue for the model (every replica busy) are load too.
+    const waiting = inFlight.waitingFor(deployment.id);
+    const total = replicas.reduce((sum, row) => sum + inFlight.of(row.id), 0) + waiting;
     const load = total / Math.max(live, 1);
 
     // Drains that are over: the replica stops, unless a request came to it meanwhile (the drain waits again).
@@ -113,7 +115,8 @@ export class Scaler {
       this.aboveSince.set(deployment.id, since);
       const desired = Math.min(deployment.max, Math.ceil(total / deployment.targetInflight));
       if (now - since >= deployment.scaleUpAfterSeconds * 1000 && desired > live) {
-        const message = `scaled up to ${desired}: ${decimal(load)} in flight per replica for ${Math.round((now - since) / 1000)} s`;
+        const queued = waiting > 0 ? ` (${waiting} waiting in the gateway's queue)` : "";
+        const message = `scaled up to ${desired}: ${decimal(load)} in flight per replica${queued} for ${Math.round((now - since) / 1000)} s`;
         await this.grow(deployment, draining, desired - live, message);
         this.deps.deployments.note(deployment.id, { from: live, to: desired, message }, new Date(now));
         this.aboveSince.set(deployment.id, now);

@@ -62,7 +62,7 @@ export function servicesController(services: ServicesService, deployments: Pick<
         ...operation("reportServiceActivity", {
           summary: "When the gateway last passed a request to each service (the idle clocks of --idle-stop), and the requests it holds for each",
           description:
-            "Sent by the gateway every few seconds for the services it passed requests to; clocks only move forward. Unknown ids are ignored. `inFlight`, when given, replaces the counts the scaler of deployments works from (a service absent from it holds none).",
+            "Sent by the gateway every few seconds for the services it passed requests to; clocks only move forward. Unknown ids are ignored. `inFlight`, when given, replaces the counts the scaler of deployments works from (a service absent from it holds none), and `waiting` the requests queued in the gateway for each deployment's model, which the scaler adds to them.",
           tags,
           ok: { 200: ActivityAnswer },
         }),

@@ -5,12 +5,16 @@ import type { DeploymentRow, DeploymentStore } from "../db/deployment-store";
 import { toServiceRecord } from "./records";
 import { identityOf } from "../workloads/records";
 import { serverOf } from "../engines/api-key";
+import { defaultTargetInflight } from "../deployments/records";
 
 /** A route's deployment part: which deployment a replica belongs to, its routing, and whether the scaler drains this replica. */
 function deploymentOf(row: ServiceRow, deployment: DeploymentRow | undefined): ServiceRoute["deployment"] {
   if (!deployment) return undefined;
   return { id: deployment.id, name: deployment.name, routing: deployment.routing, draining: row.drainingSince !== null || deployment.status !== "ACTIVE" };
 }
+
+/** Requests a service takes at once: its deployment's target, else its engine's concurrency (the gateway queues requests past it). */
+const capacityOf = (row: ServiceRow, engineArgs: string[], deployment: DeploymentRow | undefined) => deployment?.targetInflight ?? defaultTargetInflight(row.runtime, engineArgs);
 
 /**
  * The live services, and the stopped ones a request starts again (--on-demand), with their addresses and API keys, for the gateway's /v1 routing (internal
@@ -26,7 +30,8 @@ export function serviceRoutesController(store: ServiceStore, deployments: Deploy
       const routed = rows.filter((row) => row.deploymentId === null || !isDormant(row.status) || byId.get(row.deploymentId)?.status === "ACTIVE");
       return routed.map((row) => {
         const record = toServiceRecord(row);
-        const deployment = row.deploymentId === null ? undefined : deploymentOf(row, byId.get(row.deploymentId));
+        const deploymentRow = row.deploymentId === null ? undefined : byId.get(row.deploymentId);
+        const deployment = deploymentOf(row, deploymentRow);
         return {
           ...identityOf(row),
           server: serverOf(row.runtime),
@@ -35,6 +40,7 @@ export function serviceRoutesController(store: ServiceStore, deployments: Deploy
           createdAt: row.createdAt,
           onDemand: record.policies.onDemand,
           waits: requestsWait(record.policies),
+          capacity: capacityOf(row, record.engineArgs, deploymentRow),
           ...(deployment ? { deployment } : {}),
         };
       });

@@ -25,7 +25,7 @@ export interface ServicesDeps {
   engineOf(row: ServiceRow): Engine;
   reconciler: Pick<Reconciler, "wake" | "submitting">;
   /** Told the requests in flight per service when a report has them (the scaler of deployments). */
-  inFlight?: { record(counts: { id: string; count: number }[], at: number): void };
+  inFlight?: { record(counts: { id: string; count: number }[], at: number, waiting?: { deployment: string; count: number }[]): void };
 }
 
 const NAME_PREFIX = "svc-";
@@ -231,7 +231,7 @@ export class ServicesService {
 
   /** The gateway's report of the last request to each service: moves the idle clocks forward. */
   recordActivity(report: ActivityReport): { recorded: number } {
-    if (report.inFlight) this.deps.inFlight?.record(report.inFlight, Date.now());
+    if (report.inFlight) this.deps.inFlight?.record(report.inFlight, Date.now(), report.waiting);
     return { recorded: this.deps.store.recordActivity(report.services) };
   }
 

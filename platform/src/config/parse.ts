@@ -73,13 +73,16 @@ export function parseDirectory(raw: string, source: string, userHome: string): s
 
 export const DEFAULT_USAGE_RETENTION_DAYS = 90;
 
-/** SVC_USAGE_RETENTION_DAYS: how many days the gateway keeps the usage of /v1 requests. */
-export function parseUsageRetentionDays(env: Record<string, string | undefined>): number {
-  const value = env.SVC_USAGE_RETENTION_DAYS;
-  if (value === undefined || value.trim() === "") return DEFAULT_USAGE_RETENTION_DAYS;
-  const days = Number(value.trim());
-  if (!Number.isInteger(days) || days < 1 || days > 36500) {
-    throw new ConfigError(`SVC_USAGE_RETENTION_DAYS=${JSON.stringify(value)}: use a whole number of days from 1 to 36500 (default ${DEFAULT_USAGE_RETENTION_DAYS}).`);
+/** A variable holding a whole number from 1 to `max` (`fallback` when unset or empty); `unit` names what it counts in the message. */
+export function parseWholeNumberVariable(env: Record<string, string | undefined>, variable: string, max: number, fallback: number, unit = ""): number {
+  const value = env[variable];
+  if (value === undefined || value.trim() === "") return fallback;
+  const number = Number(value.trim());
+  if (!Number.isInteger(number) || number < 1 || number > max) {
+    throw new ConfigError(`${variable}=${JSON.stringify(value)}: use a whole number${unit ? ` of ${unit}` : ""} from 1 to ${max} (default ${fallback}).`);
   }
-  return days;
+  return number;
 }
+
+/** SVC_USAGE_RETENTION_DAYS: how many days the gateway keeps the usage of /v1 requests. */
+export const parseUsageRetentionDays = (env: Record<string, string | undefined>): number => parseWholeNumberVariable(env, "SVC_USAGE_RETENTION_DAYS", 36500, DEFAULT_USAGE_RETENTION_DAYS, "days");

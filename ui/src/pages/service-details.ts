@@ -1,8 +1,9 @@
-import { isLive, isTrouble, type ServiceDetails } from "@svc/contracts";
+import { isLive, isTrouble, type QueueReport, type ServiceDetails } from "@svc/contracts";
 import { html, type SafeHtml } from "../html";
 import { layout } from "../layout";
 import { deploymentUrl } from "./deployments";
 import { exampleRequests } from "./service-examples";
+import { serviceQueueCard } from "./service-queue";
 import { age, SERVICE_STYLE, SERVICES_PATH, serviceUrl, statusBadge } from "./services";
 
 const STYLE = html`<style>
@@ -39,6 +40,8 @@ export interface ServiceDetailsOptions {
   logs: { text: string } | { unavailable: string };
   session: boolean;
   notices?: string[];
+  /** The fair-share queues from the gateway: the card of the service's model, while requests can reach it. */
+  queues?: QueueReport;
 }
 
 const when = (iso: string | null) => (iso ? html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 19).replace("T", " ")} UTC</time>` : "—");
@@ -159,6 +162,7 @@ export function serviceDetailsPage(options: ServiceDetailsOptions & { version: s
         ${serviceStatusPanel(s, options.version, options.origin)}
         ${logsCard(s, options.logs)}
       </div>
+      ${options.queues && answers(s) ? serviceQueueCard(options.queues, s.model, s.id) : ""}
       ${answers(s) ? exampleRequests(s, options.origin, options.tokenRequired) : ""}
       ${fieldsCard(s)}`,
   );

@@ -5,6 +5,7 @@ import { formatTable } from "../../output/table";
 import { registerWorkloadDetails, SERVICE } from "../workloads";
 import { formatPolicies } from "./policies";
 import { AS_DEPLOYMENT } from "../deployments/alternative";
+import { queueSection } from "./queue";
 
 /** A reason on one line: a multi-line one (an exit with its last output) points to the full text below instead of ending in "last output:". */
 function summary(reason: string): string {
@@ -52,7 +53,12 @@ export function registerDetails(cli: CAC, ctx: CliContext) {
     cli,
     ctx,
     SERVICE,
-    { usage: "details <service>", description: "Everything about a service (fields, options, phases, events, endpoint), or a deployment (bounds, replicas, scaling events)", format: formatDetails },
+    {
+      usage: "details <service>",
+      description: "Everything about a service (fields, options, phases, events, endpoint, its model's fair-share queue), or a deployment (bounds, replicas, scaling events, queue)",
+      format: formatDetails,
+      more: (client, details) => queueSection(client, details.model),
+    },
     [AS_DEPLOYMENT],
   );
 }

@@ -15,7 +15,7 @@ from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBu
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
 from .batch_options import BatchOptions, batch_request
 from .contracts.batches import BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
-from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageHourlyWindow, UsageReport
+from .contracts import ApiKey, CreatedKey, OutsideEndpoint, QueueReport, UsageGrouping, UsageHourlyWindow, UsageReport
 from .run_options import DeploymentRunOptions, RunOptions, run_request
 from .contracts import DeploymentDetails, DeploymentRecord
 from .scaling_options import ScaleOptions, scale_request
@@ -143,12 +143,20 @@ class ActivityAnswer:
 ServiceInFlight = TypedDict("ServiceInFlight", {"id": str, "count": int})
 
 
-def report_service_activity(services: list[ServiceActivity], in_flight: list[ServiceInFlight] | None = None) -> Call[ActivityAnswer]:
+#: Requests waiting in the gateway's fair-share queue for a deployment's model (load for its scaler too).
+DeploymentWaiting = TypedDict("DeploymentWaiting", {"deployment": str, "count": int})
+
+
+def report_service_activity(
+    services: list[ServiceActivity], in_flight: list[ServiceInFlight] | None = None, waiting: list[DeploymentWaiting] | None = None
+) -> Call[ActivityAnswer]:
     """The gateway's report of the last request to each service (the idle clocks of idle_stop) and, when given,
-    the requests in flight on each (a service left out of `in_flight` holds none)."""
+    the requests in flight on each (a service left out of `in_flight` holds none) and those waiting per deployment."""
     body: dict[str, Any] = {"services": list(services)}
     if in_flight is not None:
         body["inFlight"] = list(in_flight)
+    if waiting is not None:
+        body["waiting"] = list(waiting)
     return Call("POST", "/api/services/activity", ActivityAnswer, body=body)
 
 
@@ -287,6 +295,10 @@ def usage(since: str | None = None, by: UsageGrouping | None = None, hours: Usag
     return Call("GET", "/api/usage", UsageReport, query=_query(since=since, by=by, hours=hours))
 
 
+def queues(model: str | None = None) -> Call[QueueReport]:
+    return Call("GET", "/api/queues", QueueReport, query=_query(model=model))
+
+
 CALLS: tuple[Callable[..., Call[Any]], ...] = (
     info, health, openapi_document,
     list_profiles, get_profile, create_profile, update_profile, remove_profile, profile_gpus,
@@ -296,6 +308,6 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     run_batch, list_batches, get_batch, batch_results, stop_batch, resume_batch, remove_batch,
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
-    list_keys, create_key, update_key, remove_key, usage,
+    list_keys, create_key, update_key, remove_key, usage, queues,
     list_endpoints, add_endpoint, remove_endpoint,
 )  # fmt: skip

@@ -14,7 +14,7 @@ from ._client_base import ClientBase
 from ._http import NEXT_CURSOR_HEADER, AsyncHttp
 from .async_service import AsyncService
 from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, ModelKind, Profile, ProfileAttributes, ProfileChange
-from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageHourlyWindow, UsageReport
+from .contracts import ApiKey, CreatedKey, OutsideEndpoint, QueueReport, UsageGrouping, UsageHourlyWindow, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
@@ -231,6 +231,10 @@ class AsyncSvc(ClientBase[AsyncHttp]):
     async def usage(self, since: str | None = None, by: UsageGrouping | None = None, hours: UsageHourlyWindow | None = None) -> UsageReport:
         """See `Svc.usage`."""
         return await self._http.call(api.usage(since, by, hours))
+
+    async def queues(self, model: str | None = None) -> QueueReport:
+        """See `Svc.queues`."""
+        return await self._http.call(api.queues(model))
 
     async def images(self) -> list[RuntimeImage]:
         return await self._http.call(api.list_images())

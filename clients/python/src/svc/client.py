@@ -12,7 +12,7 @@ from . import _api as api
 from ._client_base import ClientBase
 from ._http import NEXT_CURSOR_HEADER, SyncHttp
 from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, ModelKind, Profile, ProfileAttributes, ProfileChange
-from .contracts import ApiKey, CreatedKey, OutsideEndpoint, UsageGrouping, UsageHourlyWindow, UsageReport
+from .contracts import ApiKey, CreatedKey, OutsideEndpoint, QueueReport, UsageGrouping, UsageHourlyWindow, UsageReport
 from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
@@ -249,6 +249,10 @@ class Svc(ClientBase[SyncHttp]):
     def usage(self, since: str | None = None, by: UsageGrouping | None = None, hours: UsageHourlyWindow | None = None) -> UsageReport:
         """Requests and tokens through /v1 per key, model or service, per day; each key against its limits; tokens per hour over the last `day` or `week` (`svc usage`); `since` like `7d`."""
         return self._http.call(api.usage(since, by, hours))
+
+    def queues(self, model: str | None = None) -> QueueReport:
+        """Requests waiting in the gateway for saturated models, per key and tier (fair share); `model`: only that one."""
+        return self._http.call(api.queues(model))
 
     # The application
 

@@ -25,6 +25,7 @@ from .keys import (
     UsageReport,
     UsageSpent,
 )
+from .queues import FairShareSettings, ModelQueue, QueuedKey, QueueRefusals, QueueReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import AdapterBase, AdapterFacts, AdapterModule, DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ModelKind, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import ClusterGpus, GpuPartition, HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
@@ -86,6 +87,11 @@ __all__ = [
     "HourlyUsage",
     "KeyAllowance",
     "KeyLimits",
+    "FairShareSettings",
+    "ModelQueue",
+    "QueuedKey",
+    "QueueRefusals",
+    "QueueReport",
     "AppInfo",
     "ChatChoice",
     "ChatCompletion",
