@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import type { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { eventually, GPU_TEST_NODES, runSvc, startAppWithCluster, type ClusterApp, type SshTestHost } from "@svc/testing";
-import { installRealModelOnCluster } from "@svc/testing/cluster-real-model";
+import { eventually, GPU_TEST_NODES, runSvc, type ClusterApp, type SshTestHost } from "@svc/testing";
+import { serviceReaches, startGpuClusterWithRealModel } from "@svc/testing/cluster-real-model";
 
 const PROFILE = "cluster";
 const MODEL = "svc-test/Qwen2.5-72B-Instruct";
@@ -29,18 +29,7 @@ let client: SvcClient;
 let env: Record<string, string>;
 
 const run = (args: string[]) => runSvc(args, env);
-/** Waits for `wanted`; fails at once on another end, and either way with the job's output in the message. */
-const reaches = async (id: string, wanted: ServiceStatus, ms = 90_000) => {
-  try {
-    await eventually(async () => {
-      const { status, reason } = await client.services.get(id);
-      if (status !== wanted && ["FAILED", "STOPPED"].includes(status)) throw new Error(`${id} is ${status}, not ${wanted}: ${reason}`);
-      return status === wanted;
-    }, ms, `${id} to be ${wanted}`);
-  } catch (error) {
-    throw new Error(`${(error as Error).message}\njob output:\n${(await run(["logs", id])).stdout.slice(-4000)}`);
-  }
-};
+const reaches = (id: string, wanted: ServiceStatus) => serviceReaches(started, id, wanted);
 const asRoot = async (command: string) => {
   const result = await cluster.container.exec(["sh", "-c", command]);
   if (result.exitCode !== 0) throw new Error(`${command} failed (${result.exitCode}): ${result.output}`);
@@ -51,13 +40,8 @@ const jobOf = async (id: string) => (await client.services.get(id)).handle!.spli
 const leftOver = async () => (await asRoot("ps -u svc -o args= | grep -E 'ray start|vllm|sglang|text-generation/src/main' | grep -v grep || true")).trim();
 
 beforeAll(async () => {
-  started = await startAppWithCluster(PROFILE, { gpuNodes: true });
+  started = await startGpuClusterWithRealModel(PROFILE, "Qwen2.5-72B-Instruct", MODEL);
   ({ cluster, client, env } = started);
-  await installRealModelOnCluster(cluster, "Qwen2.5-72B-Instruct", MODEL);
-  await client.models.refresh(PROFILE);
-  // The stand-ins serve through the svc runtime, as a CPU service would have installed it.
-  const install = await run(["runtime", "install", "-p", PROFILE]);
-  if (install.code !== 0) throw new Error(`svc runtime install failed:\n${install.stderr}`);
 }, 300_000);
 
 afterAll(async () => {

@@ -11,8 +11,8 @@ import { createHash } from "node:crypto";
 import OpenAI from "openai";
 import type { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { eventually, GPU_TEST_NODES, runSvc, startAppWithCluster, type ClusterApp, type SshTestHost } from "@svc/testing";
-import { installRealModelOnCluster } from "@svc/testing/cluster-real-model";
+import { GPU_TEST_NODES, runSvc, type ClusterApp } from "@svc/testing";
+import { serviceReaches, startGpuClusterWithRealModel } from "@svc/testing/cluster-real-model";
 
 const PROFILE = "cluster";
 const MODEL = "svc-test/Qwen2-VL-2B-Instruct";
@@ -24,31 +24,15 @@ const PLAN = "4.4 GB bf16 weights (of which vision tower 1.3 GB) + 1.9 GB KV (2 
 const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 let started: ClusterApp;
-let cluster: SshTestHost;
 let client: SvcClient;
 let env: Record<string, string>;
 
 const run = (args: string[]) => runSvc(args, env);
-const reaches = async (id: string, wanted: ServiceStatus) => {
-  try {
-    await eventually(async () => {
-      const { status, reason } = await client.services.get(id);
-      if (status !== wanted && ["FAILED", "STOPPED"].includes(status)) throw new Error(`${id} is ${status}, not ${wanted}: ${reason}`);
-      return status === wanted;
-    }, 90_000, `${id} to be ${wanted}`);
-  } catch (error) {
-    throw new Error(`${(error as Error).message}\njob output:\n${(await run(["logs", id])).stdout.slice(-4000)}`);
-  }
-};
+const reaches = (id: string, wanted: ServiceStatus) => serviceReaches(started, id, wanted);
 
 beforeAll(async () => {
-  started = await startAppWithCluster(PROFILE, { gpuNodes: true });
-  ({ cluster, client, env } = started);
-  await installRealModelOnCluster(cluster, "Qwen2-VL-2B-Instruct", MODEL);
-  await client.models.refresh(PROFILE);
-  // The stand-in serves text through the svc runtime, as a CPU service would have installed it.
-  const install = await run(["runtime", "install", "-p", PROFILE]);
-  if (install.code !== 0) throw new Error(`svc runtime install failed:\n${install.stderr}`);
+  started = await startGpuClusterWithRealModel(PROFILE, "Qwen2-VL-2B-Instruct", MODEL);
+  ({ client, env } = started);
 }, 300_000);
 
 afterAll(async () => {

@@ -9,8 +9,10 @@ import { join } from "node:path";
 import { shellQuote } from "@svc/platform/shell";
 import { commitOf } from "./hf-cache";
 import { writeSnapshot } from "./real-models";
+import type { ServiceStatus } from "@svc/contracts";
+import { startAppWithCluster, type ClusterApp } from "./cluster-app";
 import type { SshTestHost } from "./ssh-test-host";
-import { tempHome } from "./svc-app";
+import { eventually, runSvc, tempHome } from "./svc-app";
 
 const TINY_GGUF = "/shared/cache/models/models--svc-tiny--tiny-llama-gguf/snapshots/*/tiny-llama-f32.gguf";
 
@@ -44,4 +46,35 @@ export async function installRealModelOnCluster(cluster: SshTestHost, configName
   const command = [`cd ${snapshot}`, ...sizes, `cp -L ${TINY_GGUF} .`, `mkdir -p ${repoDir}/refs`, `printf %s ${commitOf(repo)} > ${repoDir}/refs/main`, `chmod -R a+rX ${repoDir}`].join(" && ");
   const result = await cluster.container.exec(["sh", "-c", command]);
   if (result.exitCode !== 0) throw new Error(`${command} failed (${result.exitCode}): ${result.output}`);
+}
+
+/**
+ * The app on the test cluster with its GPU nodes, `configName` installed as `repo` and registered,
+ * and the svc runtime installed in the cluster user's home (the GPU stand-ins serve through it).
+ */
+export async function startGpuClusterWithRealModel(profile: string, configName: string, repo: string): Promise<ClusterApp> {
+  const started = await startAppWithCluster(profile, { gpuNodes: true });
+  try {
+    await installRealModelOnCluster(started.cluster, configName, repo);
+    await started.client.models.refresh(profile);
+    const install = await runSvc(["runtime", "install", "-p", profile], started.env);
+    if (install.code !== 0) throw new Error(`svc runtime install failed:\n${install.stderr}`);
+    return started;
+  } catch (error) {
+    await started.cleanup();
+    throw error;
+  }
+}
+
+/** Waits for service `id` to be `wanted`; fails at once on another end, and either way with the job's output in the message. */
+export async function serviceReaches(started: ClusterApp, id: string, wanted: ServiceStatus, ms = 90_000): Promise<void> {
+  try {
+    await eventually(async () => {
+      const { status, reason } = await started.client.services.get(id);
+      if (status !== wanted && ["FAILED", "STOPPED"].includes(status)) throw new Error(`${id} is ${status}, not ${wanted}: ${reason}`);
+      return status === wanted;
+    }, ms, `${id} to be ${wanted}`);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\njob output:\n${(await runSvc(["logs", id], started.env)).stdout.slice(-4000)}`);
+  }
 }
