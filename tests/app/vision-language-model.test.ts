@@ -2,7 +2,7 @@
  * A vision-language model on the Slurm test cluster (issue 43), end to end: Qwen2-VL-2B-Instruct's
  * real config.json and safetensors shards of the true size (sparse: headers only, its vision
  * tower's `visual.` tensors among them), registered as text-generation (vision), planned with its
- * vision tower, run on the stand-in vLLM, and a chat through /v1 with an image part: the stand-in
+ * vision tower, run on the stand-in vLLM and SGLang, and a chat through /v1 with an image part: the stand-in
  * answers with each image part's place and its URL's SHA-256 (images/slurm-test/gpu-stand-ins,
  * image_parts.py), so the image is seen to arrive byte for byte.
  */
@@ -39,7 +39,7 @@ afterAll(async () => {
   await started?.cleanup();
 });
 
-describe("a vision-language model on the cluster's stand-in vLLM", () => {
+describe("a vision-language model on the cluster's stand-in engines", () => {
   test("registered as text-generation (vision) with its vision tower from the headers; planned with it", async () => {
     const model = (await client.models.list({ profile: PROFILE })).find((each) => each.repo === MODEL);
     expect(model?.image).toBe("text-generation");
@@ -51,23 +51,25 @@ describe("a vision-language model on the cluster's stand-in vLLM", () => {
     expect(dry.stderr).toContain(`Plan: ${PLAN}`);
   });
 
-  test("a chat with an image part reaches the stand-in vLLM intact through /v1", async () => {
-    const result = await run(["run", "-p", PROFILE, ...PARTITION, "--engine", "vllm", "--api-key", KEY, "text-generation", MODEL]);
-    expect(result.code, result.stderr).toBe(0);
-    const id = result.stdout.trim();
-    await reaches(id, "HEALTHY");
-    const openai = new OpenAI({ baseURL: `${started.app.url}/v1`, apiKey: "unused", maxRetries: 0 });
-    const answer = await openai.chat.completions.create({
-      model: MODEL,
-      messages: [{ role: "user", content: [{ type: "text", text: "What is in this picture?" }, { type: "image_url", image_url: { url: PNG } }] }],
-      max_completion_tokens: 4,
-    });
-    const sha = createHash("sha256").update(PNG).digest("hex");
-    expect(answer.choices[0].message.content).toBe(`received 1 image part: messages[0].content[1] sha256:${sha} (${PNG.length} characters)`);
-    // A text chat still goes through to the model.
-    const text = await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 4 });
-    expect(text.usage!.completion_tokens).toBeGreaterThan(0);
-    expect((await run(["stop", id])).code).toBe(0);
-    await reaches(id, "STOPPED");
-  }, 180_000);
+  for (const engine of ["vllm", "sglang"]) {
+    test(`${engine}: a chat with an image part reaches the stand-in engine intact through /v1`, async () => {
+      const result = await run(["run", "-p", PROFILE, ...PARTITION, "--engine", engine, "--api-key", KEY, "text-generation", MODEL]);
+      expect(result.code, result.stderr).toBe(0);
+      const id = result.stdout.trim();
+      await reaches(id, "HEALTHY");
+      const openai = new OpenAI({ baseURL: `${started.app.url}/v1`, apiKey: "unused", maxRetries: 0 });
+      const answer = await openai.chat.completions.create({
+        model: MODEL,
+        messages: [{ role: "user", content: [{ type: "text", text: "What is in this picture?" }, { type: "image_url", image_url: { url: PNG } }] }],
+        max_completion_tokens: 4,
+      });
+      const sha = createHash("sha256").update(PNG).digest("hex");
+      expect(answer.choices[0].message.content).toBe(`received 1 image part: messages[0].content[1] sha256:${sha} (${PNG.length} characters)`);
+      // A text chat still goes through to the model.
+      const text = await openai.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "Hello" }], max_completion_tokens: 4 });
+      expect(text.usage!.completion_tokens).toBeGreaterThan(0);
+      expect((await run(["stop", id])).code).toBe(0);
+      await reaches(id, "STOPPED");
+    }, 180_000);
+  }
 });
