@@ -26,7 +26,7 @@ from .keys import (
     UsageSpent,
 )
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
-from .models import AdapterBase, AdapterFacts, AdapterModule, DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ModelKind, ProfileRefresh, RefreshReport, ScanIssue
+from .models import AdapterBase, AdapterFacts, AdapterModule, DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ModelKind, ProfileRefresh, RefreshReport, ScanIssue, VisionFacts
 from .profiles import ClusterGpus, GpuPartition, HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
 from .runtimes import RuntimeInstall, RuntimeList, RuntimeRemoval, RuntimeVersion, UnavailableTask
 from .services import (
@@ -106,6 +106,7 @@ __all__ = [
     "LocalProfile",
     "Model",
     "ModelFacts",
+    "VisionFacts",
     "ModelKind",
     "AdapterBase",
     "AdapterFacts",
