@@ -52,3 +52,10 @@ test("show: an adapter's base and its state, rank, alpha, modules with their sha
   expect(describeModel(orphan)).toContain("base_state:     not_registered: Base meta-llama/Llama-3.1-8B is not in the registry of profile default: svc model add meta-llama/Llama-3.1-8B\n");
   expect(describeModel(base)).toContain("hidden_size:    unknown\n");
 });
+
+test("ls and show: a vision-language model is text-generation marked (vision), with its vision tower's size", () => {
+  const vlm = row("Qwen/Qwen2-VL-2B-Instruct", { facts: { architecture: "Qwen2VLForConditionalGeneration", parameters: 2208985600, weightBytes: 4417971200, vision: { parameters: 665271296, weightBytes: 1330542592 } } });
+  expect(modelTable([vlm]).split("\n")[1]).toMatch(/^Qwen\/Qwen2-VL-2B-Instruct +a{40} +default +text-generation \(vision\) +2\.21B +4\.42 GB +all$/);
+  expect(describeModel(vlm)).toMatch(/\nvision_tower: +665M parameters, 1\.33 GB\n/);
+  expect(describeModel(row("acme/llava", { facts: { vision: { modelType: "clip_vision_model" } } }))).toMatch(/\nvision_tower: +yes \(its tensors were not found in the weight headers\) \(clip_vision_model\)\n/);
+});

@@ -15,6 +15,21 @@ export const WEIGHT_FORMATS = ["safetensors", "gguf", "pytorch", "other"] as con
 /** The weight formats svc reads facts from. */
 export const READ_WEIGHT_FORMATS = ["safetensors", "gguf"] as const;
 
+/**
+ * A vision-language model's vision tower (issue 43): present when config.json has a `vision_config`
+ * (Qwen2-VL, Llava, Gemma 3, Mistral 3, Llama 4…). The model is still a text-generation model (it
+ * answers in text); this marks that it also takes images, on vLLM and SGLang.
+ */
+export const VisionFacts = Type.Object(
+  {
+    modelType: Type.Optional(Type.String({ description: "`vision_config.model_type` (siglip_vision_model, clip_vision_model, pixtral…), where the config names one." })),
+    parameters: count("The vision tower's and its projector's parameters, from the safetensors headers (tensors under visual., vision_tower., vision_model., multi_modal_projector.…)."),
+    weightBytes: count("Their bytes, from the same headers; part of the model's weightBytes."),
+  },
+  { additionalProperties: false },
+);
+export type VisionFacts = Static<typeof VisionFacts>;
+
 export const ModelFacts = Type.Object(
   {
 
@@ -41,6 +56,7 @@ export const ModelFacts = Type.Object(
     expertsPerToken: count("Experts each token uses (`num_experts_per_tok`)."),
     kvLoraRank: count("Multi-head latent attention (DeepSeek): `kv_lora_rank`; the KV cache then holds this plus `qk_rope_head_dim` per layer and token."),
     qkRopeHeadDim: count("Multi-head latent attention: `qk_rope_head_dim`."),
+    vision: Type.Optional(VisionFacts),
     files: Type.Optional(Type.Array(Type.String(), { description: "The files the facts were read from, relative to the snapshot folder." })),
   },
   { $id: "ModelFacts", additionalProperties: false },

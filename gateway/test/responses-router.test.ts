@@ -20,19 +20,28 @@ import { ResponsesApi } from "../src/responses/service";
 import { ResponseStore } from "../src/responses/store";
 
 const seen: Array<{ path: string; body: Record<string, any> }> = [];
+/** The bodies as the stand-ins received them, byte for byte. */
+const raw: string[] = [];
 const usage = { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 };
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
   async fetch(request) {
     const path = new URL(request.url).pathname;
-    const body = (await request.json()) as Record<string, any>;
+    const text = await request.text();
+    const body = JSON.parse(text) as Record<string, any>;
     seen.push({ path, body });
+    raw.push(text);
     if (path === "/v1/responses") {
       const answer = { id: "resp_native1", object: "response", created_at: 1, status: "completed", error: null, incomplete_details: null, instructions: null, model: body.model, output: [], parallel_tool_calls: true, temperature: null, top_p: null, tool_choice: "auto", tools: [], metadata: {}, usage: { input_tokens: 3, output_tokens: 1, total_tokens: 4, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } };
       if (!body.stream) return Response.json(answer);
       const events = [{ type: "response.created", sequence_number: 0, response: { ...answer, status: "in_progress", usage: null } }, { type: "response.completed", sequence_number: 1, response: answer }];
       return new Response(events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
+    }
+    // As svc's CPU runtime refuses an image part (runtimes/text-generation/src/text-parts.ts).
+    const imageAt = (body.messages ?? []).flatMap((message: { content: unknown }, i: number) => (Array.isArray(message.content) ? message.content.map((part: { type: string }, j: number) => (part.type === "image_url" ? `messages.${i}.content.${j}` : "")).filter(Boolean) : []))[0];
+    if (path === "/v1/chat/completions" && imageAt && body.model === "owner/cpu") {
+      return Response.json({ error: { message: `${imageAt}: an image part (image_url) is not supported: the CPU runtime (llama.cpp) serves text only; run this model on vLLM or SGLang.`, type: "invalid_request_error", param: imageAt, code: "unsupported_content" } }, { status: 400 });
     }
     if (body.response_format?.json_schema?.name === "refused") {
       const param = "response_format.json_schema.schema.properties.word.pattern";
@@ -74,7 +83,7 @@ const db = openGatewayDb(home);
 const keys = new KeyRing(db);
 const store = new ResponseStore(db, 30);
 const outcomes: V1Outcome[] = [];
-const catalog = new ServiceCatalog(async () => [route("cpu", "owner/cpu", "svc"), route("gpu", "owner/gpu", "vllm")]);
+const catalog = new ServiceCatalog(async () => [route("cpu", "owner/cpu", "svc"), route("gpu", "owner/gpu", "vllm"), route("sgl", "owner/sgl", "sglang")]);
 const router = new OpenAiRouter(catalog, v1Authenticator(keys, TOKEN), (outcome) => outcomes.push(outcome), { responses: new ResponsesApi(store) });
 const alice = keys.create({ name: "alice" }).key;
 const bob = keys.create({ name: "bob" }).key;
@@ -191,5 +200,54 @@ describe("passed on to an engine that serves /v1/responses", () => {
     expect(await response.text()).toContain("response.completed");
     expect(seen.at(-1)!.body).toEqual({ model: "owner/gpu", stream: true, input: [{ type: "message", role: "user", content: "Hi" }, { type: "message", role: "user", content: "Next" }] });
     expect(outcomes.at(-1)).toMatchObject({ endpoint: "/v1/responses", end: "complete", usage: { promptTokens: 3, completionTokens: 1 } });
+  });
+});
+
+/** A 1×1 PNG as a data URL, and an image on the web: both go on as the client wrote them. */
+const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+const WEB_IMAGE = "https://example.org/cat.jpg?size=large&x=%2F";
+
+describe("images (issue 43)", () => {
+  test("a chat's image parts reach a vLLM or SGLang service byte for byte", async () => {
+    for (const model of ["owner/gpu", "owner/sgl"]) {
+      const text = JSON.stringify({ model, messages: [{ role: "user", content: [{ type: "text", text: "Compare:" }, { type: "image_url", image_url: { url: PNG, detail: "low" } }, { type: "image_url", image_url: { url: WEB_IMAGE } }] }], max_tokens: 4 });
+      const response = await router.handle(new Request("http://localhost:8000/v1/chat/completions", { method: "POST", headers: { authorization: `Bearer ${alice}`, "content-type": "application/json" }, body: text }));
+      expect(response.status).toBe(200);
+      expect(seen.at(-1)!.path).toBe("/v1/chat/completions");
+      expect(raw.at(-1)).toBe(text);
+    }
+  });
+
+  test("Responses input_image: passed on as sent to an engine serving /v1/responses; translated to an image_url part for the CPU runtime, whose refusal names the input part", async () => {
+    const input = [{ role: "user", content: [{ type: "input_text", text: "What is this?" }, { type: "input_image", image_url: PNG, detail: "high" }, { type: "input_image", image_url: WEB_IMAGE }] }];
+    await create({ model: "owner/gpu", input });
+    expect(seen.at(-1)).toEqual({ path: "/v1/responses", body: { model: "owner/gpu", input } });
+
+    const response = await call("", { body: { model: "owner/cpu", instructions: "Be brief.", input } });
+    expect(seen.at(-1)!.body.messages).toEqual([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: PNG, detail: "high" } }, { type: "image_url", image_url: { url: WEB_IMAGE } }] },
+    ]);
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as any;
+    expect(error).toMatchObject({ param: "input[0].content[1]", code: "unsupported_content" });
+    expect(error.message).toStartWith("input[0].content[1]: an image part (image_url) is not supported: the CPU runtime (llama.cpp) serves text only");
+  });
+
+  test("an input_image by file_id, or without its image_url, is a 400 naming the part, on every engine; nothing is sent", async () => {
+    const before = seen.length;
+    for (const model of ["owner/gpu", "owner/cpu"]) {
+      for (const [part, param] of [
+        [{ type: "input_image", file_id: "file-abc" }, "input[1].content[1].file_id"],
+        [{ type: "input_image", detail: "auto" }, "input[1].content[1].image_url"],
+      ] as const) {
+        const response = await call("", { body: { model, input: [{ role: "system", content: "x" }, { role: "user", content: [{ type: "input_text", text: "Hi" }, part] }] } });
+        expect(response.status).toBe(400);
+        const { error } = (await response.json()) as any;
+        expect(error.param).toBe(param);
+        expect(error.message).toContain(param);
+      }
+    }
+    expect(seen.length).toBe(before);
   });
 });

@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { assertShape, ResponseObject, ResponseStreamEvent } from "@svc/contracts/openai";
 import { inResponsesTerms } from "../src/responses/chat-refusal";
+import { messageOrigin } from "../src/responses/message-origin";
 import { responseOfChat, startedResponse } from "../src/responses/from-chat";
 import type { CreateResponseRequest, ResponseBody } from "../src/responses/model";
 import { checkForTranslation } from "../src/responses/refusals";
@@ -87,7 +88,7 @@ describe("a Responses request as a chat request", () => {
     expect(many.code).toBe("unsupported_parameter");
     expect(many.param).toBe("tools[0].type");
     for (const named of ["tools[0].type", "web_search", "reasoning", "include", "file_search_call.results"]) expect(many.message).toContain(named);
-    expect(refusal({ input: [{ role: "user", content: [{ type: "input_image", image_url: "x" }] }] }).param).toBe("input[0].content[0].type");
+    expect(refusal({ input: [{ role: "user", content: [{ type: "input_audio", input_audio: {} }] }] }).param).toBe("input[0].content[0].type");
     expect(refusal({ input: [{ type: "item_reference", id: "x" }] }).param).toBe("input[0].type");
     expect(refusal({ colour: "blue" })).toMatchObject({ code: "unknown_parameter", param: "colour" });
     expect(refusal({ max_output_tokens: 0 })).toMatchObject({ code: "invalid_value", param: "max_output_tokens" });
@@ -100,6 +101,11 @@ test("a chat refusal's fields in the Responses request's terms", () => {
   );
   expect(inResponsesTerms("response_format: a JSON format together with tool_choice")).toBe("text.format: a JSON format together with tool_choice");
   expect(inResponsesTerms("max_completion_tokens: 0 is below 1")).toBe("max_output_tokens: 0 is below 1");
+  // A message's part, by where the message came from.
+  const origin = messageOrigin([-1, 0, 1, 2], 1, false);
+  expect(inResponsesTerms("messages.3.content.1: an image part", origin)).toBe("input[1].content[1]: an image part");
+  expect(inResponsesTerms("messages.0.content.0; messages.1", origin)).toBe("instructions.content[0]; previous_response_id (an earlier turn)");
+  expect(inResponsesTerms("messages.0.content.2", messageOrigin([0], 0, true))).toBe("input.content[2]");
 });
 
 describe("a chat answer as a Response", () => {

@@ -28,3 +28,13 @@ test("nothing is guessed", () => {
   expect(pipelineTag("# Title\npipeline_tag: text-generation\n")).toBeUndefined();
   expect(pipelineTag("---\nlicense: x\n---\npipeline_tag: text-generation\n")).toBeUndefined();
 });
+
+test("a vision-language model (…ForConditionalGeneration with a vision_config, or pipeline_tag image-text-to-text) is text-generation; without a vision tower it is not guessed", () => {
+  expect(classify(facts({ config: JSON.stringify({ architectures: ["Qwen2VLForConditionalGeneration"], vision_config: { depth: 32 } }) }))).toEqual({
+    image: "text-generation",
+    evidence: "config.json architecture Qwen2VLForConditionalGeneration with a vision_config (a vision-language model)",
+  });
+  expect(classify(facts({ config: JSON.stringify({ architectures: ["LlavaForConditionalGeneration"], text_config: {}, vision_config: {} }) }))).toMatchObject({ image: "text-generation" });
+  expect(classify(facts({ readme: "---\npipeline_tag: image-text-to-text\n---" }))).toMatchObject({ image: "text-generation" });
+  expect(classify(facts({ config: JSON.stringify({ architectures: ["T5ForConditionalGeneration"] }) }))).toMatchObject({ image: null });
+});

@@ -195,7 +195,7 @@ test("GGUF files: the facts are what the writer wrote; a split model sums its pa
   s.close();
 });
 
-test("config.json: text_config of a multimodal model fills what the top level lacks; a window switched off is no window", () => {
+test("config.json: text_config of a multimodal model gives the language model's shape, vision_config marks a vision tower; a window switched off is no window", () => {
   const facts = configFacts(
     JSON.stringify({
       architectures: ["Mistral3ForConditionalGeneration"],
@@ -217,7 +217,11 @@ test("config.json: text_config of a multimodal model fills what the top level la
     contextLength: 131072,
     dtype: "bfloat16",
     quantization: "fp8",
+    vision: {},
   });
+  // The language model's fields win over top-level ones; the vision tower's own sizes are never the model's.
+  const llava = configFacts(JSON.stringify({ architectures: ["LlavaForConditionalGeneration"], model_type: "llava", vocab_size: 32064, text_config: { model_type: "llama", hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, vocab_size: 32000 }, vision_config: { model_type: "clip_vision_model", hidden_size: 1024, num_hidden_layers: 24, num_attention_heads: 16 } }));
+  expect(llava).toMatchObject({ hiddenSize: 4096, layers: 32, attentionHeads: 32, kvHeads: 32, headDim: 128, vocabSize: 32000, modelType: "llava", vision: { modelType: "clip_vision_model" } });
   const deepseek = configFacts(JSON.stringify({ architectures: ["DeepseekV3ForCausalLM"], model_type: "deepseek_v3", hidden_size: 7168, num_attention_heads: 128, n_routed_experts: 256, num_experts_per_tok: 8, kv_lora_rank: 512, qk_rope_head_dim: 64 }));
   expect(deepseek).toMatchObject({ experts: 256, expertsPerToken: 8, kvLoraRank: 512, qkRopeHeadDim: 64, headDim: 56, kvHeads: 128 });
   expect(configFacts(JSON.stringify({ model_type: "qwen2", sliding_window: 131072, use_sliding_window: false }))).toEqual({ modelType: "qwen2" });

@@ -34,6 +34,8 @@ const PUBLISHED_TOTAL_SIZE: Record<string, number> = {
   "Qwen2.5-7B-Instruct": 15231233024,
   "Mistral-7B-Instruct-v0.3": 14496047104,
   "Mistral-7B-v0.1": 14483464192,
+  // Qwen/Qwen2-VL-2B's index (the Instruct model has the same tensors); the vision tower's shards included.
+  "Qwen2-VL-2B-Instruct": 4417971200,
 };
 
 describe("safetensors headers of the true size", () => {

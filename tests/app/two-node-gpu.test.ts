@@ -9,19 +9,15 @@
  * safetensors shards of the true size (sparse: headers only), plus the tiny GGUF the runtime serves.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import OpenAI from "openai";
 import type { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
-import { shellQuote } from "@svc/platform/shell";
-import { commitOf, eventually, GPU_TEST_NODES, runSvc, startAppWithCluster, tempHome, type ClusterApp, type SshTestHost } from "@svc/testing";
-import { writeSnapshot } from "@svc/testing/real-models";
+import { eventually, GPU_TEST_NODES, runSvc, type ClusterApp, type SshTestHost } from "@svc/testing";
+import { serviceReaches, startGpuClusterWithRealModel } from "@svc/testing/cluster-real-model";
 
 const PROFILE = "cluster";
 const MODEL = "svc-test/Qwen2.5-72B-Instruct";
 const KEY = "sk-two-nodes";
-const TINY_GGUF = "/shared/cache/models/models--svc-tiny--tiny-llama-gguf/snapshots/*/tiny-llama-f32.gguf";
 /** Only the partition is given (the default one, `debug`, has no GPUs): svc plans the placement from the model's facts and the partition's GPUs. */
 const PARTITION = ["--partition", GPU_TEST_NODES.partition];
 /** The plan for the model on 2 nodes × 4 A100 (40 GB, the GPU table's assumption for `a100`), for either engine. */
@@ -33,18 +29,7 @@ let client: SvcClient;
 let env: Record<string, string>;
 
 const run = (args: string[]) => runSvc(args, env);
-/** Waits for `wanted`; fails at once on another end, and either way with the job's output in the message. */
-const reaches = async (id: string, wanted: ServiceStatus, ms = 90_000) => {
-  try {
-    await eventually(async () => {
-      const { status, reason } = await client.services.get(id);
-      if (status !== wanted && ["FAILED", "STOPPED"].includes(status)) throw new Error(`${id} is ${status}, not ${wanted}: ${reason}`);
-      return status === wanted;
-    }, ms, `${id} to be ${wanted}`);
-  } catch (error) {
-    throw new Error(`${(error as Error).message}\njob output:\n${(await run(["logs", id])).stdout.slice(-4000)}`);
-  }
-};
+const reaches = (id: string, wanted: ServiceStatus) => serviceReaches(started, id, wanted);
 const asRoot = async (command: string) => {
   const result = await cluster.container.exec(["sh", "-c", command]);
   if (result.exitCode !== 0) throw new Error(`${command} failed (${result.exitCode}): ${result.output}`);
@@ -54,50 +39,9 @@ const jobOf = async (id: string) => (await client.services.get(id)).handle!.spli
 /** The processes the stand-ins and the runtime leave on the nodes (all in the one container). */
 const leftOver = async () => (await asRoot("ps -u svc -o args= | grep -E 'ray start|vllm|sglang|text-generation/src/main' | grep -v grep || true")).trim();
 
-/**
- * Writes the model into the cluster's shared cache: the real config.json and index, each shard's
- * header (what svc reads) copied in and the shard then extended to its true size with truncate (a
- * hole: no 145 GB on disk, nor through docker cp), and the tiny GGUF the stand-ins serve with.
- */
-async function installTwoNodeModel() {
-  const local = tempHome("svc-two-node-model-");
-  const full = join(local, "full");
-  const heads = join(local, "heads");
-  writeSnapshot("Qwen2.5-72B-Instruct", full);
-  mkdirSync(heads);
-  const sizes: string[] = [];
-  for (const name of readdirSync(full)) {
-    const path = join(full, name);
-    if (!name.endsWith(".safetensors")) {
-      copyFileSync(path, join(heads, name));
-      continue;
-    }
-    const fd = openSync(path, "r");
-    const length = Buffer.alloc(8);
-    readSync(fd, length, 0, 8, 0);
-    const head = Buffer.alloc(8 + Number(length.readBigUInt64LE()));
-    readSync(fd, head, 0, head.length, 0);
-    closeSync(fd);
-    writeFileSync(join(heads, name), head);
-    sizes.push(`truncate -s ${statSync(path).size} ${shellQuote(name)}`);
-  }
-  const repoDir = `/shared/cache/models/models--${MODEL.replace("/", "--")}`;
-  const snapshot = `${repoDir}/snapshots/${commitOf(MODEL)}`;
-  await cluster.container.copyDirectoriesToContainer([{ source: heads, target: snapshot }]);
-  rmSync(local, { recursive: true, force: true });
-  await asRoot(
-    [`cd ${snapshot}`, ...sizes, `cp -L ${TINY_GGUF} .`, `mkdir -p ${repoDir}/refs`, `printf %s ${commitOf(MODEL)} > ${repoDir}/refs/main`, `chmod -R a+rX ${repoDir}`].join(" && "),
-  );
-}
-
 beforeAll(async () => {
-  started = await startAppWithCluster(PROFILE, { gpuNodes: true });
+  started = await startGpuClusterWithRealModel(PROFILE, "Qwen2.5-72B-Instruct", MODEL);
   ({ cluster, client, env } = started);
-  await installTwoNodeModel();
-  await client.models.refresh(PROFILE);
-  // The stand-ins serve through the svc runtime, as a CPU service would have installed it.
-  const install = await run(["runtime", "install", "-p", PROFILE]);
-  if (install.code !== 0) throw new Error(`svc runtime install failed:\n${install.stderr}`);
 }, 300_000);
 
 afterAll(async () => {

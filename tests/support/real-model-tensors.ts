@@ -4,6 +4,8 @@
  * in; the shapes give their exact size).
  */
 
+import { visionTowerTensors } from "./real-model-vision-tensors";
+
 type Config = Record<string, any>;
 export interface TensorSpec {
   name: string;
@@ -45,7 +47,7 @@ function attention(config: Config, prefix: string, linear: Linear): TensorSpec[]
   const kv = config.num_key_value_heads ?? heads;
   const hd = config.head_dim ?? hidden / heads;
   const tensors = [...linear(`${prefix}.q_proj`, heads * hd, hidden), ...linear(`${prefix}.k_proj`, kv * hd, hidden), ...linear(`${prefix}.v_proj`, kv * hd, hidden), ...linear(`${prefix}.o_proj`, hidden, heads * hd)];
-  if (config.model_type === "qwen2") tensors.push(vector(`${prefix}.q_proj.bias`, heads * hd), vector(`${prefix}.k_proj.bias`, kv * hd), vector(`${prefix}.v_proj.bias`, kv * hd));
+  if (config.model_type === "qwen2" || config.model_type === "qwen2_vl") tensors.push(vector(`${prefix}.q_proj.bias`, heads * hd), vector(`${prefix}.k_proj.bias`, kv * hd), vector(`${prefix}.v_proj.bias`, kv * hd));
   if (config.model_type?.startsWith("qwen3")) tensors.push(vector(`${prefix}.q_norm.weight`, hd), vector(`${prefix}.k_norm.weight`, hd));
   return tensors;
 }
@@ -114,5 +116,5 @@ export function checkpointTensors(config: Config): TensorSpec[] {
   }
   tensors.push(vector("model.norm.weight", hidden));
   if (!config.tie_word_embeddings) tensors.push(...bf16Linear("lm_head", config.vocab_size, hidden));
-  return tensors;
+  return [...tensors, ...visionTowerTensors(config)];
 }

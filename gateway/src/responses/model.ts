@@ -7,7 +7,14 @@ export type ResponseBody = Static<typeof ResponseObject>;
 export type OutputItem = ResponseBody["output"][number];
 
 const Text = Type.String();
-const ContentPart = Type.Object({ type: Type.String(), text: Type.Optional(Text) });
+/** A content part: text, or an `input_image` (by `image_url`, a data: or http(s) URL; see image-parts.ts), or another type the translation refuses. */
+const ContentPart = Type.Object({
+  type: Type.String(),
+  text: Type.Optional(Text),
+  image_url: Type.Optional(Type.String()),
+  detail: Type.Optional(Type.String()),
+  file_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
 
 /** One item of `input`: a message (text or content parts), or a function call and its output. */
 const MessageItem = Type.Object({

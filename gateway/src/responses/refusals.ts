@@ -1,4 +1,5 @@
 import { SERVICE_TIERS } from "@svc/contracts";
+import { refuseImageParts } from "./image-parts";
 import { checkCreateRequest, KNOWN_FIELDS, type CreateResponseRequest } from "./model";
 
 /** Why a request is refused (400), OpenAI's way: a message and the request field at fault. */
@@ -8,7 +9,8 @@ export interface Refusal {
   param: string | null;
 }
 
-const TEXT_PARTS = new Set(["input_text", "output_text"]);
+/** Parts the translation carries: text, and images (as chat image_url parts, which the CPU runtime itself refuses naming them). */
+const TRANSLATED_PARTS = new Set(["input_text", "output_text", "input_image"]);
 const TRANSLATED_ITEMS = new Set(["message", "function_call", "function_call_output"]);
 /** The gateway orders requests by tier itself (its admit and wait stages): the runtime needs to know none. */
 const HONOURED_TIERS = new Set<string>(["auto", ...SERVICE_TIERS]);
@@ -27,19 +29,21 @@ const unsupported = (found: Array<[string, string]>): Refusal => ({
   param: found[0][0],
 });
 
-/** What no svc service honours, whatever its engine: the gateway answers every response at once and keeps no conversations or prompts. */
+/** What no svc service honours, whatever its engine: the gateway answers every response at once and keeps no conversations, prompts or image files. */
 export function refuseEverywhere(body: Record<string, unknown>): Refusal | undefined {
   const found: Array<[string, string]> = [];
   if (body.background === true) found.push(["background", "responses are answered while the request is open; send background: false or leave it out"]);
   if (body.conversation !== undefined && body.conversation !== null) found.push(["conversation", "svc keeps no conversations; chain turns with previous_response_id"]);
   if (body.prompt !== undefined && body.prompt !== null) found.push(["prompt", "svc keeps no prompt templates"]);
+  found.push(...refuseImageParts(body.input));
   return found.length ? unsupported(found) : undefined;
 }
 
 /**
  * Checks a request that svc translates to chat completions (its CPU runtime): the shape of every
  * field it reads, no unknown field, and nothing the translation cannot honour (built-in tools,
- * reasoning, `include`, images and files, …): a refusal naming each of them, never ignored.
+ * reasoning, `include`, files and audio, …): a refusal naming each of them, never ignored. Images
+ * are translated, and refused by the runtime itself (chat-refusal.ts names the part as sent).
  */
 export function checkForTranslation(body: Record<string, unknown>): { request: CreateResponseRequest } | { refusal: Refusal } {
   const unknown = Object.keys(body).filter((field) => !KNOWN_FIELDS.has(field));
@@ -72,7 +76,7 @@ export function checkForTranslation(body: Record<string, unknown>): { request: C
       const content = (item as { content?: unknown }).content;
       if (Array.isArray(content)) {
         content.forEach((part: { type: string }, j) => {
-          if (!TEXT_PARTS.has(part.type)) found.push([`input[${i}].content[${j}].type`, `'${part.type}': the CPU runtime reads text only`]);
+          if (!TRANSLATED_PARTS.has(part.type)) found.push([`input[${i}].content[${j}].type`, `'${part.type}': the CPU runtime reads text only`]);
         });
       }
     });

@@ -9,7 +9,8 @@ import { watchFinalResponse } from "./native-stream";
 import { checkForTranslation, refuseEverywhere, type Refusal } from "./refusals";
 import { ownerOf, type ResponseStore } from "./store";
 import { responseEvents } from "./stream-events";
-import { toChatRequest, turnHistory } from "./to-chat";
+import { chatMessageOrigins, inputItems, toChatRequest, turnHistory } from "./to-chat";
+import { messageOrigin } from "./message-origin";
 
 export const RESPONSES_PATH = "/v1/responses";
 
@@ -76,7 +77,7 @@ export class ResponsesApi {
       return proxyError(404, "previous_response_not_found", `Previous response with id '${previousId}' not found (responses are kept per API key, and not with store: false).`, {}, "previous_response_id");
     }
 
-    let chosen: { native: true; history: InputItem[] } | { native: false; history: InputItem[]; started: ResponseBody } | undefined;
+    let chosen: { native: true; history: InputItem[] } | { native: false; history: InputItem[]; started: ResponseBody; origin: (index: number) => string } | undefined;
     const upstream = await send(body, (service) => {
       const history = turnHistory(previous, json.input as CreateResponseRequest["input"]);
       if (service.server !== "svc") {
@@ -86,10 +87,12 @@ export class ResponsesApi {
       }
       const checked = checkForTranslation(json);
       if ("refusal" in checked) return refused(checked.refusal);
-      chosen = { native: false, history, started: startedResponse(checked.request, service.model) };
+      const origins = chatMessageOrigins(checked.request.instructions, history);
+      const origin = messageOrigin(origins, history.length - inputItems(checked.request.input).length, typeof checked.request.input === "string");
+      chosen = { native: false, history, started: startedResponse(checked.request, service.model), origin };
       return { path: "/v1/chat/completions", json: toChatRequest(checked.request, history) };
     });
-    if (chosen && !chosen.native && !upstream.ok) return responsesRefusal(upstream);
+    if (chosen && !chosen.native && !upstream.ok) return responsesRefusal(upstream, chosen.origin);
     if (!chosen || !upstream.ok || !upstream.body) return upstream;
 
     const keep = json.store !== false;

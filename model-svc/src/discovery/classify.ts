@@ -10,12 +10,15 @@ const MAGIC = { gguf: "47475546", ggml: "6c6d6767" } as const;
 
 const PIPELINE_TAGS: Record<string, Task> = {
   "text-generation": "text-generation",
+  "image-text-to-text": "text-generation",
   "automatic-speech-recognition": "speech-recognition",
 };
 
-function fromArchitecture(arch: string): Task | undefined {
+/** A vision-language model (Qwen2-VL, Llava, Gemma 3, Mistral 3, Llama 4…) answers in text: text-generation, with images on vLLM and SGLang. */
+function fromArchitecture(arch: string, hasVisionConfig: boolean): Task | undefined {
   if (/^Whisper/.test(arch)) return "speech-recognition";
   if (/(ForCausalLM|LMHeadModel)$/.test(arch)) return "text-generation";
+  if (hasVisionConfig && /ForConditionalGeneration$/.test(arch)) return "text-generation";
   return undefined;
 }
 
@@ -46,7 +49,8 @@ function classifyPeft(facts: SnapshotFacts, weights: string | undefined): Classi
 
 /**
  * Decides a snapshot's service kind offline, from its files only, in this order: `config.json`
- * architectures (…ForCausalLM / …LMHeadModel → text-generation, Whisper… → speech-recognition),
+ * architectures (…ForCausalLM / …LMHeadModel, or …ForConditionalGeneration with a `vision_config`
+ * → text-generation, Whisper… → speech-recognition),
  * the model card's `pipeline_tag`, a GGUF file (text-generation), a whisper.cpp ggml file
  * (speech-recognition). A PEFT adapter (adapter_config.json, no model weights) is decided by
  * classifyPeft. Anything else is not guessed: the answer says what was found instead.
@@ -56,7 +60,7 @@ export function classify(facts: SnapshotFacts): Classification {
   if (peft) return classifyPeft(facts, peft.weights);
   const seen: string[] = [];
   if (facts.config !== undefined) {
-    let config: { architectures?: unknown; model_type?: unknown } | undefined;
+    let config: { architectures?: unknown; model_type?: unknown; vision_config?: unknown } | undefined;
     try {
       config = JSON.parse(facts.config);
     } catch {
@@ -64,9 +68,10 @@ export function classify(facts: SnapshotFacts): Classification {
     }
     if (config && typeof config === "object") {
       const architectures = Array.isArray(config.architectures) ? config.architectures.filter((a): a is string => typeof a === "string") : [];
+      const vision = typeof config.vision_config === "object" && config.vision_config !== null;
       for (const arch of architectures) {
-        const image = fromArchitecture(arch);
-        if (image) return { image, evidence: `config.json architecture ${arch}` };
+        const image = fromArchitecture(arch, vision);
+        if (image) return { image, evidence: `config.json architecture ${arch}${vision && !/ForCausalLM$/.test(arch) ? " with a vision_config (a vision-language model)" : ""}` };
       }
       if (config.model_type === "whisper") return { image: "speech-recognition", evidence: "config.json model_type whisper" };
       seen.push(architectures.length > 0 ? `config.json architectures ${architectures.join(", ")}` : "config.json without architectures");

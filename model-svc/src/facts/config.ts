@@ -1,4 +1,5 @@
 import type { ModelFacts } from "@svc/contracts";
+import { visionConfigFacts } from "./vision";
 
 type Json = Record<string, unknown>;
 
@@ -46,9 +47,10 @@ export function defined<T extends object>(facts: T): T {
 }
 
 /**
- * What a config.json says about a model's shape. A multimodal config (Llama 4, Gemma 3, Mistral 3…)
- * keeps the language model's fields under `text_config`: those are read where the top level lacks
- * them. Nothing is inferred beyond the contract's two rules: key/value heads equal the attention
+ * What a config.json says about a model's shape. A multimodal config (Llava, Llama 4, Gemma 3,
+ * Mistral 3…) keeps the language model's fields under `text_config`: those are read first (the KV
+ * cache is the language model's), the top level where `text_config` lacks them; a `vision_config`
+ * marks a vision tower (its own sizes are not the model's). Nothing is inferred beyond the contract's two rules: key/value heads equal the attention
  * heads when the config names none, and the head dimension is hidden size ÷ heads when it has none.
  * Throws when the text is not a JSON object.
  */
@@ -56,7 +58,7 @@ export function configFacts(configText: string): ModelFacts {
   const config: unknown = JSON.parse(configText);
   if (!isObject(config)) throw new Error("config.json is not a JSON object");
   const inner = isObject(config.text_config) ? config.text_config : {};
-  const raw = (key: string) => (config[key] ?? inner[key]) as unknown;
+  const raw = (key: string) => (inner[key] ?? config[key]) as unknown;
   const first = (keys: readonly string[]) => keys.map((key) => count(raw(key))).find((value) => value !== undefined);
 
   const facts: ModelFacts = {};
@@ -74,5 +76,6 @@ export function configFacts(configText: string): ModelFacts {
   facts.dtype = text(raw("torch_dtype")) ?? text(raw("dtype"));
   const quantization = isObject(config.quantization_config) ? config.quantization_config : isObject(inner.quantization_config) ? inner.quantization_config : undefined;
   facts.quantization = text(quantization?.quant_method);
+  facts.vision = visionConfigFacts(config);
   return defined(facts);
 }

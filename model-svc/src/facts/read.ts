@@ -2,7 +2,8 @@ import type { AdapterFacts, ModelFacts } from "@svc/contracts";
 import type { SnapshotFacts } from "../discovery/types";
 import { configFacts, defined } from "./config";
 import { ggufMetadataFacts, ggufTotals, parseGgufHead } from "./gguf";
-import { addTotals, mainDtype, safetensorsTensors, safetensorsTotals, torchDtype, type WeightTotals } from "./safetensors";
+import { addTotals, mainDtype, safetensorsTensors, tensorTotals, torchDtype, type WeightTotals } from "./safetensors";
+import { isVisionTensor } from "./vision";
 import { SAFETENSORS_INDEX, weightFiles } from "./weight-files";
 import { ggufAdapterFacts, peftAdapterFacts } from "./adapter";
 import { ADAPTER_CONFIG, peftLayout } from "./adapter-files";
@@ -35,7 +36,7 @@ function parseIndex(text: string): Index {
   return { shards: [...new Set(Object.values(map as Record<string, string>))].sort(), totalSize: typeof total === "number" ? total : undefined };
 }
 
-/** Parameters and bytes of the safetensors shards (those the index names, else every top-level file). */
+/** Parameters and bytes of the safetensors shards (those the index names, else every top-level file), and of the vision tower's tensors among them. */
 function safetensorsFacts(source: SnapshotFacts, candidates: string[], problems: string[], used: string[]): ModelFacts {
   let index: Index | undefined;
   if (source.index !== undefined) {
@@ -48,6 +49,7 @@ function safetensorsFacts(source: SnapshotFacts, candidates: string[], problems:
   }
   const shards = index?.shards ?? candidates;
   const totals: WeightTotals = { parameters: 0, bytes: 0, bytesByDtype: {} };
+  const vision: WeightTotals = { parameters: 0, bytes: 0, bytesByDtype: {} };
   const before = problems.length;
   for (const shard of shards) {
     const file = source.files.find((f) => f.path === shard && !f.broken);
@@ -56,7 +58,9 @@ function safetensorsFacts(source: SnapshotFacts, candidates: string[], problems:
     else if (!head) problems.push(`${shard}: its header could not be read`);
     else {
       try {
-        addTotals(totals, safetensorsTotals(head, file.size));
+        const tensors = safetensorsTensors(head, file.size);
+        addTotals(totals, tensorTotals(tensors));
+        addTotals(vision, tensorTotals(tensors.filter(isVisionTensor)));
       } catch (error) {
         problems.push(`${shard}: ${(error as Error).message}`);
       }
@@ -69,7 +73,8 @@ function safetensorsFacts(source: SnapshotFacts, candidates: string[], problems:
   }
   used.push(...(index ? [SAFETENSORS_INDEX] : []), ...shards);
   const dtype = mainDtype(totals.bytesByDtype);
-  return defined({ parameters: totals.parameters, weightBytes: totals.bytes, dtype: dtype && torchDtype(dtype) });
+  const visionTower = vision.bytes > 0 ? { vision: { parameters: vision.parameters, weightBytes: vision.bytes } } : {};
+  return defined({ parameters: totals.parameters, weightBytes: totals.bytes, dtype: dtype && torchDtype(dtype), ...visionTower });
 }
 
 /** Metadata of the first GGUF file (and its adapter facts when it is a LoRA adapter), with parameters and bytes summed over every part of a split model. */
@@ -153,6 +158,7 @@ export async function readModelFacts(source: SnapshotFacts): Promise<FactsReadin
   const peft = peftLayout(source.files);
   if (peft?.weights) adapter = peftFacts(source, peft.weights, problems, used);
   const facts: ModelFacts = { ...fromConfig, ...fromWeights, ...(weights && Object.keys(fromWeights).length > 0 ? { weightFormat: weights.format } : {}) };
+  if (fromConfig.vision || fromWeights.vision) facts.vision = { ...fromConfig.vision, ...fromWeights.vision };
   if (Object.keys(facts).length === 0 && !adapter) return { problems };
   return { ...(Object.keys(facts).length > 0 ? { facts: { ...facts, files: used } } : {}), ...(adapter ? { adapter } : {}), problems };
 }

@@ -85,10 +85,10 @@ export function safetensorsTensors(head: Uint8Array, fileSize: number): Safetens
   return tensors;
 }
 
-/** Totals of one file's tensors (see safetensorsTensors for what is checked). */
-export function safetensorsTotals(head: Uint8Array, fileSize: number): WeightTotals {
+/** Totals of some tensors. */
+export function tensorTotals(tensors: SafetensorsEntry[]): WeightTotals {
   const totals: WeightTotals = { parameters: 0, bytes: 0, bytesByDtype: {} };
-  for (const tensor of safetensorsTensors(head, fileSize)) {
+  for (const tensor of tensors) {
     totals.parameters += tensor.shape.reduce((a, b) => a * b, 1);
     totals.bytes += tensor.bytes;
     totals.bytesByDtype[tensor.dtype] = (totals.bytesByDtype[tensor.dtype] ?? 0) + tensor.bytes;

@@ -4,6 +4,7 @@ import { planAnswer, type AnswerEvent, type ChatAnswer } from "./chat-answer";
 import { chatHistory } from "./chat-history";
 import { samplingOptions, type GenerationDeps } from "./generation";
 import { fieldsOf, refuseUnsupported } from "./request-options";
+import { refuseNonTextParts } from "./text-parts";
 import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
 import { ChatCompletionRequest, integerStringsToNumbers } from "./schemas";
 import { jsonWithText, TEXT, sseResponse } from "./sse";
@@ -37,6 +38,7 @@ export function chatCompletionsRoute(deps: RouteDeps) {
 export function answerChat(deps: RouteDeps) {
   return async ({ body, request }: { body: ChatCompletionRequest; request: Request }) => {
       refuseUnsupported(body, CHAT_FIELDS, "/v1/chat/completions");
+      refuseNonTextParts(body.messages);
       const plan = await planAnswer(deps, chatHistory(body.messages), body);
       const requested = body.max_completion_tokens ?? body.max_tokens ?? undefined;
       const maxTokensParam = body.max_completion_tokens != null ? "max_completion_tokens" : "max_tokens";

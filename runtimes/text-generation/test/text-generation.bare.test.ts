@@ -79,6 +79,25 @@ describe("text-generation runtime, bare", () => {
     }
   });
 
+  test("an image part is refused with a 400 naming it, never answered without the image", async () => {
+    const image = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const messages = [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: [{ type: "text", text: "What is in this picture?" }, { type: "image_url", image_url: { url: image } }] },
+    ];
+    for (const stream of [false, true]) {
+      const response = await fetch(`${runtime.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: modelPath, messages, stream }),
+      });
+      expect(response.status).toBe(400);
+      const { error } = await response.json();
+      expect(error).toMatchObject({ type: "invalid_request_error", code: "unsupported_content", param: "messages.1.content.1" });
+      expect(error.message).toContain("the CPU runtime (llama.cpp) serves text only; run this model on vLLM or SGLang");
+    }
+  });
+
   test("health is open, metrics count requests and tokens", async () => {
     expect((await fetch(`${runtime.url}/health`)).status).toBe(200);
     const metrics = await (await fetch(`${runtime.url}/metrics`)).text();

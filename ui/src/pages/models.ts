@@ -113,7 +113,7 @@ function modelTable(models: Model[], filters: ModelFilters): SafeHtml {
         return html`<tr data-repo="${m.repo}">
           <td class="repo">${m.repo}${m.partial ? html` <span class="badge" title="Downloaded with --include/--exclude: not every file of the snapshot">partial</span>` : ""}<br /><code class="rev" title="${m.revision}">${m.revision.slice(0, 12)}</code>${adapterOf(m)}</td>
           <td>${m.profile}</td>
-          <td><span class="badge">${m.image}</span></td>
+          <td><span class="badge">${m.image}</span>${m.facts?.vision ? html` <span class="badge" title="a vision-language model: takes images on vLLM and SGLang">vision</span>` : ""}</td>
           <td class="num">${modelSize(m)}</td>
           <td class="num">${formatBytes(m.sizeBytes)}</td>
           <td class="folder"><code id="model-dir-${i}" title="${m.modelDir}" data-full="${m.modelDir}">${shortPath(m.modelDir)}</code>

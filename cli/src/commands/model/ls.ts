@@ -15,6 +15,9 @@ function baseCell(model: Model): string {
   return state === "not_registered" ? `${base} (not registered)` : state === "does_not_fit" ? `${base} (does not fit)` : base;
 }
 
+/** The IMAGE cell: the task, marked `(vision)` for a vision-language model (config.json's vision_config): it serves text-generation and takes images on vLLM and SGLang. */
+export const imageCell = (model: Model) => (model.facts?.vision ? `${model.image} (vision)` : model.image);
+
 /**
  * The spec's columns, then BASE when some row is a LoRA adapter (its base model; `-` for a model),
  * PARAMS and WEIGHTS (what the safetensors headers or GGUF tensor infos say — an adapter's own;
@@ -29,7 +32,7 @@ export function modelTable(models: Model[]): string {
       m.repo,
       m.revision,
       m.profile,
-      m.image,
+      imageCell(m),
       ...(adapters ? [baseCell(m)] : []),
       m.facts?.parameters !== undefined ? formatParameterCount(m.facts.parameters) : UNKNOWN,
       m.facts?.weightBytes !== undefined ? formatDecimalBytes(m.facts.weightBytes) : UNKNOWN,
@@ -95,7 +98,7 @@ export function registerModelLs(cli: CAC, ctx: CliContext) {
   cli
     .command(
       "ls",
-      "List models: REPO, REVISION, PROFILE, IMAGE, BASE (for LoRA adapters: the model they are served on), PARAMS, WEIGHTS (from the weight files' headers; unknown where they do not say), FILES (partial: downloaded with --include/--exclude)",
+      "List models: REPO, REVISION, PROFILE, IMAGE (text-generation (vision) for a vision-language model), BASE (for LoRA adapters: the model they are served on), PARAMS, WEIGHTS (from the weight files' headers; unknown where they do not say), FILES (partial: downloaded with --include/--exclude)",
     )
     .alias("list")
     .option("--refresh", "Scan the profiles' model folders first and update the model database")

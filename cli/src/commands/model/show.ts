@@ -10,6 +10,13 @@ export const UNKNOWN = "unknown";
 
 const exact = (n: number) => n.toLocaleString("en-US");
 
+/** A vision-language model's tower: `665M parameters, 1.33 GB (siglip_vision_model)`, what the files give of it. */
+function visionTowerText(vision: NonNullable<ModelFacts["vision"]>): string {
+  const size = [vision.parameters !== undefined ? `${formatParameterCount(vision.parameters)} parameters` : undefined, vision.weightBytes !== undefined ? formatDecimalBytes(vision.weightBytes) : undefined].filter(Boolean);
+  const what = size.length > 0 ? size.join(", ") : "yes (its tensors were not found in the weight headers)";
+  return vision.modelType ? `${what} (${vision.modelType})` : what;
+}
+
 /** The facts `svc model show` prints, in order: a label and how the fact is written (a field name: as it is). */
 const FACT_LINES: Array<[string, keyof ModelFacts | ((facts: ModelFacts) => string | undefined)]> = [
   ["parameters", (f) => f.parameters !== undefined ? `${formatParameterCount(f.parameters)} (${exact(f.parameters)})` : undefined],
@@ -32,6 +39,7 @@ const FACT_LINES: Array<[string, keyof ModelFacts | ((facts: ModelFacts) => stri
   ["experts/token", "expertsPerToken"],
   ["kv_lora_rank", "kvLoraRank"],
   ["qk_rope_dim", "qkRopeHeadDim"],
+  ["vision_tower", (f) => (f.vision ? visionTowerText(f.vision) : undefined)],
   ["read_from", (f) => f.files?.join(", ") || undefined],
 ];
 

@@ -15,11 +15,14 @@ export interface KvAsk {
   context: number;
 }
 
-/** Weights on the busiest GPU: with pipeline stages, the largest stage's layers and one vocabulary matrix, split by tensor parallel. */
+/**
+ * Weights on the busiest GPU, split by tensor parallel: with pipeline stages, the first stage's (the
+ * largest stage's layers, one vocabulary matrix and a vision-language model's vision tower).
+ */
 export function weightBytesPerGpu(model: SizedModel, split: Split): number {
   if (split.pp === 1) return model.weightBytes / split.tp;
-  const layerBytes = Math.max(0, model.weightBytes - 2 * model.vocabMatrixBytes) / model.layers;
-  return (stageLayers(model.layers, split.pp) * layerBytes + model.vocabMatrixBytes) / split.tp;
+  const layerBytes = Math.max(0, model.weightBytes - 2 * model.vocabMatrixBytes - model.visionBytes) / model.layers;
+  return (stageLayers(model.layers, split.pp) * layerBytes + model.vocabMatrixBytes + model.visionBytes) / split.tp;
 }
 
 /** KV tokens a layer holds for `ask`: sliding layers keep at most the window of each sequence. */

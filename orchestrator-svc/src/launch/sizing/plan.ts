@@ -56,7 +56,7 @@ export function longestContext(model: SizedModel, budget: EngineBudget, candidat
 export function placementOf(model: SizedModel, budget: EngineBudget, candidate: Candidate, ask: KvAsk, source: Placement["source"], reasons: string[], loweredFrom?: number): Placement {
   const kv = kvCacheBytes(model, ask);
   return {
-    summary: summaryLine({ bytes: model.weightBytes, label: model.weightLabel }, { bytes: kv, ask, loweredFrom }, candidate),
+    summary: summaryLine({ bytes: model.weightBytes, label: model.weightLabel, visionBytes: model.visionBytes }, { bytes: kv, ask, loweredFrom }, candidate),
     partition: candidate.partition.name,
     gpuType: candidate.partition.gpuType,
     nodes: candidate.nodes,
@@ -65,7 +65,13 @@ export function placementOf(model: SizedModel, budget: EngineBudget, candidate: 
     pipelineParallel: candidate.pp,
     maxModelLen: ask.context,
     concurrency: ask.sequences,
-    memory: { weightBytes: Math.round(model.weightBytes), kvCacheBytes: Math.round(kv), overheadBytes: budget.overheadBytes * gpuCount(candidate), usableBytesPerGpu: usableBytesPerGpu(budget, candidate) },
+    memory: {
+      weightBytes: Math.round(model.weightBytes),
+      ...(model.visionBytes > 0 ? { visionTowerBytes: Math.round(model.visionBytes) } : {}),
+      kvCacheBytes: Math.round(kv),
+      overheadBytes: budget.overheadBytes * gpuCount(candidate),
+      usableBytesPerGpu: usableBytesPerGpu(budget, candidate),
+    },
     source,
     reasons,
   };
@@ -127,7 +133,8 @@ export function planPlacement(request: SizingRequest): SizingOutcome {
 /** Nothing on the profile holds the model: what it needs against what the largest placement offers. */
 function refusal(model: SizedModel, budget: EngineBudget, all: Candidate[], floor: KvAsk, partitions: readonly GpuPartition[]): SizingOutcome {
   const neededBytes = model.weightBytes + kvCacheBytes(model, floor);
-  const needs = `${gb(model.weightBytes)} of ${model.weightLabel} weights + ${gb(kvCacheBytes(model, floor))} of KV cache for ${tokens(floor.context)} tokens`;
+  const vision = model.visionBytes > 0 ? ` (of which vision tower ${gb(model.visionBytes)})` : "";
+  const needs = `${gb(model.weightBytes)} of ${model.weightLabel} weights${vision} + ${gb(kvCacheBytes(model, floor))} of KV cache for ${tokens(floor.context)} tokens`;
   if (all.length === 0) {
     const known = partitions.filter((partition) => partition.gpusPerNode > 0);
     const why = known.length > 0 ? `its GPU partitions (${known.map((partition) => partition.name).join(", ")}) have GPUs of unknown memory: set gpu_memory in the profile` : "it has no partition with GPUs";

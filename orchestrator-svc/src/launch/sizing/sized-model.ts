@@ -18,6 +18,8 @@ export interface SizedModel {
   contextLength?: number;
   /** One vocabulary matrix (embeddings or LM head): the first and last pipeline stages each hold one beside their layers. */
   vocabMatrixBytes: number;
+  /** A vision-language model's vision tower and projector (part of weightBytes; 0 for a text model): the first pipeline stage holds it beside its layers. */
+  visionBytes: number;
 }
 
 const FLOAT32 = /^(float32|f32|fp32)$/i;
@@ -49,6 +51,7 @@ export function sizedModel(facts: ModelFacts | undefined, kvDtypeBytes: number):
   const float32 = FLOAT32.test(facts.dtype ?? "");
   const weightBytes = float32 && facts.parameters ? facts.parameters * 2 : facts.weightBytes;
   const bytesPerParameter = facts.parameters ? weightBytes / facts.parameters : 2;
+  const visionBytes = float32 && facts.vision?.parameters ? facts.vision.parameters * 2 : (facts.vision?.weightBytes ?? 0);
   return {
     weightBytes,
     weightLabel: float32 ? "fp32→bf16" : weightLabel(facts),
@@ -61,5 +64,6 @@ export function sizedModel(facts: ModelFacts | undefined, kvDtypeBytes: number):
     slidingLayers: facts.slidingWindow ? Math.min(facts.slidingWindowLayers ?? 0, facts.layers) : 0,
     contextLength: facts.contextLength,
     vocabMatrixBytes: facts.vocabSize && facts.hiddenSize ? Math.round(facts.vocabSize * facts.hiddenSize * bytesPerParameter) : 0,
+    visionBytes,
   };
 }

@@ -27,7 +27,7 @@ from .keys import (
 )
 from .queues import FairShareSettings, ModelQueue, QueuedKey, QueueRefusals, QueueReport
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
-from .models import AdapterBase, AdapterFacts, AdapterModule, DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ModelKind, ProfileRefresh, RefreshReport, ScanIssue
+from .models import AdapterBase, AdapterFacts, AdapterModule, DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ModelKind, ProfileRefresh, RefreshReport, ScanIssue, VisionFacts
 from .profiles import ClusterGpus, GpuPartition, HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
 from .runtimes import RuntimeInstall, RuntimeList, RuntimeRemoval, RuntimeVersion, UnavailableTask
 from .services import (
@@ -112,6 +112,7 @@ __all__ = [
     "LocalProfile",
     "Model",
     "ModelFacts",
+    "VisionFacts",
     "ModelKind",
     "AdapterBase",
     "AdapterFacts",

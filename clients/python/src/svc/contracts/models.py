@@ -12,6 +12,18 @@ ModelKind = Literal["model", "adapter"]
 
 
 @dataclass(frozen=True, kw_only=True)
+class VisionFacts:
+    """A vision-language model's vision tower (config.json's vision_config): it also takes images, on vLLM and SGLang."""
+
+    #: vision_config.model_type, where the config names one.
+    model_type: str | None = None
+    #: The vision tower's and its projector's parameters, from the weight headers.
+    parameters: int | None = None
+    #: Their bytes, part of the model's weight_bytes.
+    weight_bytes: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class ModelFacts:
     """What a model's own files say (config.json, the safetensors headers, GGUF metadata).
 
@@ -41,6 +53,8 @@ class ModelFacts:
     experts_per_token: int | None = None
     kv_lora_rank: int | None = None
     qk_rope_head_dim: int | None = None
+    #: Set for a vision-language model.
+    vision: VisionFacts | None = None
     #: The files the facts were read from, relative to the snapshot folder.
     files: list[str] | None = None
 

@@ -163,6 +163,8 @@ class PlacementMemory:
     overhead_bytes: int
     #: GPU memory x the engine's utilisation.
     usable_bytes_per_gpu: int
+    #: A vision-language model's vision tower, part of weight_bytes.
+    vision_tower_bytes: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

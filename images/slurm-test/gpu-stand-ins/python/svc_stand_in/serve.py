@@ -19,6 +19,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from .common import fail, say
+from .image_parts import image_answer, image_parts
 
 
 def find_runtime(prog):
@@ -126,16 +127,27 @@ def _front(inner, model_dir, served):
             self.end_headers()
             self.wfile.write(data)
 
+        def send_answer(self, kind, data):
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
         def forward(self):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
             if self.command == "POST" and body:
                 try:
-                    model = json.loads(body).get("model")
+                    request = json.loads(body)
+                    model = request.get("model")
                 except (ValueError, AttributeError):
-                    model = None
+                    request, model = {}, None
                 if model is not None and model != served:
                     return self.reply(404, {"object": "error", "message": f"The model `{model}` does not exist.", "type": "NotFoundError", "param": None, "code": 404})
+                parts = image_parts(request) if self.path == "/v1/chat/completions" and isinstance(request, dict) else []
+                if parts:
+                    return self.send_answer(*image_answer(request, served, parts))
             headers = {name: self.headers[name] for name in ("Authorization", "Content-Type", "Accept") if self.headers.get(name)}
             upstream = http.client.HTTPConnection("127.0.0.1", inner, timeout=600)
             try:
