@@ -71,4 +71,6 @@ export interface ServiceRoute {
    * replica of the deployment can take it; the scaler stops it once the gateway reports none in flight).
    */
   deployment?: { id: string; name: string; routing: RoutingMode; draining: boolean };
+  /** The LoRA adapters it serves on its model (repo ids): a request naming one goes to this service. */
+  adapters?: string[];
 }

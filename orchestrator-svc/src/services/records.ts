@@ -15,6 +15,8 @@ export interface StoredSpec {
   gracePeriod?: number;
   /** `--image` as given. */
   image?: string;
+  /** The LoRA adapters served on the model (`--adapter`), by repo id: its other models of /v1. */
+  adapters?: string[];
   /** Records written before the image had its own name carry it as `runtime`. */
   launch: { image?: string; runtime?: string; args: string[]; modelDir: string; inputDir?: string; mounts?: Mount[]; placement?: Placement };
 }
@@ -78,6 +80,7 @@ export function toServiceRecord(row: ServiceRow, events?: ServiceEvent[]): Servi
     ...(spec.textGeneration ? { textGeneration: spec.textGeneration } : {}),
     ...(spec.speechRecognition ? { speechRecognition: spec.speechRecognition } : {}),
     engineArgs: spec.engineArgs,
+    ...(spec.adapters?.length ? { adapters: spec.adapters } : {}),
     policies: policiesOf(row),
     lastRequestAt: row.lastRequestAt,
     endsAt: row.endsAt,

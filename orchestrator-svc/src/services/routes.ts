@@ -36,6 +36,7 @@ export function serviceRoutesController(store: ServiceStore, deployments: Deploy
           onDemand: record.policies.onDemand,
           waits: requestsWait(record.policies),
           ...(deployment ? { deployment } : {}),
+          ...(record.adapters ? { adapters: record.adapters } : {}),
         };
       });
     },

@@ -82,6 +82,7 @@ export class ServicesService {
       ...(request.mounts?.length ? { mounts: request.mounts } : {}),
       ...(request.gracePeriod !== undefined ? { gracePeriod: request.gracePeriod } : {}),
       ...(request.image !== undefined ? { image: request.image } : {}),
+      ...(plan.adapters.length ? { adapters: plan.adapters.map((adapter) => adapter.name) } : {}),
       launch: { image: spec.image, args: spec.args, modelDir: spec.modelDir, inputDir: spec.inputDir, mounts: spec.mounts, ...(spec.placement ? { placement: spec.placement } : {}) },
     };
     const template: ServiceTemplate = {

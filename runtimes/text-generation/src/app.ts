@@ -38,7 +38,7 @@ export function createTextGenerationApp(options: TextGenerationAppOptions) {
     limits: () => ({ maxInputLength: options.maxInputLength, maxTotalTokens: options.maxTotalTokens, contextSize: currentEngine().contextSize }),
   };
   const app = createRuntimeApp({ apiKey: options.apiKey, engine: state, queue, metrics: registry, isInferencePath: (path) => path.startsWith("/v1/") })
-    .use(modelsRoute(options.modelName, Math.floor(Date.now() / 1000), () => ({ max_model_len: currentEngine().contextSize })))
+    .use(modelsRoute(options.modelName, Math.floor(Date.now() / 1000), () => ({ max_model_len: currentEngine().contextSize }), () => engine?.adapters ?? []))
     .use(chatCompletionsRoute(deps))
     .use(completionsRoute(deps))
     .use(embeddingsRoute({ ...deps, maxInputLength: options.maxInputLength }))
