@@ -17,20 +17,34 @@ export interface ServedModel {
   /** HEALTHY services of this model. */
   replicas: number;
   services: Array<{ id: string; name: string; revision: string; status: string; profile: string; reason?: string | null }>;
+  /** A LoRA adapter: the model it is served on (the newest service's), as vLLM lists an adapter's `parent` and `root`. */
+  parent?: string;
+  root?: string;
 }
 
-/** /v1/models: one entry per repo id with a live service (not one being stopped), sorted by id. */
+/**
+ * /v1/models: one entry per repo id with a live service (not one being stopped), and one per LoRA
+ * adapter such a service serves (with its base as `parent` and `root`), sorted by id.
+ */
 export function modelsList(routes: ServiceRoute[]): ServedModel[] {
   const byRepo = new Map<string, ServiceRoute[]>();
+  const adapters = new Set<string>();
+  const add = (name: string, route: ServiceRoute) => byRepo.set(name, [...(byRepo.get(name) ?? []), route]);
   for (const route of routes) {
     if (route.status === "STOPPING") continue;
-    byRepo.set(route.model, [...(byRepo.get(route.model) ?? []), route]);
+    add(route.model, route);
+    for (const adapter of route.adapters ?? []) {
+      if (adapter === route.model) continue;
+      adapters.add(adapter);
+      add(adapter, route);
+    }
   }
   return [...byRepo.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([repo, services]) => {
       const newest = [...services].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
       const status = READINESS_ORDER.find((candidate) => services.some((service) => service.status === candidate)) ?? newest.status;
+      const base = adapters.has(repo) && newest.model !== repo ? { parent: newest.model, root: newest.model } : {};
       return {
         id: repo,
         object: "model",
@@ -50,6 +64,7 @@ export function modelsList(routes: ServiceRoute[]): ServedModel[] {
           profile: service.profile,
           ...(service.outside ? { reason: service.outside.reason } : {}),
         })),
+        ...base,
       };
     });
 }
