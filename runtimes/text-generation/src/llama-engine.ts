@@ -121,9 +121,12 @@ export class LlamaEngine {
   /** Stops serving the adapter `name` (requests already generating with it finish first); false when it is not served. */
   async removeAdapter(name: string): Promise<boolean> {
     const context = this.adapterContexts.get(name);
-    if (!context) return false;
+    const idle = this.adapterSequences.get(name);
+    if (!context || !idle) return false;
     this.adapterSequences.delete(name);
     this.adapterContexts.delete(name);
+    // Generations still under way hand their sequences back to `idle` when they end.
+    while (idle.length < this.settings.parallel) await new Promise((resolve) => setTimeout(resolve, 20));
     await context.dispose();
     return true;
   }

@@ -12,13 +12,15 @@ import { API_KEY, client } from "./openai-contract";
 
 let cacheDir: string;
 let modelPath: string;
+let adapterFile: string;
 let runtime: RuntimeProcess;
 
 beforeAll(async () => {
   cacheDir = mkdtempSync(join(tmpdir(), "svc-tg-lora-serving-"));
   const tiny = makeTinyModels(cacheDir);
   modelPath = tiny.textGeneration;
-  runtime = await startRuntime("text-generation", ["--model", modelPath, "--api-key", API_KEY, "--threads", "1", "--ctx-size", "256", "--lora", `${TINY_LORA_GGUF_REPO}=${join(tiny.loraGguf, TINY_LORA_GGUF_FILE)}`]);
+  adapterFile = join(tiny.loraGguf, TINY_LORA_GGUF_FILE);
+  runtime = await startRuntime("text-generation", ["--model", modelPath, "--api-key", API_KEY, "--threads", "1", "--ctx-size", "256", "--lora", `${TINY_LORA_GGUF_REPO}=${adapterFile}`]);
 });
 
 afterAll(async () => {
@@ -47,4 +49,21 @@ test("a chat naming the adapter answers differently from the base for the same s
   expect(adapted.text).not.toBe(base.text);
   expect((await ask(modelPath)).text).toBe(base.text);
   expect((await ask(TINY_LORA_GGUF_REPO)).text).toBe(adapted.text);
+});
+
+test("an adapter unloaded and loaded again while the runtime runs (vLLM's routes): gone from /v1/models, then served as before", async () => {
+  const post = (path: string, body: object, key = API_KEY) =>
+    fetch(`${runtime.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const adapted = await ask(TINY_LORA_GGUF_REPO);
+  expect((await post("/v1/unload_lora_adapter", { lora_name: TINY_LORA_GGUF_REPO })).status).toBe(200);
+  expect((await client(runtime.url).models.list()).data.map((model) => model.id)).toEqual([modelPath]);
+  const again = await post("/v1/unload_lora_adapter", { lora_name: TINY_LORA_GGUF_REPO });
+  expect(again.status).toBe(404);
+  expect(((await again.json()) as { error: { code: string } }).error.code).toBe("lora_adapter_not_found");
+
+  expect((await post("/v1/load_lora_adapter", { lora_name: "svc-tiny/again", lora_path: "/nowhere/lora.gguf" })).status).toBe(400);
+  expect((await post("/v1/load_lora_adapter", { lora_name: "svc-tiny/again", lora_path: adapterFile }, "wrong-key")).status).toBe(401);
+  expect((await post("/v1/load_lora_adapter", { lora_name: "svc-tiny/again", lora_path: adapterFile })).status).toBe(200);
+  expect((await client(runtime.url).models.list()).data.map((model) => model.id)).toEqual([modelPath, "svc-tiny/again"]);
+  expect((await ask("svc-tiny/again")).text).toBe(adapted.text);
 });
