@@ -129,6 +129,13 @@ export const RunAdapters = Type.Array(Type.String({ minLength: 1, maxLength: 256
   description: "LoRA adapters (repo ids of the registry, on the same profile) served on the model, each a model of /v1 under its repo id. Each is checked against the model before anything starts.",
 });
 
+/** Body of POST /api/services/{ref}/adapters and query of DELETE (`svc adapter add|rm SERVICE ADAPTER`). */
+export const AdapterChange = Type.Object(
+  { adapter: Type.String({ minLength: 1, maxLength: 256, description: "The adapter's repo id, as the registry lists it (and /v1 serves it)." }) },
+  { $id: "AdapterChange", additionalProperties: false },
+);
+export type AdapterChange = Static<typeof AdapterChange>;
+
 /** Body of POST /api/services (`svc run`). */
 export const RunRequest = Type.Object(
   {

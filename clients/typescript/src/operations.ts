@@ -73,6 +73,8 @@ export interface Operations {
   "DELETE /api/services/{ref}": { params: { ref: string }; query: { force?: boolean }; response: ServiceRecord };
   "POST /api/services/{ref}/stop": { params: { ref: string }; response: ServiceRecord };
   "POST /api/services/{ref}/restart": { params: { ref: string }; query: { onDemand?: boolean }; response: ServiceRecord };
+  "POST /api/services/{ref}/adapters": { params: { ref: string }; body: { adapter: string }; response: ServiceRecord };
+  "DELETE /api/services/{ref}/adapters": { params: { ref: string }; query: { adapter: string }; response: ServiceRecord };
   "POST /api/services/activity": { body: ActivityReport; response: { recorded: number } };
   "GET /api/services/{ref}/logs": { params: { ref: string }; query: { follow?: boolean; tail?: number }; response: string };
   "GET /api/deployments": { query: { all?: boolean }; response: DeploymentRecord[] };

@@ -4,13 +4,19 @@ import { adapterFit, ApiError, badRequest, type InferenceServer, type Model, typ
 import type { EngineCapabilities, Mount } from "../engines/engine";
 import { GPU_SERVERS, givenOptions } from "../engines/gpu-servers";
 import { modelMount } from "../engines/model-folder";
+import { SYSTEM_FOLDERS } from "./data-paths";
 
 /** A LoRA adapter a service serves on its model: its /v1 name (the adapter's repo id), where its weights are, and its registry row. */
-export interface ServedAdapter {
+export interface ServedAdapter extends AdapterLaunch {
+  model: Model;
+}
+
+/** What the engine's arguments say of an adapter (and a service's record keeps, to start it again). */
+export interface AdapterLaunch {
   name: string;
   /** What the engine loads: a GGUF file (svc's runtime), a PEFT folder (vLLM, SGLang). */
   path: string;
-  model: Model;
+  rank?: number;
 }
 
 /** The largest LoRA rank each GPU engine can be started with (vLLM's `--max-lora-rank` choices end at 512; SGLang takes any). */
@@ -57,7 +63,7 @@ export async function chooseAdapters(
     if (capabilities.dataPaths === "this-machine" && !existsSync(path)) {
       throw badRequest(`--adapter ${name}: its weights are missing (${path}); download it again with 'svc model add ${name} --profile ${model.profile}'.`, field);
     }
-    adapters.push({ name, path, model });
+    adapters.push({ name, path, model, ...(model.adapter!.rank !== undefined ? { rank: model.adapter!.rank } : {}) });
   }
   checkRank(adapters, server, request.engineArgs ?? []);
   return { adapters, warnings };
@@ -85,10 +91,10 @@ function checkKind(model: Model, server: InferenceServer): void {
 }
 
 /** The highest rank among `adapters` (unknown ranks count as none). */
-const highestRank = (adapters: readonly ServedAdapter[]) => Math.max(0, ...adapters.map((adapter) => adapter.model.adapter!.rank ?? 0));
+const highestRank = (adapters: readonly AdapterLaunch[]) => Math.max(0, ...adapters.map((adapter) => adapter.rank ?? 0));
 
 /** The value engine arguments give an option, in any spelling the engine reads (`--opt V`, `--opt=V`). */
-function givenValue(server: "vllm" | "sglang", args: readonly string[], option: string): string | undefined {
+export function givenValue(server: "vllm" | "sglang", args: readonly string[], option: string): string | undefined {
   for (let i = 0; i < args.length; i++) {
     if (!givenOptions(server, [args[i]]).has(option)) continue;
     return args[i].includes("=") ? args[i].slice(args[i].indexOf("=") + 1) : args[i + 1];
@@ -101,7 +107,7 @@ function checkRank(adapters: readonly ServedAdapter[], server: InferenceServer, 
   if (server === "svc") return;
   const rank = highestRank(adapters);
   const max = MAX_RANK[server];
-  const over = adapters.find((adapter) => (adapter.model.adapter!.rank ?? 0) === rank);
+  const over = adapters.find((adapter) => (adapter.rank ?? 0) === rank);
   if (max !== undefined && rank > max) throw badRequest(`--adapter ${over!.name} has rank ${rank}; ${GPU_SERVERS[server].label} serves LoRA ranks up to ${max}.`, { field: "adapters" });
   const given = givenValue(server, engineArgs, "--max-lora-rank");
   if (given !== undefined && Number(given) < rank) {
@@ -113,7 +119,7 @@ function checkRank(adapters: readonly ServedAdapter[], server: InferenceServer, 
 }
 
 /** The engine's arguments that serve `adapters` (before the user's engine arguments, which may add to them). */
-export function adapterArgs(server: InferenceServer, adapters: readonly ServedAdapter[], engineArgs: readonly string[]): string[] {
+export function adapterArgs(server: InferenceServer, adapters: readonly AdapterLaunch[], engineArgs: readonly string[]): string[] {
   if (adapters.length === 0) return [];
   const pairs = adapters.map((adapter) => `${adapter.name}=${adapter.path}`);
   if (server === "svc") return pairs.flatMap((pair) => ["--lora", pair]);
@@ -126,15 +132,26 @@ export function adapterArgs(server: InferenceServer, adapters: readonly ServedAd
   return args;
 }
 
-/** What each adapter's engine needs to see: its snapshot's folder, read-only at the same path (as the model's), once. */
+/**
+ * What a container needs to see of the adapters, read-only at the same paths: with any adapter, the
+ * folder that holds the model's snapshot folder (the profile's models, so that adapters of the same
+ * folder can be added while it runs), and each adapter's snapshot folder that lies elsewhere.
+ */
 export function adapterMounts(adapters: readonly ServedAdapter[], base: Model, others: readonly Mount[]): Mount[] {
-  const seen = new Set([modelMount(base.modelDir), ...others.map((mount) => mount.target)]);
-  const mounts: Mount[] = [];
+  if (adapters.length === 0) return [];
+  const models = dirname(modelMount(base.modelDir));
+  // Never a system folder or the root (a model folder kept at the top of the filesystem): then each adapter's own folder alone.
+  const wide = models === "/" || SYSTEM_FOLDERS.some((system) => within(models, system));
+  const mounts: Mount[] = wide || others.some((mount) => within(models, mount.target)) ? [] : [{ source: models, target: models }];
   for (const adapter of adapters) {
     const folder = modelMount(adapter.model.modelDir);
-    if (seen.has(folder)) continue;
-    seen.add(folder);
+    if (seenIn(folder, [...others, ...mounts], base)) continue;
     mounts.push({ source: folder, target: folder });
   }
   return mounts;
 }
+
+const within = (path: string, folder: string) => path === folder || path.startsWith(folder === "/" ? "/" : `${folder}/`);
+
+/** Whether a container with the model and `mounts` sees `folder`. */
+export const seenIn = (folder: string, mounts: readonly Mount[], base: Pick<Model, "modelDir">) => [modelMount(base.modelDir), ...mounts.map((mount) => mount.target)].some((seen) => within(folder, seen));
