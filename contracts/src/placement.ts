@@ -19,6 +19,7 @@ export const Placement = Type.Object(
     concurrency: Type.Integer({ minimum: 1, description: "Sequences of maxModelLen tokens the KV cache is sized for." }),
     memory: Type.Object({
       weightBytes: Type.Integer({ minimum: 0 }),
+      adapterBytes: Type.Optional(Type.Integer({ minimum: 0, description: "The LoRA adapters served beside the model (--adapter), all at once: their A and B matrices in 16 bits." })),
       kvCacheBytes: Type.Integer({ minimum: 0 }),
       overheadBytes: Type.Integer({ minimum: 0 }),
       usableBytesPerGpu: Type.Integer({ minimum: 0, description: "GPU memory × the engine's utilisation." }),

@@ -8,9 +8,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ApiError, Model, ModelFacts, Profile, RunRequest } from "@svc/contracts";
+import type { ApiError, ClusterGpus, Model, ModelFacts, Profile, RunRequest } from "@svc/contracts";
 import { planLaunch } from "../src/launch/planner";
 import { plannerDeps } from "./planner-deps";
+import { GPUS } from "./gpu-partitions";
 
 const home = mkdtempSync(join(tmpdir(), "svc-adapters-served-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -115,4 +116,18 @@ describe("adapters on the GPU engines", () => {
     expect((await refusal(plan(stBase, [peftLora.repo], { ...gpu, engineArgs: ["--max-lora-rank", "4"] }))).message).toContain("above the --max-lora-rank 4");
     expect((await refusal(plan(stBase, [peftLora.repo], { ...gpu, engineArgs: ["--lora-modules", "x=/y"] }))).message).toContain("svc sets it from --adapter");
   });
+});
+
+test("a sized GPU launch adds the adapters' memory (A and B × rank × layers in 16 bits) to the plan and its summary", async () => {
+  const gpus: ClusterGpus = { profile: "default", source: "slurm", partitions: [GPUS[80]], checkedAt: "2026-01-01T00:00:00.000Z" };
+  const sized = { ...stBase, facts: { ...stBase.facts, weightBytes: 16e9, layers: 32, contextLength: 8192, dtype: "bfloat16" } };
+  const deps = { ...plannerDeps({}, local, sized, gpus), models: async (_profile: string, repo?: string) => [sized, peftLora].filter((each) => repo === undefined || each.repo === repo) };
+  const launch = await planLaunch({ task: "text-generation", model: sized.repo, adapters: [peftLora.repo], job: { gres: 1 } }, deps, "default");
+  // self_attn.q_proj 64→64, rank 8, 2 layers: (64 + 64) × 8 × 2 × 2 bytes.
+  expect(launch.placement!.memory.adapterBytes).toBe(4096);
+  expect(launch.placement!.memory.weightBytes).toBe(16e9);
+  expect(launch.placement!.summary).toStartWith("16 GB bf16 weights + 4.10 kB LoRA adapters + ");
+  const without = await planLaunch({ task: "text-generation", model: sized.repo, job: { gres: 1 } }, deps, "default");
+  expect(without.placement!.memory.adapterBytes).toBeUndefined();
+  expect(without.placement!.summary).not.toContain("LoRA");
 });

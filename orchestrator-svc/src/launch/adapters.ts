@@ -81,6 +81,22 @@ async function oneAdapter(name: string, base: Model, models: (repo: string) => P
   return adapterRows[0];
 }
 
+/**
+ * GPU memory the adapters take beside the model, all served at once: each module's A and B
+ * (in + out) × rank × layers in 16 bits, as vLLM and SGLang hold them; without module shapes, the
+ * adapter file's size. Adapters not in the registry count nothing here (chooseAdapters refuses them).
+ */
+export async function adapterMemoryBytes(names: readonly string[], models: (repo: string) => Promise<Model[]>): Promise<number> {
+  let total = 0;
+  for (const name of new Set(names)) {
+    const row = (await models(name)).filter((each) => each.adapter).sort((a, b) => b.seenAt.localeCompare(a.seenAt))[0];
+    const modules = row?.adapter?.modules;
+    if (modules?.length) total += modules.reduce((sum, module) => sum + (module.inFeatures + module.outFeatures) * module.rank * module.layers * 2, 0);
+    else total += row?.facts?.weightBytes ?? row?.sizeBytes ?? 0;
+  }
+  return total;
+}
+
 /** svc's runtime (llama.cpp) applies GGUF adapters; vLLM and SGLang PEFT ones. */
 function checkKind(model: Model, server: InferenceServer): void {
   const kind = model.adapter!.kind;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { badRequest, profileFolders, type ClusterGpus, type InferenceServer, type JobOptions, type Model, type Placement, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import type { EngineCapabilities, Mount } from "../engines/engine";
-import { adapterArgs, adapterMounts, chooseAdapters, type ServedAdapter } from "./adapters";
+import { adapterArgs, adapterMemoryBytes, adapterMounts, chooseAdapters, type ServedAdapter } from "./adapters";
 import { checkDataPath, type ProtectedPlace } from "./data-paths";
 import { checkCpuEngineArgs } from "./engine-args";
 import { checkGpuEngineArgs, chooseServer, gpuEngineOf, userPlacement } from "./gpu-engine";
@@ -62,9 +62,10 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   const choice = chooseModel(rows, request.model, request.task, profile.name, request.revision, registered);
   const capabilities = deps.capabilities(profile);
   const withDefaults = jobWithProfileDefaults(request.job ?? {}, profile, capabilities);
+  const adapterBytes = request.adapters?.length ? await adapterMemoryBytes(request.adapters, (repo) => deps.models(profile.name, repo)) : 0;
   const launch =
     request.task === "text-generation"
-      ? gpuLaunch(request, withDefaults, choice.model, await deps.gpus(profile), capabilities.slurmJobOptions, gpuEngineOf(request, profile))
+      ? gpuLaunch(request, withDefaults, choice.model, await deps.gpus(profile), capabilities.slurmJobOptions, gpuEngineOf(request, profile), adapterBytes)
       : { gpu: false, job: withDefaults, warnings: [] };
   const server = chooseServer(request, profile, launch.gpu, deps.cpuTextGeneration);
   const image = request.image ?? deps.image(request.task, server);

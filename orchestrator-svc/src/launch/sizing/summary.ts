@@ -1,3 +1,4 @@
+import { formatDecimalBytes } from "@svc/contracts/format-bytes";
 import type { GpuPartition } from "@svc/contracts";
 import { GiB } from "./engine-budget";
 import type { Candidate } from "./candidates";
@@ -30,8 +31,9 @@ export function describeParallel(tp: number, pp: number): string {
 }
 
 /** The plan's one line: `141 GB bf16 weights + 11 GB KV (8 × 8,192 tokens) → 2 × A100-80GB, tensor parallel 2, partition gpu`. */
-export function summaryLine(weights: { bytes: number; label: string }, kv: { bytes: number; ask: KvAsk; loweredFrom?: number }, candidate: Candidate): string {
+export function summaryLine(weights: { bytes: number; label: string; adapterBytes?: number }, kv: { bytes: number; ask: KvAsk; loweredFrom?: number }, candidate: Candidate): string {
   const lowered = kv.loweredFrom !== undefined ? `, lowered from ${tokens(kv.loweredFrom)}` : "";
   const where = [describeGpus(candidate), describeParallel(candidate.tp, candidate.pp), `partition ${candidate.partition.name}`].filter(Boolean).join(", ");
-  return `${gb(weights.bytes)} ${weights.label} weights + ${gb(kv.bytes)} KV (${kv.ask.sequences} × ${tokens(kv.ask.context)} tokens${lowered}) → ${where}`;
+  const adapters = weights.adapterBytes ? ` + ${formatDecimalBytes(weights.adapterBytes)} LoRA adapters` : "";
+  return `${gb(weights.bytes)} ${weights.label} weights${adapters} + ${gb(kv.bytes)} KV (${kv.ask.sequences} × ${tokens(kv.ask.context)} tokens${lowered}) → ${where}`;
 }
