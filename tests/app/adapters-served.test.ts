@@ -59,8 +59,9 @@ describe("a base and its adapter from one service", () => {
     expect(base.service).toBe(id);
     expect(adapted.model).toBe(LORA_GGUF);
     expect(adapted.text).not.toBe(base.text);
-    const usage = JSON.parse((await svc("usage", "--json")).stdout) as { rows?: { model: string }[] } & Record<string, unknown>;
-    expect(JSON.stringify(usage)).toContain(LORA_GGUF);
+    const usage = JSON.parse((await svc("usage", "--by", "model", "--json")).stdout) as { groups: { group: string; requests: number }[] };
+    expect(usage.groups.find((group) => group.group === LORA_GGUF)?.requests).toBe(1);
+    expect(usage.groups.find((group) => group.group === TEXT_MODEL)?.requests).toBe(1);
   });
 
   test("svc adapter rm, then add: unloaded and loaded again without a restart, each an event", async () => {
