@@ -104,6 +104,10 @@ test("the launch form: registry choices, API messages next to their field (escap
   expect(gpuHtml).toContain("--tp-size 2");
   const misspelt = await (await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", engine: "vllm", gres: "1", engineArgs: "--max-modle-len\n4096" }))).text();
   expect(misspelt).toContain("Did you mean --max-model-len");
+  // An adapter the registry lacks: the refusal next to the adapters field.
+  const adapter = await (await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", adapters: "acme/no-such-lora\n" }))).text();
+  expect(adapter).toContain('id="err-adapters"');
+  expect(adapter).toContain("--adapter acme/no-such-lora is not in the registry of profile default");
   const badEngine = await (await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", engine: "tgi" }))).text();
   expect(badEngine).toContain("choose vLLM or SGLang");
   expect(await new SvcClient({ baseUrl: app.url }).services.list({ all: true })).toEqual([]);

@@ -20,6 +20,7 @@ export interface AdapterChangeDeps {
  * a restart starts it with the adapter.
  */
 export async function addAdapter(deps: AdapterChangeDeps, row: ServiceRow, name: string): Promise<ServiceRow> {
+  notReplica(row);
   const spec = readSpec(row);
   const served = spec.launch.adapters ?? [];
   if (served.some((adapter) => adapter.name === name)) throw conflict(`Service ${row.name} serves ${name} already.`);
@@ -51,6 +52,7 @@ export async function addAdapter(deps: AdapterChangeDeps, row: ServiceRow, name:
 
 /** `svc adapter rm SERVICE ADAPTER`: a HEALTHY service unloads it at once; a stopped one starts without it. Recorded as an event. */
 export async function removeAdapter(deps: AdapterChangeDeps, row: ServiceRow, name: string): Promise<ServiceRow> {
+  notReplica(row);
   const spec = readSpec(row);
   const served = spec.launch.adapters ?? [];
   if (!served.some((adapter) => adapter.name === name)) {
@@ -60,6 +62,13 @@ export async function removeAdapter(deps: AdapterChangeDeps, row: ServiceRow, na
   if (live) await changeLora(runningUrl(row, "unload an adapter"), row.apiKey, serverOf(row.runtime), { unload: name });
   const next = served.filter((adapter) => adapter.name !== name);
   return record(deps.store, row, spec, next, `LoRA adapter ${name} removed${live ? "; its requests now get 404, the model's are served as before" : ": the next start is without it"}`);
+}
+
+/** A deployment's replicas all serve what the deployment was run with: changing one would leave /v1 routing an adapter to some replicas only. */
+function notReplica(row: ServiceRow): void {
+  if (row.deploymentId) {
+    throw conflict(`Service ${row.name} is a replica of deployment ${row.deploymentId}: its replicas serve the adapters the deployment was run with ('svc run … --replicas … --adapter NAME'); changing one replica's is refused.`);
+  }
 }
 
 /** Where a HEALTHY service answers; 409 for any other state. */
