@@ -10,6 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApiError, ClusterGpus, Model, ModelFacts, Profile, RunRequest } from "@svc/contracts";
 import { planLaunch } from "../src/launch/planner";
+import { ServiceStore, type NewServiceRow } from "../src/db/service-store";
+import { addAdapter, removeAdapter } from "../src/services/adapter-changes";
+import { readSpec, toServiceRecord } from "../src/services/records";
 import { plannerDeps } from "./planner-deps";
 import { GPUS } from "./gpu-partitions";
 
@@ -130,4 +133,71 @@ test("a sized GPU launch adds the adapters' memory (A and B × rank × layers in
   const without = await planLaunch({ task: "text-generation", model: sized.repo, job: { gres: 1 } }, deps, "default");
   expect(without.placement!.memory.adapterBytes).toBeUndefined();
   expect(without.placement!.summary).not.toContain("LoRA");
+});
+
+describe("svc adapter add|rm on a running service", () => {
+  const calls: { path: string; body: Record<string, string>; authorization: string | null }[] = [];
+  const runtime = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      calls.push({ path: new URL(request.url).pathname, body: (await request.json()) as Record<string, string>, authorization: request.headers.get("authorization") });
+      return Response.json({ ok: true });
+    },
+  });
+  afterAll(() => runtime.stop(true));
+  const store = new ServiceStore(join(home, "services.db"));
+  const changes = { store, planner: deps() };
+  const now = new Date().toISOString();
+  const launchArgs = (adapters: string[]) => [...adapters.flatMap((name) => ["--lora", `${name}=${join(ggufLora.modelDir, "lora.gguf")}`]), "--threads", "1"];
+  const insert = (id: string, extra: Partial<NewServiceRow> = {}, args = launchArgs([]), adapters: object[] = []) => {
+    store.insert(
+      {
+        id, name: `svc-${id.slice(0, 4)}`, task: "text-generation", model: ggufBase.repo, revision: ggufBase.revision, profile: "default", status: "HEALTHY", reason: null,
+        host: "127.0.0.1", port: runtime.port!, engine: "docker", runtime: "svc-text-generation:x", handle: "c1", apiKey: "own-key", createdBy: "test", createdAt: now, updatedAt: now,
+        spec: JSON.stringify({ job: {}, engineArgs: ["--threads", "1"], launch: { args, modelDir: ggufBase.modelDir, mounts: [{ source: home, target: home }], adapters } }),
+        ...extra,
+      },
+      null,
+    );
+    return store.get(id)!;
+  };
+
+  test("add loads it through the runtime with the service's key, then the record serves it (and would start with it); rm unloads it", async () => {
+    const row = insert("aaaa0000-0000-4000-8000-000000000001");
+    const added = await addAdapter(changes, row, ggufLora.repo);
+    expect(calls.at(-1)).toEqual({ path: "/v1/load_lora_adapter", body: { lora_name: ggufLora.repo, lora_path: join(ggufLora.modelDir, "lora.gguf") }, authorization: "Bearer own-key" });
+    expect(toServiceRecord(added).adapters).toEqual([ggufLora.repo]);
+    expect(readSpec(added).launch.args).toEqual(launchArgs([ggufLora.repo]));
+    expect(store.events(row.id).at(-1)!.reason).toBe(`LoRA adapter ${ggufLora.repo} added; served without a restart`);
+
+    const removed = await removeAdapter(changes, added, ggufLora.repo);
+    expect(calls.at(-1)).toMatchObject({ path: "/v1/unload_lora_adapter", body: { lora_name: ggufLora.repo } });
+    expect(toServiceRecord(removed).adapters).toBeUndefined();
+    expect(readSpec(removed).launch.args).toEqual(launchArgs([]));
+  });
+
+  test("refused: served already, not HEALTHY, a replica, another base's adapter, one it does not serve; vLLM without LoRA or above its rank", async () => {
+    const served = [{ name: ggufLora.repo, path: join(ggufLora.modelDir, "lora.gguf"), rank: 8 }];
+    const before = calls.length;
+    const cases: [ReturnType<typeof insert>, () => Promise<unknown>, number, string][] = [];
+    const serving = insert("bbbb0000-0000-4000-8000-000000000001", {}, launchArgs([ggufLora.repo]), served);
+    cases.push([serving, () => addAdapter(changes, serving, ggufLora.repo), 409, "serves svc-tiny/tiny-llama-lora-gguf already"]);
+    const starting = insert("bbbb0000-0000-4000-8000-000000000002", { status: "STARTING" });
+    cases.push([starting, () => addAdapter(changes, starting, ggufLora.repo), 409, "is STARTING: only a HEALTHY service"]);
+    const replica = insert("bbbb0000-0000-4000-8000-000000000003", { deploymentId: "dddd0000-0000-4000-8000-000000000001" });
+    cases.push([replica, () => addAdapter(changes, replica, ggufLora.repo), 409, "is a replica of deployment"]);
+    const plain = insert("bbbb0000-0000-4000-8000-000000000004");
+    cases.push([plain, () => addAdapter(changes, plain, otherLora.repo), 400, "does not fit"]);
+    cases.push([plain, () => removeAdapter(changes, plain, ggufLora.repo), 404, "does not serve svc-tiny/tiny-llama-lora-gguf"]);
+    const vllm = insert("bbbb0000-0000-4000-8000-000000000005", { model: stBase.repo, revision: stBase.revision, runtime: "vllm/vllm-openai:v0.11.1" }, ["--served-model-name", stBase.repo, "--threads", "1"]);
+    cases.push([vllm, () => addAdapter(changes, vllm, peftLora.repo), 409, "was started without LoRA adapters"]);
+    const lowRank = insert("bbbb0000-0000-4000-8000-000000000006", { model: stBase.repo, revision: stBase.revision, runtime: "vllm/vllm-openai:v0.11.1" }, ["--enable-lora", "--max-lora-rank", "1", "--threads", "1"]);
+    cases.push([lowRank, () => addAdapter(changes, lowRank, peftLora.repo), 400, "above the --max-lora-rank 1"]);
+    for (const [, attempt, status, message] of cases) {
+      const error = await refusal(attempt());
+      expect({ status: error.status, message: error.message.includes(message) ? message : error.message }).toEqual({ status, message });
+    }
+    expect(calls.length).toBe(before);
+  });
 });

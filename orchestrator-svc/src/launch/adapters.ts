@@ -69,13 +69,16 @@ export async function chooseAdapters(
   return { adapters, warnings };
 }
 
+/** The rows that are adapters, the most recently registered first. */
+const adapterRowsOf = (rows: readonly Model[]) => rows.filter((row) => row.adapter).sort((a, b) => b.seenAt.localeCompare(a.seenAt));
+
 /** The newest registered snapshot of `name` that is an adapter; a 4xx saying why there is none. */
 async function oneAdapter(name: string, base: Model, models: (repo: string) => Promise<Model[]>): Promise<Model> {
   const rows = await models(name);
   if (rows.length === 0) {
     throw new ApiError(404, "adapter_not_found", `--adapter ${name} is not in the registry of profile ${base.profile}: 'svc model add ${name} --profile ${base.profile}', or 'svc model ls --refresh' if it is on disk.`, { field: "adapters" });
   }
-  const adapterRows = rows.filter((row) => row.adapter).sort((a, b) => b.seenAt.localeCompare(a.seenAt));
+  const adapterRows = adapterRowsOf(rows);
   if (adapterRows.length === 0) throw badRequest(`--adapter ${name} is a model, not a LoRA adapter: run it as a service of its own with 'svc run ${rows[0].image} ${name}'.`, { field: "adapters" });
   if (adapterRows[0].image !== base.image) throw badRequest(`--adapter ${name} is a ${adapterRows[0].image} adapter; ${base.repo} is ${base.image}.`, { field: "adapters" });
   return adapterRows[0];
@@ -89,7 +92,7 @@ async function oneAdapter(name: string, base: Model, models: (repo: string) => P
 export async function adapterMemoryBytes(names: readonly string[], models: (repo: string) => Promise<Model[]>): Promise<number> {
   let total = 0;
   for (const name of new Set(names)) {
-    const row = (await models(name)).filter((each) => each.adapter).sort((a, b) => b.seenAt.localeCompare(a.seenAt))[0];
+    const row = adapterRowsOf(await models(name))[0];
     const modules = row?.adapter?.modules;
     if (modules?.length) total += modules.reduce((sum, module) => sum + (module.inFeatures + module.outFeatures) * module.rank * module.layers * 2, 0);
     else total += row?.facts?.weightBytes ?? row?.sizeBytes ?? 0;
