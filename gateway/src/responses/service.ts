@@ -85,7 +85,9 @@ export class ResponsesApi {
       }
       const checked = checkForTranslation(json);
       if ("refusal" in checked) return refused(checked.refusal);
-      chosen = { native: false, history, started: startedResponse(checked.request, service.model) };
+      // A LoRA adapter's request is answered in its name, as vLLM answers it.
+      const model = service.adapters?.includes(checked.request.model) ? checked.request.model : service.model;
+      chosen = { native: false, history, started: startedResponse(checked.request, model) };
       return { path: "/v1/chat/completions", json: toChatRequest(checked.request, history) };
     });
     if (!chosen || !upstream.ok || !upstream.body) return upstream;

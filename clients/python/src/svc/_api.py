@@ -129,6 +129,16 @@ def restart_service(ref: str, on_demand: bool = False) -> Call[ServiceRecord]:
     return Call("POST", "/api/services/{ref}/restart", ServiceRecord, {"ref": ref}, _query(onDemand=on_demand or None))
 
 
+def add_service_adapter(ref: str, adapter: str) -> Call[ServiceRecord]:
+    """Serves one more LoRA adapter (a repo id of the registry) on a running service, without a restart."""
+    return Call("POST", "/api/services/{ref}/adapters", ServiceRecord, {"ref": ref}, body={"adapter": adapter})
+
+
+def remove_service_adapter(ref: str, adapter: str) -> Call[ServiceRecord]:
+    """Stops serving a LoRA adapter (at once while the service runs)."""
+    return Call("DELETE", "/api/services/{ref}/adapters", ServiceRecord, {"ref": ref}, _query(adapter=adapter))
+
+
 #: One entry of an activity report: a service id and when a request last went to it (ISO 8601).
 ServiceActivity = TypedDict("ServiceActivity", {"id": str, "lastRequestAt": str})
 
