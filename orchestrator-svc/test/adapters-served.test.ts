@@ -85,6 +85,7 @@ describe("adapters on the CPU runtime", () => {
       [[stBase.repo], 400, "is a model, not a LoRA adapter"],
       [[ggufBase.repo], 400, "that is the model itself"],
       [[ggufLora.repo, ggufLora.repo], 400, "given twice"],
+      [["bad name; rm -rf /"], 400, "name an adapter by its repo id"],
     ];
     for (const [adapters, status, message] of cases) {
       const error = await refusal(plan(ggufBase, adapters));

@@ -12,7 +12,7 @@ import { eventually, GPU_TEST_NODES, LORA_PEFT, runSvc, SAFETENSORS_MODEL, start
 
 const PROFILE = "cluster";
 const TINY_GGUF = "/shared/cache/models/models--svc-tiny--tiny-llama-gguf/snapshots/*/tiny-llama-f32.gguf";
-const GPU = ["-p", PROFILE, "--partition", GPU_TEST_NODES.partition, "--gres", "1"];
+const GPU = ["run", "-p", PROFILE, "--partition", GPU_TEST_NODES.partition, "--gres", "1"];
 
 let started: ClusterApp;
 let client: SvcClient;

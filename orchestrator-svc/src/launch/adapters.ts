@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { adapterFit, ApiError, badRequest, type InferenceServer, type Model, type RunRequest } from "@svc/contracts";
+import { adapterFit, ApiError, badRequest, isRepoId, type InferenceServer, type Model, type RunRequest } from "@svc/contracts";
 import type { EngineCapabilities, Mount } from "../engines/engine";
 import { GPU_SERVERS, givenOptions } from "../engines/gpu-servers";
 import { modelMount } from "../engines/model-folder";
@@ -52,6 +52,7 @@ export async function chooseAdapters(
   const adapters: ServedAdapter[] = [];
   const warnings: string[] = [];
   for (const name of names) {
+    if (!isRepoId(name)) throw badRequest(`--adapter ${JSON.stringify(name)}: name an adapter by its repo id, <owner>/<name>, as 'svc model ls --kind adapter' lists it.`, field);
     if (name === base.repo) throw badRequest(`--adapter ${name}: that is the model itself; an adapter is served under its own name beside its base's.`, field);
     if (adapters.some((adapter) => adapter.name === name)) throw badRequest(`--adapter ${name} is given twice.`, field);
     const model = await oneAdapter(name, base, models);
