@@ -178,6 +178,18 @@ describe("svc adapter add|rm on a running service", () => {
     expect(readSpec(removed).launch.args).toEqual(launchArgs([]));
   });
 
+  test("vLLM: removing its last adapter keeps LoRA enabled at the rank it was started with, so one can be added again (now, and after a restart)", async () => {
+    const pair = `${peftLora.repo}=${peftLora.modelDir}`;
+    const started = ["--served-model-name", stBase.repo, "--enable-lora", "--lora-modules", pair, "--max-lora-rank", "8", "--max-loras", "1", "--threads", "1"];
+    const row = insert("cccc0000-0000-4000-8000-000000000001", { model: stBase.repo, revision: stBase.revision, runtime: "vllm/vllm-openai:v0.11.1" }, started, [{ name: peftLora.repo, path: peftLora.modelDir, rank: 8 }]);
+    const removed = await removeAdapter(changes, row, peftLora.repo);
+    expect(calls.at(-1)).toMatchObject({ path: "/v1/unload_lora_adapter", body: { lora_name: peftLora.repo } });
+    expect(readSpec(removed).launch.args).toEqual(["--served-model-name", stBase.repo, "--enable-lora", "--max-lora-rank", "8", "--max-loras", "1", "--threads", "1"]);
+    const added = await addAdapter(changes, removed, peftLora.repo);
+    expect(calls.at(-1)).toEqual({ path: "/v1/load_lora_adapter", body: { lora_name: peftLora.repo, lora_path: peftLora.modelDir }, authorization: "Bearer own-key" });
+    expect(readSpec(added).launch.args).toEqual(started);
+  });
+
   test("refused: served already, not HEALTHY, a replica, another base's adapter, one it does not serve; vLLM without LoRA or above its rank", async () => {
     const served = [{ name: ggufLora.repo, path: join(ggufLora.modelDir, "lora.gguf"), rank: 8 }];
     const before = calls.length;

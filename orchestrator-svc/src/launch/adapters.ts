@@ -138,18 +138,38 @@ function checkRank(adapters: readonly ServedAdapter[], server: InferenceServer, 
   }
 }
 
-/** The engine's arguments that serve `adapters` (before the user's engine arguments, which may add to them). */
-export function adapterArgs(server: InferenceServer, adapters: readonly AdapterLaunch[], engineArgs: readonly string[]): string[] {
-  if (adapters.length === 0) return [];
+/**
+ * The engine's arguments that serve `adapters` (before the user's engine arguments, which may add to
+ * them). `enabled`: a GPU engine keeps LoRA enabled, with at least that rank, also without adapters
+ * (a service started with adapters can load others after a restart too).
+ */
+export function adapterArgs(server: InferenceServer, adapters: readonly AdapterLaunch[], engineArgs: readonly string[], enabled?: { rank: number }): string[] {
+  if (adapters.length === 0 && (server === "svc" || !enabled)) return [];
   const pairs = adapters.map((adapter) => `${adapter.name}=${adapter.path}`);
   if (server === "svc") return pairs.flatMap((pair) => ["--lora", pair]);
   const given = givenOptions(server, engineArgs);
   const args = given.has("--enable-lora") ? [] : ["--enable-lora"];
-  args.push(server === "vllm" ? "--lora-modules" : "--lora-paths", ...pairs);
-  const rank = highestRank(adapters);
+  if (pairs.length) args.push(server === "vllm" ? "--lora-modules" : "--lora-paths", ...pairs);
+  const rank = Math.max(highestRank(adapters), enabled?.rank ?? 0);
   if (!given.has("--max-lora-rank") && rank > 0) args.push("--max-lora-rank", String(server === "vllm" ? VLLM_RANKS.find((each) => each >= rank)! : rank));
-  if (server === "vllm" && !given.has("--max-loras")) args.push("--max-loras", String(adapters.length));
+  if (server === "vllm" && !given.has("--max-loras")) args.push("--max-loras", String(Math.max(1, adapters.length)));
   return args;
+}
+
+/** The options adapterArgs writes (each with its values: up to the next option). */
+const ADAPTER_OPTIONS = ["--lora", "--enable-lora", "--lora-modules", "--lora-paths", "--max-lora-rank", "--max-loras"];
+
+/** `args` (svc's own part of a launch's arguments, before the user's) without what adapterArgs wrote. */
+export function withoutAdapterArgs(args: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (!ADAPTER_OPTIONS.includes(args[i])) {
+      kept.push(args[i]);
+      continue;
+    }
+    while (i + 1 < args.length && !args[i + 1].startsWith("--")) i++;
+  }
+  return kept;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ServiceRow, ServiceStore } from "../db/service-store";
 import { serverOf } from "../engines/api-key";
 import { changeLora } from "../engines/lora-updates";
 import { modelMount } from "../engines/model-folder";
-import { adapterArgs, chooseAdapters, givenValue, seenIn, type AdapterLaunch } from "../launch/adapters";
+import { adapterArgs, chooseAdapters, givenValue, seenIn, withoutAdapterArgs, type AdapterLaunch } from "../launch/adapters";
 import type { PlannerDeps } from "../launch/planner";
 import { readSpec, type StoredSpec } from "./records";
 
@@ -77,19 +77,19 @@ function runningUrl(row: ServiceRow, what: string): string {
   return `http://${row.host.includes(":") ? `[${row.host}]` : row.host}:${row.port}`;
 }
 
-/** The spec with `next` as its adapters (names, and the engine's arguments for the next start), and the event. */
+/** The spec with `next` as its adapters (names, and the engine's arguments for the next start, LoRA still enabled on a GPU engine), and the event. */
 function record(store: ServiceStore, row: ServiceRow, spec: StoredSpec, next: AdapterLaunch[], reason: string): ServiceRow {
   const server = serverOf(row.runtime);
-  const old = adapterArgs(server, spec.launch.adapters ?? [], spec.engineArgs);
-  const args = spec.launch.args;
-  const end = args.length - spec.engineArgs.length;
-  const start = end - old.length;
-  const kept = start >= 0 && old.every((arg, i) => args[start + i] === arg) ? [...args.slice(0, start), ...adapterArgs(server, next, spec.engineArgs), ...args.slice(end)] : args;
+  const { args } = spec.launch;
+  const own = args.slice(0, args.length - spec.engineArgs.length);
+  const rank = server === "svc" ? undefined : givenValue(server, own, "--max-lora-rank");
+  const enabled = server !== "svc" && own.includes("--enable-lora") ? { rank: Number(rank ?? 0) } : undefined;
+  const launchArgs = [...withoutAdapterArgs(own), ...adapterArgs(server, next, spec.engineArgs, enabled), ...spec.engineArgs];
   const { adapters: _, ...rest } = spec;
   const updated: StoredSpec = {
     ...rest,
     ...(next.length ? { adapters: next.map((adapter) => adapter.name) } : {}),
-    launch: { ...spec.launch, args: kept, adapters: next },
+    launch: { ...spec.launch, args: launchArgs, adapters: next },
   };
   return store.note(row.id, reason, { spec: JSON.stringify(updated) })!;
 }
