@@ -5,7 +5,7 @@ import type { ServicesService } from "./service";
 import type { DeploymentsService } from "../deployments/service";
 import { SERVICE_WORDS } from "../workloads/lookup";
 import { ENGINE_ERRORS, runStatus, workloadDocs } from "../workloads/route-docs";
-import { ActivityAnswer, ListQuery, LogsQuery, RefParams, RemoveQuery, RestartQuery } from "./model";
+import { ActivityAnswer, AdapterQuery, ListQuery, LogsQuery, RefParams, RemoveQuery, RestartQuery } from "./model";
 
 const tags = ["services"];
 const docs = workloadDocs({ ...SERVICE_WORDS, field: "service", tags });
@@ -67,7 +67,7 @@ export function servicesController(services: ServicesService, deployments: Pick<
     })
     .delete("/:ref/adapters", ({ params, query }) => services.removeAdapter(params.ref, query.adapter), {
       params: RefParams,
-      query: AdapterChange,
+      query: AdapterQuery,
       ...docs.onRef("removeServiceAdapter", {
         summary: "Stop serving a LoRA adapter on a service (at once while it runs; a stopped one starts without it), an event of the service",
         ok: { 200: ServiceRecord },

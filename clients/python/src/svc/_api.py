@@ -293,6 +293,7 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     list_profiles, get_profile, create_profile, update_profile, remove_profile, profile_gpus,
     list_models, refresh_models, start_download, get_download, list_downloads,
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs, report_service_activity,
+    add_service_adapter, remove_service_adapter,
     list_deployments, get_deployment, scale_deployment, stop_deployment, remove_deployment,
     run_batch, list_batches, get_batch, batch_results, stop_batch, resume_batch, remove_batch,
     list_images, build_images, list_image_builds,
