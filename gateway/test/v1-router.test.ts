@@ -425,6 +425,15 @@ describe("LoRA adapters as models of /v1", () => {
       expect(list.data[1].parent).toBeUndefined();
       expect(((await (await get("/v1/models/owner%2Fb-lora")).json()) as { parent: string }).parent).toBe("owner/b");
 
+      // A key limited to the adapter uses and sees it alone; one limited to the base may not use the adapter.
+      const adapterOnly = keys.create({ name: "lora-user", models: ["owner/b-lora"] });
+      expect((await post({ model: "owner/b-lora", messages: [] }, { key: adapterOnly.key })).status).toBe(200);
+      expect((await post({ model: "owner/b", messages: [] }, { key: adapterOnly.key })).status).toBe(403);
+      const seen = (await (await router.handle(new Request("http://localhost:8000/v1/models", { headers: { authorization: `Bearer ${adapterOnly.key}` } }))).json()) as { data: Array<{ id: string }> };
+      expect(seen.data.map((model) => model.id)).toEqual(["owner/b-lora"]);
+      const baseOnly = keys.create({ name: "base-user", models: ["owner/b"] });
+      expect((await post({ model: "owner/b-lora", messages: [] }, { key: baseOnly.key })).status).toBe(403);
+
       const missing = await post({ model: "owner/other-lora", messages: [] });
       expect(missing.status).toBe(404);
       expect(((await missing.json()) as { error: { message: string } }).error.message).toContain("owner/b-lora");

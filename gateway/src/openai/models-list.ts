@@ -69,9 +69,9 @@ export function modelsList(routes: ServiceRoute[]): ServedModel[] {
     });
 }
 
-/** GET /v1/models (the list) or /v1/models/<id> (one entry, or 404), of the routes the caller may use. */
-export function modelsAnswer(path: string, visible: ServiceRoute[]): Response {
-  const list = modelsList(visible);
+/** GET /v1/models (the list) or /v1/models/<id> (one entry, or 404), of the models (and adapters) the caller may use. */
+export function modelsAnswer(path: string, routes: ServiceRoute[], allowed: (model: string) => boolean = () => true): Response {
+  const list = modelsList(routes).filter((model) => allowed(model.id));
   if (path === "/v1/models") return Response.json({ object: "list", data: list });
   let wanted: string;
   try {
@@ -79,8 +79,8 @@ export function modelsAnswer(path: string, visible: ServiceRoute[]): Response {
   } catch {
     return proxyError(400, "invalid_request", "The model id in the path is not valid percent-encoding: encode it with encodeURIComponent (owner%2Fname).");
   }
-  const resolved = resolveModel(wanted, visible);
+  const resolved = resolveModel(wanted, routes);
   const found = resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake" ? list.find((model) => model.id === resolved.repo) : undefined;
-  if (!found) return proxyError(404, "model_not_found", `The model '${wanted}' is not served. Served now: ${servedModels(visible).join(", ") || "none"}.`);
+  if (!found) return proxyError(404, "model_not_found", `The model '${wanted}' is not served. Served now: ${servedModels(routes).filter(allowed).join(", ") || "none"}.`);
   return Response.json(found);
 }
