@@ -84,6 +84,12 @@ describe("a base and its adapter from one service", () => {
     expect(reasons.some((reason) => reason.startsWith(`LoRA adapter ${LORA_GGUF} added`))).toBe(true);
   });
 
+  test("a deployment's replicas serve the same adapters (its dry run)", async () => {
+    const dry = await svc("run", "text-generation", TEXT_MODEL, "--adapter", LORA_GGUF, "--replicas", "1..2", "--dry-run");
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`--lora ${LORA_GGUF}=`);
+  });
+
   test("refused before anything starts: a PEFT adapter on the CPU runtime, an adapter added twice", async () => {
     const peft = await svc("run", "text-generation", TEXT_MODEL, "--adapter", LORA_PEFT, "--dry-run");
     expect(peft.code).not.toBe(0);
