@@ -12,6 +12,9 @@ import type { ApiError, ClusterGpus, Model, ModelFacts, Profile, RunRequest } fr
 import { planLaunch } from "../src/launch/planner";
 import { ServiceStore, type NewServiceRow } from "../src/db/service-store";
 import { addAdapter, removeAdapter } from "../src/services/adapter-changes";
+import { DeploymentStore } from "../src/db/deployment-store";
+import { changeDeploymentAdapter } from "../src/deployments/adapters";
+import { readDeploymentSpec, toDeploymentRecord } from "../src/deployments/records";
 import { readSpec, toServiceRecord } from "../src/services/records";
 import { plannerDeps } from "./planner-deps";
 import { GPUS } from "./gpu-partitions";
@@ -190,6 +193,39 @@ describe("svc adapter add|rm on a running service", () => {
     expect(readSpec(added).launch.args).toEqual(started);
   });
 
+  test("a deployment: every replica loads it (a stopped one from its next start), and so does the template of replicas to come; one event", async () => {
+    const deployments = new DeploymentStore(join(home, "services.db"));
+    const deploymentId = "eeee0000-0000-4000-8000-000000000001";
+    const spec = { job: {}, engineArgs: ["--threads", "1"], launch: { args: ["--threads", "1"], modelDir: ggufBase.modelDir, mounts: [{ source: home, target: home }] } };
+    deployments.insert(
+      {
+        id: deploymentId, name: "chat", task: "text-generation", model: ggufBase.repo, revision: ggufBase.revision, profile: "default", engine: "docker", status: "ACTIVE",
+        min: 0, max: 2, targetInflight: 4, scaleUpAfterSeconds: 30, scaleDownAfterSeconds: 600, routing: "least-busy", createdBy: "test", createdAt: now, updatedAt: now,
+        spec: JSON.stringify({ template: { name: "chat-1", task: "text-generation", model: ggufBase.repo, revision: ggufBase.revision, profile: "default", engine: "docker", runtime: "svc-text-generation:x", apiKey: "own-key", spec } }),
+      } as never,
+      { from: 0, to: 0, message: "created" },
+    );
+    const healthy = insert("ffff0000-0000-4000-8000-000000000001", { deploymentId });
+    const stopped = insert("ffff0000-0000-4000-8000-000000000002", { deploymentId, status: "STOPPED", host: null, port: null });
+    expect((await refusal(addAdapter(changes, healthy, ggufLora.repo))).message).toContain("is a replica of deployment");
+    const before = calls.length;
+    await changeDeploymentAdapter({ store: deployments, changes }, deployments.get(deploymentId)!, [healthy, stopped], ggufLora.repo, true);
+    expect(calls.length).toBe(before + 1);
+    expect(toServiceRecord(store.get(healthy.id)!).adapters).toEqual([ggufLora.repo]);
+    expect(toServiceRecord(store.get(stopped.id)!).adapters).toEqual([ggufLora.repo]);
+    expect(store.events(stopped.id).at(-1)!.reason).toBe(`LoRA adapter ${ggufLora.repo} added: served from the next start`);
+    const row = deployments.get(deploymentId)!;
+    expect(readDeploymentSpec(row).template.spec.launch.args).toEqual(launchArgs([ggufLora.repo]));
+    expect(toDeploymentRecord(row, [], { of: () => 0 } as never).adapters).toEqual([ggufLora.repo]);
+    expect(deployments.events(deploymentId).at(-1)!.message).toBe(`LoRA adapter ${ggufLora.repo} added: served by every replica, without a restart`);
+
+    await changeDeploymentAdapter({ store: deployments, changes }, deployments.get(deploymentId)!, [store.get(healthy.id)!, store.get(stopped.id)!], ggufLora.repo, false);
+    expect(calls.at(-1)).toMatchObject({ path: "/v1/unload_lora_adapter" });
+    expect(toDeploymentRecord(deployments.get(deploymentId)!, [], { of: () => 0 } as never).adapters).toBeUndefined();
+    const starting = insert("ffff0000-0000-4000-8000-000000000003", { deploymentId, status: "STARTING" });
+    expect((await refusal(changeDeploymentAdapter({ store: deployments, changes }, deployments.get(deploymentId)!, [starting], ggufLora.repo, true))).message).toContain("on their way up or down");
+  });
+
   test("refused: served already, not HEALTHY, a replica, another base's adapter, one it does not serve; vLLM without LoRA or above its rank", async () => {
     const served = [{ name: ggufLora.repo, path: join(ggufLora.modelDir, "lora.gguf"), rank: 8 }];
     const before = calls.length;
@@ -197,7 +233,7 @@ describe("svc adapter add|rm on a running service", () => {
     const serving = insert("bbbb0000-0000-4000-8000-000000000001", {}, launchArgs([ggufLora.repo]), served);
     cases.push([serving, () => addAdapter(changes, serving, ggufLora.repo), 409, "serves svc-tiny/tiny-llama-lora-gguf already"]);
     const starting = insert("bbbb0000-0000-4000-8000-000000000002", { status: "STARTING" });
-    cases.push([starting, () => addAdapter(changes, starting, ggufLora.repo), 409, "is STARTING: only a HEALTHY service"]);
+    cases.push([starting, () => addAdapter(changes, starting, ggufLora.repo), 409, "is STARTING: only a HEALTHY (or a stopped) service"]);
     const replica = insert("bbbb0000-0000-4000-8000-000000000003", { deploymentId: "dddd0000-0000-4000-8000-000000000001" });
     cases.push([replica, () => addAdapter(changes, replica, ggufLora.repo), 409, "is a replica of deployment"]);
     const plain = insert("bbbb0000-0000-4000-8000-000000000004");

@@ -81,6 +81,8 @@ export interface Operations {
   "GET /api/deployments/{ref}": { params: { ref: string }; response: DeploymentDetails };
   "PATCH /api/deployments/{ref}": { params: { ref: string }; body: ScaleRequest; response: DeploymentRecord };
   "POST /api/deployments/{ref}/stop": { params: { ref: string }; response: DeploymentRecord };
+  "POST /api/deployments/{ref}/adapters": { params: { ref: string }; body: { adapter: string }; response: DeploymentRecord };
+  "DELETE /api/deployments/{ref}/adapters": { params: { ref: string }; query: { adapter: string }; response: DeploymentRecord };
   "DELETE /api/deployments/{ref}": { params: { ref: string }; query: { force?: boolean }; response: DeploymentRecord };
   "GET /api/batches": { query: { status?: BatchStatus; all?: boolean }; response: BatchRecord[] };
   "POST /api/batches": { body: BatchRunRequest; response: BatchRunResponse };

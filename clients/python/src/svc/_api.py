@@ -182,6 +182,16 @@ def scale_deployment(ref: str, options: ScaleOptions) -> Call[DeploymentRecord]:
     return Call("PATCH", "/api/deployments/{ref}", DeploymentRecord, {"ref": ref}, body=scale_request(options))
 
 
+def add_deployment_adapter(ref: str, adapter: str) -> Call[DeploymentRecord]:
+    """Serves one more LoRA adapter on every replica of a deployment, and on those to come."""
+    return Call("POST", "/api/deployments/{ref}/adapters", DeploymentRecord, {"ref": ref}, body={"adapter": adapter})
+
+
+def remove_deployment_adapter(ref: str, adapter: str) -> Call[DeploymentRecord]:
+    """Stops serving a LoRA adapter on every replica of a deployment."""
+    return Call("DELETE", "/api/deployments/{ref}/adapters", DeploymentRecord, {"ref": ref}, _query(adapter=adapter))
+
+
 def stop_deployment(ref: str) -> Call[DeploymentRecord]:
     return Call("POST", "/api/deployments/{ref}/stop", DeploymentRecord, {"ref": ref})
 
@@ -294,7 +304,7 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     list_models, refresh_models, start_download, get_download, list_downloads,
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs, report_service_activity,
     add_service_adapter, remove_service_adapter,
-    list_deployments, get_deployment, scale_deployment, stop_deployment, remove_deployment,
+    list_deployments, get_deployment, scale_deployment, stop_deployment, remove_deployment, add_deployment_adapter, remove_deployment_adapter,
     run_batch, list_batches, get_batch, batch_results, stop_batch, resume_batch, remove_batch,
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
