@@ -5,7 +5,7 @@
  * while the service runs (the same container throughout); usage is recorded per adapter.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { LORA_GGUF, LORA_PEFT, runSvc, startAppWithTinyModels, TEXT_MODEL, type TinyApp } from "@svc/testing";
+import { LORA_GGUF, LORA_PEFT, runSvc, startAppWithTinyModels, TEXT_MODEL, waitForReplicas, type TinyApp } from "@svc/testing";
 
 let tiny: TinyApp;
 let id: string;
@@ -84,10 +84,22 @@ describe("a base and its adapter from one service", () => {
     expect(reasons.some((reason) => reason.startsWith(`LoRA adapter ${LORA_GGUF} added`))).toBe(true);
   });
 
-  test("a deployment's replicas serve the same adapters (its dry run)", async () => {
-    const dry = await svc("run", "text-generation", TEXT_MODEL, "--adapter", LORA_GGUF, "--replicas", "1..2", "--dry-run");
-    expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain(`--lora ${LORA_GGUF}=`);
+  test("a deployment's replicas serve its adapters; svc adapter rm|add on the deployment changes every replica in place", async () => {
+    const run = await svc("run", "text-generation", TEXT_MODEL, "--name", "lora-dep", "--replicas", "1..1", "--adapter", LORA_GGUF, "--threads", "1", "--ctx-size", "256");
+    expect(run.code, run.stderr).toBe(0);
+    const [replica] = (await waitForReplicas(tiny.client, "lora-dep", { healthy: 1 }, 180_000)).replicas;
+    expect(replica.adapters).toEqual([LORA_GGUF]);
+    const removed = await svc("adapter", "rm", "lora-dep", LORA_GGUF);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toContain("Deployment lora-dep serves");
+    expect((await tiny.client.deployments.get("lora-dep")).adapters).toBeUndefined();
+    const added = await svc("adapter", "add", "lora-dep", LORA_GGUF);
+    expect(added.code, added.stderr).toBe(0);
+    const details = await tiny.client.deployments.get("lora-dep");
+    expect(details.adapters).toEqual([LORA_GGUF]);
+    expect(details.replicas[0]).toMatchObject({ id: replica.id, handle: replica.handle, status: "HEALTHY", adapters: [LORA_GGUF] });
+    expect(details.events.at(-1)!.message).toContain(`LoRA adapter ${LORA_GGUF} added: served by every replica`);
+    await svc("stop", "lora-dep");
   });
 
   test("refused before anything starts: a PEFT adapter on the CPU runtime, an adapter added twice", async () => {
