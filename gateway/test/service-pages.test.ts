@@ -167,6 +167,14 @@ test("the services table dims ended services, which come after the live ones", (
   expect(table).toContain('<tr data-service-id="11111111-0000-4000-8000-000000000002" class="ended">');
 });
 
+test("a service's LoRA adapters: counted in the services table, named on its page", () => {
+  const service = { ...record("11111111-0000-4000-8000-000000000004", "HEALTHY"), adapters: ["acme/lora-a", "acme/lora-b"] };
+  const table = servicesTable([service], {}, { total: 1, version: "v" }).value;
+  expect(table).toContain('<small title="acme/lora-a, acme/lora-b">+2 LoRA adapters</small>');
+  const page = serviceDetailsPage({ service: { ...service, phases: { queued: null, starting: null, ready: null }, events: [] }, origin: "http://gw.test", tokenRequired: true, logs: { text: "" }, session: false, version: "v" });
+  expect(page).toContain("acme/lora-a, acme/lora-b (each a model of /v1)");
+});
+
 test("a service's page shows its svc URL and code examples only while it can answer: live, or stopped but on-demand", () => {
   const id = "11111111-0000-4000-8000-000000000003";
   const page = (status: ServiceRecord["status"], onDemand = false) => {
