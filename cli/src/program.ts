@@ -34,6 +34,7 @@ const GROUPS: Record<string, () => Promise<CommandGroup<CliContext & PromptingCo
   runtime: () => import("./commands/runtime").then((m) => m.runtimeGroup),
   key: () => import("./commands/key").then((m) => m.keyGroup),
   endpoint: () => import("./commands/endpoint").then((m) => m.endpointGroup),
+  adapter: () => import("./commands/adapter").then((m) => m.adapterGroup),
   batch: () => import("./commands/batch").then((m) => m.batchGroup),
   run: () => import("./commands/run").then((m) => m.runCommand),
 };

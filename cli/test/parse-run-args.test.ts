@@ -28,6 +28,13 @@ describe("svc run arguments", () => {
     expect(parsed).toMatchObject({ request: { name: "x", engineArgs: ["--top-k", "5", "--flag", "--name", "$(id)"] } });
   });
 
+  test("--adapter is repeatable and kept in order; speech-recognition has none", () => {
+    expect(parse(["text-generation", "acme/base", "--adapter", "acme/lora-a", "--adapter=acme/lora-b", "--top-k", "5"])).toMatchObject({
+      request: { adapters: ["acme/lora-a", "acme/lora-b"], engineArgs: ["--top-k", "5"] },
+    });
+    expect(() => parse(["speech-recognition", "acme/ears", "--adapter", "acme/lora"])).toThrow("--adapter");
+  });
+
   test("speech-recognition takes --input-dir and refuses unknown options", () => {
     expect(parse(["speech-recognition", "acme/ears", "--input-dir", "/data/in"])).toMatchObject({ request: { speechRecognition: { inputDir: "/data/in" } } });
     expect(() => parse(["speech-recognition", "acme/ears", "--top-k", "5"])).toThrow("unknown option --top-k for speech-recognition");

@@ -100,6 +100,7 @@ export const DeploymentRecord = Type.Object(
     coming: Type.Integer(),
     /** Requests in flight over all replicas, as the gateway last reported. */
     inFlight: Type.Integer(),
+    adapters: Type.Optional(Type.Array(Type.String(), { description: "The LoRA adapters its replicas serve on its model (svc run --adapter, svc adapter add|rm), each a model of /v1." })),
     createdBy: Type.String(),
     createdAt: Type.String({ format: "date-time" }),
     updatedAt: Type.String({ format: "date-time" }),

@@ -20,6 +20,7 @@ export const Placement = Type.Object(
     memory: Type.Object({
       weightBytes: Type.Integer({ minimum: 0 }),
       visionTowerBytes: Type.Optional(Type.Integer({ minimum: 0, description: "A vision-language model's vision tower and projector, part of weightBytes (from the safetensors headers)." })),
+      adapterBytes: Type.Optional(Type.Integer({ minimum: 0, description: "The LoRA adapters served beside the model (--adapter), all at once: their A and B matrices in 16 bits." })),
       kvCacheBytes: Type.Integer({ minimum: 0 }),
       overheadBytes: Type.Integer({ minimum: 0 }),
       usableBytesPerGpu: Type.Integer({ minimum: 0, description: "GPU memory × the engine's utilisation." }),

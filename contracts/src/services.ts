@@ -123,6 +123,19 @@ export const RUN_TARGET_FIELDS = {
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
 };
 
+/** `--adapter NAME` (repeatable): LoRA adapters of the registry served on the run's model. */
+export const RunAdapters = Type.Array(Type.String({ minLength: 1, maxLength: 256, description: "An adapter's repo id, <owner>/<name>, as the registry lists it." }), {
+  maxItems: 32,
+  description: "LoRA adapters (repo ids of the registry, on the same profile) served on the model, each a model of /v1 under its repo id. Each is checked against the model before anything starts.",
+});
+
+/** Body of POST /api/services/{ref}/adapters and query of DELETE (`svc adapter add|rm SERVICE ADAPTER`). */
+export const AdapterChange = Type.Object(
+  { adapter: Type.String({ minLength: 1, maxLength: 256, description: "The adapter's repo id, as the registry lists it (and /v1 serves it)." }) },
+  { $id: "AdapterChange", additionalProperties: false },
+);
+export type AdapterChange = Static<typeof AdapterChange>;
+
 /** Body of POST /api/services (`svc run`). */
 export const RunRequest = Type.Object(
   {
@@ -144,6 +157,7 @@ export const RunRequest = Type.Object(
     gracePeriod: Type.Optional(GracePeriod),
     image: Type.Optional(ImageRef),
     scaling: Type.Optional(ScalingRequest),
+    adapters: Type.Optional(RunAdapters),
   },
   {
     $id: "RunRequest",
@@ -210,6 +224,7 @@ export const ServiceRecord = Type.Object({
   runningSeconds: Type.Optional(Type.Number({ description: "How long the engine has run it, over all its runs (from STARTING until it stopped); in lists and details." })),
   gpuHours: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: "Slurm: GPUs allocated (GRES per node) × running hours; null on Docker." })),
   deployment: Type.Optional(Type.Union([Type.String({ format: "uuid" }), Type.Null()], { description: "The deployment this service is a replica of (svc run --replicas), else null." })),
+  adapters: Type.Optional(Type.Array(Type.String(), { description: "The LoRA adapters it serves on its model (svc run --adapter), each a model of /v1 under its repo id." })),
 }, { $id: "ServiceRecord" });
 export type ServiceRecord = Static<typeof ServiceRecord>;
 

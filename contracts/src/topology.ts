@@ -78,4 +78,6 @@ export interface ServiceRoute {
    * (outside endpoints): not known, never queued.
    */
   capacity?: number | null;
+  /** The LoRA adapters it serves on its model (repo ids): a request naming one goes to this service. */
+  adapters?: string[];
 }

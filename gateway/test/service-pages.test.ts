@@ -104,6 +104,10 @@ test("the launch form: registry choices, API messages next to their field (escap
   expect(gpuHtml).toContain("--tp-size 2");
   const misspelt = await (await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", engine: "vllm", gres: "1", engineArgs: "--max-modle-len\n4096" }))).text();
   expect(misspelt).toContain("Did you mean --max-model-len");
+  // An adapter the registry lacks: the refusal next to the adapters field.
+  const adapter = await (await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", adapters: "acme/no-such-lora\n" }))).text();
+  expect(adapter).toContain('id="err-adapters"');
+  expect(adapter).toContain("--adapter acme/no-such-lora is not in the registry of profile default");
   const badEngine = await (await fetch(`${app.url}/services/new`, form({ ...launch, action: "preview", engine: "tgi" }))).text();
   expect(badEngine).toContain("choose vLLM or SGLang");
   expect(await new SvcClient({ baseUrl: app.url }).services.list({ all: true })).toEqual([]);
@@ -161,6 +165,14 @@ test("the services table dims ended services, which come after the live ones", (
   const table = servicesTable([record("11111111-0000-4000-8000-000000000001", "HEALTHY"), record("11111111-0000-4000-8000-000000000002", "FAILED")], {}, { total: 2, version: "v" }).value;
   expect(table).toContain('<tr data-service-id="11111111-0000-4000-8000-000000000001" >');
   expect(table).toContain('<tr data-service-id="11111111-0000-4000-8000-000000000002" class="ended">');
+});
+
+test("a service's LoRA adapters: counted in the services table, named on its page", () => {
+  const service = { ...record("11111111-0000-4000-8000-000000000004", "HEALTHY"), adapters: ["acme/lora-a", "acme/lora-b"] };
+  const table = servicesTable([service], {}, { total: 1, version: "v" }).value;
+  expect(table).toContain('<small title="acme/lora-a, acme/lora-b">+2 LoRA adapters</small>');
+  const page = serviceDetailsPage({ service: { ...service, phases: { queued: null, starting: null, ready: null }, events: [] }, origin: "http://gw.test", tokenRequired: true, logs: { text: "" }, session: false, version: "v" });
+  expect(page).toContain("acme/lora-a, acme/lora-b (each a model of /v1)");
 });
 
 test("a service's page shows its svc URL and code examples only while it can answer: live, or stopped but on-demand", () => {

@@ -399,3 +399,40 @@ describe("on-demand services behind /v1", () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain("PENDING: Resources");
   });
 });
+
+describe("LoRA adapters as models of /v1", () => {
+  test("an adapter's repo id goes to the service serving it, the body unchanged; /v1/models lists it with its base; usage names the adapter", async () => {
+    const before = routes;
+    setRoutes([...before.filter((each) => each.id !== "id-b"), { ...route("id-b", "b", "owner/b", b.url, "HEALTHY", "fedcba9876543210"), adapters: ["owner/b-lora"] }]);
+    try {
+      const response = await post({ model: "owner/b-lora", messages: [] });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-svc-service")).toBe("id-b");
+      await response.json();
+      expect(b.seen.at(-1)!.body.model).toBe("owner/b-lora");
+      expect((await lastOutcome()).model).toBe("owner/b-lora");
+
+      const get = (path: string) => router.handle(new Request(`http://localhost:8000${path}`, { headers: { authorization: `Bearer ${TOKEN}` } }));
+      const list = (await (await get("/v1/models")).json()) as { data: Array<{ id: string; parent?: string; root?: string; replicas: number }> };
+      expect(list.data.map((model) => model.id)).toEqual(["owner/a", "owner/b", "owner/b-lora"]);
+      expect(list.data[2]).toMatchObject({ parent: "owner/b", root: "owner/b", replicas: 1 });
+      expect(list.data[1].parent).toBeUndefined();
+      expect(((await (await get("/v1/models/owner%2Fb-lora")).json()) as { parent: string }).parent).toBe("owner/b");
+
+      // A key limited to the adapter uses and sees it alone; one limited to the base may not use the adapter.
+      const adapterOnly = keys.create({ name: "lora-user", models: ["owner/b-lora"] });
+      expect((await post({ model: "owner/b-lora", messages: [] }, { key: adapterOnly.key })).status).toBe(200);
+      expect((await post({ model: "owner/b", messages: [] }, { key: adapterOnly.key })).status).toBe(403);
+      const seen = (await (await router.handle(new Request("http://localhost:8000/v1/models", { headers: { authorization: `Bearer ${adapterOnly.key}` } }))).json()) as { data: Array<{ id: string }> };
+      expect(seen.data.map((model) => model.id)).toEqual(["owner/b-lora"]);
+      const baseOnly = keys.create({ name: "base-user", models: ["owner/b"] });
+      expect((await post({ model: "owner/b-lora", messages: [] }, { key: baseOnly.key })).status).toBe(403);
+
+      const missing = await post({ model: "owner/other-lora", messages: [] });
+      expect(missing.status).toBe(404);
+      expect(((await missing.json()) as { error: { message: string } }).error.message).toContain("owner/b-lora");
+    } finally {
+      setRoutes(before);
+    }
+  });
+});

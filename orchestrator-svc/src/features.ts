@@ -102,7 +102,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     inFlight,
   });
   const deploymentStore = new DeploymentStore(join(ctx.dataDir, "orchestrator.db"));
-  const deployments = new DeploymentsService({ store: deploymentStore, services: store, replicas: services, inFlight, wake: () => reconciler.wake(), log: (message) => console.log(`[deployments] ${message}`) });
+  const deployments = new DeploymentsService({ store: deploymentStore, services: store, replicas: services, inFlight, planner, wake: () => reconciler.wake(), log: (message) => console.log(`[deployments] ${message}`) });
   scaling.scaler = scalerOf({ deployments: deploymentStore, services: store, inFlight, starts: deployments, stops: services, now: Date.now, log: (message) => console.log(`[scaler] ${message}`) });
   reconciler.start();
   const reachability = new EngineReachability({ docker: dockerApi, profiles: () => client.profiles.list(), slurmFor: (profile) => engines.slurmFor(profile) });

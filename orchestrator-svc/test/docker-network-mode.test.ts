@@ -57,3 +57,12 @@ test("vLLM takes the key from its environment, set from the mounted file by a sh
   const words = dockerRunWords(config);
   expect(words.slice(words.indexOf("--entrypoint"), words.indexOf("--entrypoint") + 4)).toEqual(["--entrypoint", "/bin/sh", "vllm/vllm-openai:latest", "-c"]);
 });
+
+test("vLLM started with LoRA adapters may load more while it runs: VLLM_ALLOW_RUNTIME_LORA_UPDATING in its environment; without adapters, not", () => {
+  const spec = (args: string[]) => ({ serviceId: crypto.randomUUID(), name: "n", task: "text-generation" as const, image: "vllm/vllm-openai:latest", args, modelDir: "/m", job: {} });
+  const options = { network: "host" as const, homeLabel: "h", user: "10001:10001" };
+  const withLora = containerConfig(spec(["--enable-lora", "--lora-modules", "acme/a=/models/a"]), 41234, options);
+  expect(withLora.body.Env).toContain("VLLM_ALLOW_RUNTIME_LORA_UPDATING=True");
+  expect(dockerRunWords(withLora).join(" ")).toContain("--env VLLM_ALLOW_RUNTIME_LORA_UPDATING=True");
+  expect(containerConfig(spec(["--served-model-name", "m"]), 41234, options).body.Env.some((variable) => variable.startsWith("VLLM_ALLOW_RUNTIME_LORA_UPDATING"))).toBe(false);
+});

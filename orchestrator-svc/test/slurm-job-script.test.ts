@@ -138,6 +138,9 @@ describe("renderJobScript", () => {
     expect(script).toContain("\numask 077\n");
     expect(script).toContain("SVC_API_KEY=$(cat api_key) || {");
     expect(script).toContain("\nexport SVC_API_KEY\n");
+    const lora = renderJobScript(spec({ image: "vllm/vllm-openai:latest", args: ["--enable-lora", "--lora-modules", "acme/a=/models/a"] }), bare);
+    expect(lora).toContain("\nexport VLLM_ALLOW_RUNTIME_LORA_UPDATING=True\n");
+    expect(lora).toContain("--lora-modules acme/a=/models/a\n");
     const vllm = renderJobScript(spec({ apiKey: "k", image: "vllm/vllm-openai:latest" }), bare);
     expect(vllm).toContain("VLLM_API_KEY=$(cat api_key)");
     expect(renderJobScript(spec(), bare)).not.toContain("api_key");

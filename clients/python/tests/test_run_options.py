@@ -62,3 +62,12 @@ def test_app_info_names_the_images(client: svc.Svc) -> None:
     assert images[("text-generation", "sglang")].image == "lmsysorg/sglang:v0.5.5"
     assert images[("text-generation", "vllm")].set_by is None
     assert {image.task for image in client.images()} == {"text-generation", "speech-recognition"}
+
+
+def test_adapters_are_a_list_of_repo_ids_in_the_request_body() -> None:
+    from svc.run_options import run_request
+
+    body = run_request("text-generation", "svc-tiny/tiny-llama-gguf", {"adapter": ["svc-tiny/tiny-llama-lora-gguf"]})
+    assert body["adapters"] == ["svc-tiny/tiny-llama-lora-gguf"]
+    with pytest.raises(TypeError, match="adapter must be a list"):
+        run_request("text-generation", "svc-tiny/tiny-llama-gguf", {"adapter": "svc-tiny/tiny-llama-lora-gguf"})

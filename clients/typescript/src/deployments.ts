@@ -24,6 +24,16 @@ export class DeploymentsApi {
     return this.client.call("PATCH /api/deployments/{ref}", { params: { ref }, body: request });
   }
 
+  /** Serves one more LoRA adapter on every replica, and on those to come, without a restart. */
+  addAdapter(ref: string, adapter: string): Promise<DeploymentRecord> {
+    return this.client.call("POST /api/deployments/{ref}/adapters", { params: { ref }, body: { adapter } });
+  }
+
+  /** Stops serving a LoRA adapter on every replica. */
+  removeAdapter(ref: string, adapter: string): Promise<DeploymentRecord> {
+    return this.client.call("DELETE /api/deployments/{ref}/adapters", { params: { ref }, query: { adapter } });
+  }
+
   stop(ref: string): Promise<DeploymentRecord> {
     return this.client.call("POST /api/deployments/{ref}/stop", { params: { ref } });
   }

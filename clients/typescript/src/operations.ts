@@ -76,12 +76,16 @@ export interface Operations {
   "DELETE /api/services/{ref}": { params: { ref: string }; query: { force?: boolean }; response: ServiceRecord };
   "POST /api/services/{ref}/stop": { params: { ref: string }; response: ServiceRecord };
   "POST /api/services/{ref}/restart": { params: { ref: string }; query: { onDemand?: boolean }; response: ServiceRecord };
+  "POST /api/services/{ref}/adapters": { params: { ref: string }; body: { adapter: string }; response: ServiceRecord };
+  "DELETE /api/services/{ref}/adapters": { params: { ref: string }; query: { adapter: string }; response: ServiceRecord };
   "POST /api/services/activity": { body: ActivityReport; response: { recorded: number } };
   "GET /api/services/{ref}/logs": { params: { ref: string }; query: { follow?: boolean; tail?: number }; response: string };
   "GET /api/deployments": { query: { all?: boolean }; response: DeploymentRecord[] };
   "GET /api/deployments/{ref}": { params: { ref: string }; response: DeploymentDetails };
   "PATCH /api/deployments/{ref}": { params: { ref: string }; body: ScaleRequest; response: DeploymentRecord };
   "POST /api/deployments/{ref}/stop": { params: { ref: string }; response: DeploymentRecord };
+  "POST /api/deployments/{ref}/adapters": { params: { ref: string }; body: { adapter: string }; response: DeploymentRecord };
+  "DELETE /api/deployments/{ref}/adapters": { params: { ref: string }; query: { adapter: string }; response: DeploymentRecord };
   "DELETE /api/deployments/{ref}": { params: { ref: string }; query: { force?: boolean }; response: DeploymentRecord };
   "GET /api/batches": { query: { status?: BatchStatus; all?: boolean }; response: BatchRecord[] };
   "POST /api/batches": { body: BatchRunRequest; response: BatchRunResponse };

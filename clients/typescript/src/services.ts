@@ -36,6 +36,16 @@ export class ServicesApi extends WorkloadsApi<"/api/services"> {
     return this.client.call("POST /api/services/{ref}/restart", { params: { ref }, query: { onDemand: options.onDemand || undefined } });
   }
 
+  /** Serves one more LoRA adapter (a repo id of the registry) on a running service, without a restart. */
+  addAdapter(ref: string, adapter: string): Promise<ServiceRecord> {
+    return this.client.call("POST /api/services/{ref}/adapters", { params: { ref }, body: { adapter } });
+  }
+
+  /** Stops serving a LoRA adapter (at once while the service runs). */
+  removeAdapter(ref: string, adapter: string): Promise<ServiceRecord> {
+    return this.client.call("DELETE /api/services/{ref}/adapters", { params: { ref }, query: { adapter } });
+  }
+
   /** The gateway's report of when it last passed a request to each service (the idle clocks). */
   reportActivity(report: ActivityReport): Promise<{ recorded: number }> {
     return this.client.call("POST /api/services/activity", { body: report });

@@ -17,20 +17,34 @@ export interface ServedModel {
   /** HEALTHY services of this model. */
   replicas: number;
   services: Array<{ id: string; name: string; revision: string; status: string; profile: string; reason?: string | null }>;
+  /** A LoRA adapter: the model it is served on (the newest service's), as vLLM lists an adapter's `parent` and `root`. */
+  parent?: string;
+  root?: string;
 }
 
-/** /v1/models: one entry per repo id with a live service (not one being stopped), sorted by id. */
+/**
+ * /v1/models: one entry per repo id with a live service (not one being stopped), and one per LoRA
+ * adapter such a service serves (with its base as `parent` and `root`), sorted by id.
+ */
 export function modelsList(routes: ServiceRoute[]): ServedModel[] {
   const byRepo = new Map<string, ServiceRoute[]>();
+  const adapters = new Set<string>();
+  const add = (name: string, route: ServiceRoute) => byRepo.set(name, [...(byRepo.get(name) ?? []), route]);
   for (const route of routes) {
     if (route.status === "STOPPING") continue;
-    byRepo.set(route.model, [...(byRepo.get(route.model) ?? []), route]);
+    add(route.model, route);
+    for (const adapter of route.adapters ?? []) {
+      if (adapter === route.model) continue;
+      adapters.add(adapter);
+      add(adapter, route);
+    }
   }
   return [...byRepo.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([repo, services]) => {
       const newest = [...services].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
       const status = READINESS_ORDER.find((candidate) => services.some((service) => service.status === candidate)) ?? newest.status;
+      const base = adapters.has(repo) && newest.model !== repo ? { parent: newest.model, root: newest.model } : {};
       return {
         id: repo,
         object: "model",
@@ -50,13 +64,14 @@ export function modelsList(routes: ServiceRoute[]): ServedModel[] {
           profile: service.profile,
           ...(service.outside ? { reason: service.outside.reason } : {}),
         })),
+        ...base,
       };
     });
 }
 
-/** GET /v1/models (the list) or /v1/models/<id> (one entry, or 404), of the routes the caller may use. */
-export function modelsAnswer(path: string, visible: ServiceRoute[]): Response {
-  const list = modelsList(visible);
+/** GET /v1/models (the list) or /v1/models/<id> (one entry, or 404), of the models (and adapters) the caller may use. */
+export function modelsAnswer(path: string, routes: ServiceRoute[], allowed: (model: string) => boolean = () => true): Response {
+  const list = modelsList(routes).filter((model) => allowed(model.id));
   if (path === "/v1/models") return Response.json({ object: "list", data: list });
   let wanted: string;
   try {
@@ -64,8 +79,8 @@ export function modelsAnswer(path: string, visible: ServiceRoute[]): Response {
   } catch {
     return proxyError(400, "invalid_request", "The model id in the path is not valid percent-encoding: encode it with encodeURIComponent (owner%2Fname).");
   }
-  const resolved = resolveModel(wanted, visible);
+  const resolved = resolveModel(wanted, routes);
   const found = resolved.kind === "ready" || resolved.kind === "starting" || resolved.kind === "wake" ? list.find((model) => model.id === resolved.repo) : undefined;
-  if (!found) return proxyError(404, "model_not_found", `The model '${wanted}' is not served. Served now: ${servedModels(visible).join(", ") || "none"}.`);
+  if (!found) return proxyError(404, "model_not_found", `The model '${wanted}' is not served. Served now: ${servedModels(routes).filter(allowed).join(", ") || "none"}.`);
   return Response.json(found);
 }

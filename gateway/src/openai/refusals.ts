@@ -9,7 +9,7 @@ export const RETRY_AFTER_SECONDS = "5";
 export function notServed(resolved: Exclude<Resolution, { kind: "ready" } | { kind: "wake" }>, model: string, routes: ServiceRoute[], caller: Caller): { response: Response; model: string; served: boolean } {
   switch (resolved.kind) {
     case "unknown": {
-      const served = servedModels(routes.filter((route) => mayUse(caller, route.model)));
+      const served = servedModels(routes).filter((repo) => mayUse(caller, repo));
       return { response: proxyError(404, "model_not_found", `The model '${model}' is not served. Served now: ${served.length ? served.join(", ") : "none"} (svc run starts one).`), model, served: false };
     }
     case "down":

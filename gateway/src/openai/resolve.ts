@@ -14,7 +14,8 @@ const ready = (route: ServiceRoute) => route.status === "HEALTHY" && route.url !
 
 /**
  * The services a request's `model` names: a repo id (`owner/name`), `owner/name@revision` (a
- * unique prefix of the revision is enough), or a service's name or id. svc's own services come
+ * unique prefix of the revision is enough), a service's name or id, or a LoRA adapter's repo id
+ * (the services that serve it on their model; `repo` is then the adapter's). svc's own services come
  * first: an outside endpoint's model is used only while none of svc's services of it is HEALTHY
  * (then it answers at once, rather than waiting for one of svc's on its way up).
  */
@@ -30,22 +31,31 @@ export function resolveModel(model: string, routes: ServiceRoute[]): Resolution 
   } else {
     matches = routes.filter((route) => route.model === model);
     if (matches.length === 0) matches = routes.filter((route) => route.name === model || route.id === model);
+    if (matches.length === 0) {
+      const serving = routes.filter((route) => route.adapters?.includes(model));
+      if (serving.length > 0) return resolveAmong(serving, () => model);
+    }
   }
+  return resolveAmong(matches, (route) => route.model);
+}
+
+/** What `matches` (the services of one model) answer now; `repoOf`: the model's name as the request's outcome records it. */
+function resolveAmong(matches: ServiceRoute[], repoOf: (route: ServiceRoute) => string): Resolution {
   const healthy = matches.filter(ready);
   const own = healthy.filter((route) => !route.outside);
-  if (own.length > 0) return { kind: "ready", repo: own[0].model, services: own };
-  if (healthy.length > 0) return { kind: "ready", repo: healthy[0].model, services: healthy };
+  if (own.length > 0) return { kind: "ready", repo: repoOf(own[0]), services: own };
+  if (healthy.length > 0) return { kind: "ready", repo: repoOf(healthy[0]), services: healthy };
   const newest = (candidates: ServiceRoute[]) => [...candidates].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
   const coming = matches.filter((route) => !route.outside && isComing(route.status));
   const awaited = coming.filter((route) => route.waits);
-  if (awaited.length > 0) return { kind: "wake", repo: awaited[0].model, service: newest(awaited) };
-  if (coming.length > 0) return { kind: "starting", repo: coming[0].model, services: coming };
+  if (awaited.length > 0) return { kind: "wake", repo: repoOf(awaited[0]), service: newest(awaited) };
+  if (coming.length > 0) return { kind: "starting", repo: repoOf(coming[0]), services: coming };
   const dormant = matches.filter((route) => !route.outside && route.onDemand && (isDormant(route.status) || route.status === "STOPPING"));
-  if (dormant.length > 0) return { kind: "wake", repo: dormant[0].model, service: newest(dormant) };
+  if (dormant.length > 0) return { kind: "wake", repo: repoOf(dormant[0]), service: newest(dormant) };
   const down = matches.filter((route) => route.outside);
-  if (down.length > 0) return { kind: "down", repo: down[0].model, reasons: down.map((route) => `endpoint ${route.name}: ${route.outside!.reason ?? route.status}`) };
+  if (down.length > 0) return { kind: "down", repo: repoOf(down[0]), reasons: down.map((route) => `endpoint ${route.name}: ${route.outside!.reason ?? route.status}`) };
   return { kind: "unknown" };
 }
 
-/** The repo ids served now (by a HEALTHY service), sorted. */
-export const servedModels = (routes: ServiceRoute[]) => [...new Set(routes.filter(ready).map((route) => route.model))].sort();
+/** The repo ids served now (by a HEALTHY service), its adapters' included, sorted. */
+export const servedModels = (routes: ServiceRoute[]) => [...new Set(routes.filter(ready).flatMap((route) => [route.model, ...(route.adapters ?? [])]))].sort();

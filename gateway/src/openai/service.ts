@@ -183,6 +183,6 @@ export class OpenAiRouter {
     } catch {
       return catalogDown();
     }
-    return modelsAnswer(path, routes.filter((route) => mayUse(caller, route.model)));
+    return modelsAnswer(path, routes, (model) => mayUse(caller, model));
   }
 }

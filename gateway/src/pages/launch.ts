@@ -36,6 +36,7 @@ const LaunchForm = t.Object(
     engine: text(16),
     disableCustomKernels: text(8),
     engineArgs: text(65536),
+    adapters: text(16384),
     inputDir: text(4096),
     idleStop: text(32),
     onDemand: text(8),
@@ -187,6 +188,8 @@ export function runRequest(values: LaunchFormValues): { request?: RunRequest; er
     else if (engine) return { error: { field: "engine", message: `Engine "${engine}": choose vLLM or SGLang, or leave it unset.` } };
     const args = (values.engineArgs ?? "").split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
     if (args.length) request.engineArgs = args;
+    const adapters = (values.adapters ?? "").split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+    if (adapters.length) request.adapters = adapters;
   } else if (clean("inputDir")) {
     request.speechRecognition = { inputDir: clean("inputDir") };
   }

@@ -89,7 +89,9 @@ export class ResponsesApi {
       if ("refusal" in checked) return refused(checked.refusal);
       const origins = chatMessageOrigins(checked.request.instructions, history);
       const origin = messageOrigin(origins, history.length - inputItems(checked.request.input).length, typeof checked.request.input === "string");
-      chosen = { native: false, history, started: startedResponse(checked.request, service.model), origin };
+      // A LoRA adapter's request is answered in its name, as vLLM answers it.
+      const model = service.adapters?.includes(checked.request.model) ? checked.request.model : service.model;
+      chosen = { native: false, history, started: startedResponse(checked.request, model), origin };
       return { path: "/v1/chat/completions", json: toChatRequest(checked.request, history) };
     });
     if (chosen && !chosen.native && !upstream.ok) return responsesRefusal(upstream, chosen.origin);

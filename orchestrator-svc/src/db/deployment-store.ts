@@ -6,7 +6,7 @@ import { likePrefix, MIGRATIONS } from "./workload-store";
 
 export type DeploymentRow = typeof schema.deployments.$inferSelect;
 /** What PATCH (svc scale) and stop may change. */
-export type DeploymentPatch = Partial<Pick<DeploymentRow, "status" | "min" | "max" | "targetInflight" | "scaleUpAfterSeconds" | "scaleDownAfterSeconds" | "routing">>;
+export type DeploymentPatch = Partial<Pick<DeploymentRow, "spec" | "status" | "min" | "max" | "targetInflight" | "scaleUpAfterSeconds" | "scaleDownAfterSeconds" | "routing">>;
 
 /** The deployments (replica sets) and their scaling events, in the orchestrator's SQLite file beside the services. */
 export class DeploymentStore {

@@ -18,7 +18,7 @@ export function withoutApiKey(args: string[]): string[] {
 export type ServiceRow = typeof schema.services.$inferSelect;
 export type NewServiceRow = typeof schema.services.$inferInsert;
 /** Fields a transition may change besides the status. */
-export type ServicePatch = Partial<Pick<ServiceRow, "reason" | "host" | "port" | "handle" | "runtime" | "lastRequestAt" | "endsAt" | "generation" | "successor" | "drainingSince">>;
+export type ServicePatch = Partial<Pick<ServiceRow, "spec" | "reason" | "host" | "port" | "handle" | "runtime" | "lastRequestAt" | "endsAt" | "generation" | "successor" | "drainingSince">>;
 
 export type ListFilter = WorkloadListFilter<ServiceStatus>;
 

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
-import { DeploymentDetails, DeploymentRecord, ScaleRequest } from "@svc/contracts";
+import { AdapterChange, DeploymentDetails, DeploymentRecord, ScaleRequest } from "@svc/contracts";
+import { AdapterQuery } from "../services/model";
 import { operation } from "@svc/platform";
 import { ENGINE_ERRORS, workloadDocs } from "../workloads/route-docs";
 import { DEPLOYMENT_WORDS, type DeploymentsService } from "./service";
@@ -41,6 +42,28 @@ export function deploymentsController(deployments: DeploymentsService) {
         ok: { 200: DeploymentRecord },
         engine: ENGINE_ERRORS,
         conflicts: "or it is already stopped",
+      }),
+    })
+    .post("/:ref/adapters", ({ params, body }) => deployments.changeAdapter(params.ref, body.adapter, true), {
+      params: DeploymentRefParams,
+      body: AdapterChange,
+      ...docs.onRef("addDeploymentAdapter", {
+        summary: "Serve one more LoRA adapter on every replica of a deployment, and on those to come, without a restart (an event of the deployment)",
+        ok: { 200: DeploymentRecord },
+        engine: { 400: "The adapter does not fit the model, or the engine as it was started; `field` names `adapter`.", 502: "A replica refused to load it, or did not answer." },
+        missing: "Or the adapter is not in the registry of the deployment's profile (`adapter_not_found`).",
+        conflicts: "or a replica is on its way up or down, the deployment serves the adapter already, or its engine was started without LoRA",
+      }),
+    })
+    .delete("/:ref/adapters", ({ params, query }) => deployments.changeAdapter(params.ref, query.adapter, false), {
+      params: DeploymentRefParams,
+      query: AdapterQuery,
+      ...docs.onRef("removeDeploymentAdapter", {
+        summary: "Stop serving a LoRA adapter on every replica of a deployment (at once on those running), an event of the deployment",
+        ok: { 200: DeploymentRecord },
+        engine: { 502: "A replica refused to unload it, or did not answer." },
+        missing: "Or the deployment does not serve that adapter.",
+        conflicts: "or a replica is on its way up or down",
       }),
     })
     .delete("/:ref", ({ params, query }) => deployments.remove(params.ref, query.force ?? false), {

@@ -31,6 +31,12 @@ export function defaultTargetInflight(runtime: string, engineArgs: string[]): nu
 }
 
 /** A deployment as the API shows it, with its replicas' counts now. */
+/** The adapters the deployment's template serves (its replicas and those to come). */
+function adaptersOf(row: DeploymentRow): Pick<DeploymentRecord, "adapters"> {
+  const adapters = readDeploymentSpec(row).template.spec.adapters;
+  return adapters?.length ? { adapters } : {};
+}
+
 export function toDeploymentRecord(row: DeploymentRow, replicas: ServiceRow[], inFlight: InFlightCounts): DeploymentRecord {
   return {
     id: row.id,
@@ -50,6 +56,7 @@ export function toDeploymentRecord(row: DeploymentRow, replicas: ServiceRow[], i
     healthy: replicas.filter(isServing).length,
     coming: replicas.filter(isComing).length,
     inFlight: replicas.reduce((sum, replica) => sum + inFlight.of(replica.id), 0),
+    ...adaptersOf(row),
     createdBy: row.createdBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

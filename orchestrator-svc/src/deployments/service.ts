@@ -11,6 +11,8 @@ import { DEPLOYMENT_STOPPED } from "../reconciler/idle";
 import type { InFlightCounts } from "./in-flight";
 import { defaultTargetInflight, isDraining, isLiveReplica, readDeploymentSpec, toDeploymentRecord, type DeploymentSpec } from "./records";
 import { readScale, readScaling } from "./scaling-request";
+import { changeDeploymentAdapter } from "./adapters";
+import type { AdapterChangeDeps } from "../services/adapter-changes";
 
 export const DEPLOYMENT_WORDS: WorkloadWords = { one: "deployment", many: "deployments", cli: "svc" };
 /** The reason a replica left STOPPED at MIN 0 keeps until a request starts it. */
@@ -24,6 +26,8 @@ export interface DeploymentsDeps {
   /** Plans, records, submits, restarts, stops and removes the replicas, as for any service. */
   replicas: Pick<ServicesService, "plan" | "insertRecord" | "submitRecord" | "restart" | "stopWithReason" | "remove">;
   inFlight: InFlightCounts;
+  /** The registry and profiles an adapter change is checked against (svc adapter add|rm). */
+  planner?: AdapterChangeDeps["planner"];
   wake(): void;
   log?(message: string): void;
 }
@@ -182,6 +186,14 @@ export class DeploymentsService {
 
   private replicasOf(row: DeploymentRow): ServiceRow[] {
     return this.deps.services.replicasOf([row.id]).get(row.id) ?? [];
+  }
+
+  /** svc adapter add|rm on a deployment: every replica, and the replicas to come (see deployments/adapters.ts). */
+  async changeAdapter(ref: string, adapter: string, add: boolean): Promise<DeploymentRecord> {
+    const row = this.resolve(ref);
+    if (!this.deps.planner) throw new Error("the deployments service was made without the planner its adapter changes need");
+    await changeDeploymentAdapter({ store: this.deps.store, changes: { store: this.deps.services, planner: this.deps.planner } }, row, this.replicasOf(row), adapter, add);
+    return this.record(this.deps.store.get(row.id)!);
   }
 
   private record(row: DeploymentRow): DeploymentRecord {

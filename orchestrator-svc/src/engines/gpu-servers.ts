@@ -1,4 +1,4 @@
-import type { GpuEngine, Placement } from "@svc/contracts";
+import type { GpuEngine, InferenceServer, Placement } from "@svc/contracts";
 import { ENGINE_OPTIONS } from "./options/check";
 
 /** What svc needs to know of each GPU text-generation server: how it is started and which of its options svc sets. */
@@ -60,6 +60,15 @@ export const SGLANG_WITH_KEY =
 export function serverProgram(engine: GpuEngine, withKey: boolean): string[] {
   if (engine === "sglang" && withKey) return ["python3", "-c", SGLANG_WITH_KEY];
   return ["python3", "-m", GPU_SERVERS[engine].module];
+}
+
+/**
+ * What the server's environment needs beyond its key: vLLM started with LoRA adapters may load and
+ * unload them while it runs (`/v1/load_lora_adapter`, `svc adapter add|rm`) only with
+ * VLLM_ALLOW_RUNTIME_LORA_UPDATING set; SGLang and svc's runtime need nothing.
+ */
+export function serverEnvironment(server: InferenceServer, args: readonly string[]): Record<string, string> {
+  return server === "vllm" && args.includes("--enable-lora") ? { VLLM_ALLOW_RUNTIME_LORA_UPDATING: "True" } : {};
 }
 
 /** The long names of the options in `args` (as the engine reads them: aliases, `=value`, vLLM's `_`). */

@@ -25,14 +25,14 @@ function searchable(gpus: ClusterGpus, request: RunRequest, job: JobOptions): Gp
  * user's own checked. A CPU partition keeps the CPU runtime, as before. `slurm`: the job takes a
  * partition (a local profile's Docker host has none): the placement's, unless the run names one.
  */
-export function gpuLaunch(request: RunRequest, job: JobOptions, model: Model, gpus: ClusterGpus | null, slurm: boolean, engine: GpuEngine): GpuLaunch {
+export function gpuLaunch(request: RunRequest, job: JobOptions, model: Model, gpus: ClusterGpus | null, slurm: boolean, engine: GpuEngine, adapterBytes = 0): GpuLaunch {
   const asked = (request.job?.gres ?? 0) > 0 || (request.job?.nodes ?? 1) > 1;
   if (request.task !== "text-generation") return { gpu: asked, job, warnings: [] };
   const partitionName = job.partition ?? gpus?.partitions.find((partition) => partition.default)?.name;
   const partitionHasGpus = (gpus?.partitions.find((partition) => partition.name === partitionName)?.gpusPerNode ?? 0) > 0;
   if (!asked && !partitionHasGpus) return { gpu: false, job, warnings: [] };
   if (!gpus) return { gpu: true, job, warnings: [`svc cannot size this launch: the profile's GPUs are not known (its GPU partitions could not be read); it runs on the GPUs you asked for.`] };
-  const outcome = planPlacement({ facts: model.facts, partitions: searchable(gpus, request, job), engine, given: givenPlacement(request) });
+  const outcome = planPlacement({ facts: model.facts, partitions: searchable(gpus, request, job), engine, given: givenPlacement(request), adapterBytes });
   if (outcome.kind === "refused") throw badRequest(outcome.message, { neededBytes: outcome.neededBytes, offeredBytes: outcome.offeredBytes });
   if (outcome.kind === "unsized") {
     const why = `svc cannot size ${model.repo} for GPUs: ${outcome.reason}`;

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { badRequest, profileFolders, type ClusterGpus, type InferenceServer, type JobOptions, type Model, type Placement, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import type { EngineCapabilities, Mount } from "../engines/engine";
+import { adapterArgs, adapterMemoryBytes, adapterMounts, chooseAdapters, type ServedAdapter } from "./adapters";
 import { checkDataPath, type ProtectedPlace } from "./data-paths";
 import { checkCpuEngineArgs } from "./engine-args";
 import { checkGpuEngineArgs, chooseServer, gpuEngineOf, userPlacement } from "./gpu-engine";
@@ -47,6 +48,8 @@ export interface LaunchPlan {
   capabilities: EngineCapabilities;
   /** A GPU launch: where it runs and why (launch/sizing/). */
   placement?: Placement;
+  /** `--adapter`s served on the model (checked against it). */
+  adapters: ServedAdapter[];
 }
 
 /** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
@@ -59,9 +62,10 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   const choice = chooseModel(rows, request.model, request.task, profile.name, request.revision, registered);
   const capabilities = deps.capabilities(profile);
   const withDefaults = jobWithProfileDefaults(request.job ?? {}, profile, capabilities);
+  const adapterBytes = request.adapters?.length ? await adapterMemoryBytes(request.adapters, (repo) => deps.models(profile.name, repo)) : 0;
   const launch =
     request.task === "text-generation"
-      ? gpuLaunch(request, withDefaults, choice.model, await deps.gpus(profile), capabilities.slurmJobOptions, gpuEngineOf(request, profile))
+      ? gpuLaunch(request, withDefaults, choice.model, await deps.gpus(profile), capabilities.slurmJobOptions, gpuEngineOf(request, profile), adapterBytes)
       : { gpu: false, job: withDefaults, warnings: [] };
   const server = chooseServer(request, profile, launch.gpu, deps.cpuTextGeneration);
   const image = request.image ?? deps.image(request.task, server);
@@ -78,20 +82,23 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
       : request.task === "text-generation" && (!capabilities.runsImages || (await deps.isProjectRuntime(image)))
         ? checkCpuEngineArgs(request.engineArgs ?? [])
         : [];
-  const { args, warnings } = serverArgs(server, request, request.model, placement, choice.model.facts);
+  const served = await chooseAdapters(request, choice.model, server, (repo) => deps.models(profile.name, repo), capabilities);
+  const { args, warnings } = serverArgs(server, request, request.model, placement, choice.model.facts, adapterArgs(server, served.adapters, request.engineArgs ?? []));
+  const mounts = checkMounts(request.mounts ?? [], capabilities, deps.protectedPlaces);
   const idle = idleOptionWarnings(request, job, profile, server, capabilities);
   return {
     profile,
     model: choice.model,
     matched: choice.matched,
-    warnings: [...choice.warnings, ...launch.warnings, ...warnings, ...idle, ...engineWarnings],
+    warnings: [...choice.warnings, ...launch.warnings, ...served.warnings, ...warnings, ...idle, ...engineWarnings],
     server,
     image,
     args,
     job,
     capabilities,
     ...(placement ? { placement } : {}),
-    mounts: checkMounts(request.mounts ?? [], capabilities, deps.protectedPlaces),
+    mounts: [...mounts, ...adapterMounts(served.adapters, choice.model, mounts)],
+    adapters: served.adapters,
     inputDir:
       request.task === "speech-recognition"
         ? checkDataPath(

@@ -7,10 +7,10 @@ import { toolCallArgs } from "../engines/tool-parsers";
  * option names as they are; vLLM's and SGLang's OpenAI servers get the mapped ones, and from a GPU
  * launch's placement its tensor and pipeline parallel sizes and a lowered context length (unless the
  * engine args give them, in any spelling the engine reads), and the tool-call parser of the model's
- * family (engines/tool-parsers.ts). Engine args come last, each one argument. The API key is not
+ * family (engines/tool-parsers.ts); then the options that serve the run's adapters (launch/adapters.ts). Engine args come last, each one argument. The API key is not
  * among them: engines hand it over apart (see engines/api-key.ts).
  */
-export function serverArgs(kind: InferenceServer, request: RunRequest, modelName: string, placement?: Placement, facts?: ModelFacts): { args: string[]; warnings: string[] } {
+export function serverArgs(kind: InferenceServer, request: RunRequest, modelName: string, placement?: Placement, facts?: ModelFacts, adapterArgs: readonly string[] = []): { args: string[]; warnings: string[] } {
   const args: string[] = [];
   const warnings: string[] = [];
   const options = request.textGeneration ?? {};
@@ -35,6 +35,6 @@ export function serverArgs(kind: InferenceServer, request: RunRequest, modelName
     if (options.maxInputLength !== undefined) args.push("--max-input-length", String(options.maxInputLength));
     if (options.maxTotalTokens !== undefined) args.push("--max-total-tokens", String(options.maxTotalTokens));
   }
-  args.push(...engineArgs);
+  args.push(...adapterArgs, ...engineArgs);
   return { args, warnings };
 }

@@ -1,11 +1,11 @@
 import { Elysia, t } from "elysia";
-import { ActivityReport, readRunRequest, RunRequest, RunResponse, ServiceDetails, ServiceRecord, NEXT_CURSOR_HEADER } from "@svc/contracts";
+import { ActivityReport, AdapterChange, readRunRequest, RunRequest, RunResponse, ServiceDetails, ServiceRecord, NEXT_CURSOR_HEADER } from "@svc/contracts";
 import { operation, textAnswer } from "@svc/platform";
 import type { ServicesService } from "./service";
 import type { DeploymentsService } from "../deployments/service";
 import { SERVICE_WORDS } from "../workloads/lookup";
 import { ENGINE_ERRORS, runStatus, workloadDocs } from "../workloads/route-docs";
-import { ActivityAnswer, ListQuery, LogsQuery, RefParams, RemoveQuery, RestartQuery } from "./model";
+import { ActivityAnswer, AdapterQuery, ListQuery, LogsQuery, RefParams, RemoveQuery, RestartQuery } from "./model";
 
 const tags = ["services"];
 const docs = workloadDocs({ ...SERVICE_WORDS, field: "service", tags });
@@ -53,6 +53,28 @@ export function servicesController(services: ServicesService, deployments: Pick<
     .post("/:ref/stop", ({ params }) => services.stop(params.ref), {
       params: RefParams,
       ...docs.onRef("stopService", { summary: "Stop a service and free its resources", ok: { 200: ServiceRecord }, engine: ENGINE_ERRORS, conflicts: "or the service is not live" }),
+    })
+    .post("/:ref/adapters", ({ params, body }) => services.addAdapter(params.ref, body.adapter), {
+      params: RefParams,
+      body: AdapterChange,
+      ...docs.onRef("addServiceAdapter", {
+        summary: "Serve one more LoRA adapter on a running service's model, without a restart (an event of the service)",
+        ok: { 200: ServiceRecord },
+        engine: { 400: "The adapter does not fit the model, or the engine as it was started (its rank, its kind); `field` names `adapter`.", 502: "The service refused to load it, or did not answer." },
+        missing: "Or the adapter is not in the registry of the service's profile (`adapter_not_found`).",
+        conflicts: "or it is not HEALTHY, serves the adapter already, was started without LoRA (vLLM, SGLang), or its container does not see the adapter's folder",
+      }),
+    })
+    .delete("/:ref/adapters", ({ params, query }) => services.removeAdapter(params.ref, query.adapter), {
+      params: RefParams,
+      query: AdapterQuery,
+      ...docs.onRef("removeServiceAdapter", {
+        summary: "Stop serving a LoRA adapter on a service (at once while it runs; a stopped one starts without it), an event of the service",
+        ok: { 200: ServiceRecord },
+        engine: { 502: "The service refused to unload it, or did not answer." },
+        missing: "Or the service does not serve that adapter.",
+        conflicts: "or it is live but not HEALTHY",
+      }),
     })
     .post(
       "/activity",

@@ -27,3 +27,6 @@ export const RestartQuery = t.Object({
 });
 
 export const ActivityAnswer = t.Object({ recorded: t.Integer({ description: "How many of the reported services exist." }) });
+
+/** DELETE /api/services/{ref}/adapters?adapter=…: a query is a plain object (AdapterChange, the POST body, is a named schema). */
+export const AdapterQuery = t.Object({ adapter: t.String({ minLength: 1, maxLength: 256, description: "The adapter's repo id, as the service serves it." }) });

@@ -3,6 +3,7 @@ import type { ServiceRow } from "../db/service-store";
 import type { LaunchSpec, Mount } from "../engines/engine";
 import { identityOf } from "../workloads/records";
 import { KIND_TRAITS } from "../engines/kind-traits";
+import type { AdapterLaunch } from "../launch/adapters";
 
 /** What the `spec` column holds: the options as given, and how the service was launched (for restart). */
 export interface StoredSpec {
@@ -15,8 +16,10 @@ export interface StoredSpec {
   gracePeriod?: number;
   /** `--image` as given. */
   image?: string;
+  /** The LoRA adapters served on the model (`--adapter`), by repo id: its other models of /v1. */
+  adapters?: string[];
   /** Records written before the image had its own name carry it as `runtime`. */
-  launch: { image?: string; runtime?: string; args: string[]; modelDir: string; inputDir?: string; mounts?: Mount[]; placement?: Placement };
+  launch: { image?: string; runtime?: string; args: string[]; modelDir: string; inputDir?: string; mounts?: Mount[]; placement?: Placement; adapters?: AdapterLaunch[] };
 }
 
 export const readSpec = (row: ServiceRow) => JSON.parse(row.spec) as StoredSpec;
@@ -78,6 +81,7 @@ export function toServiceRecord(row: ServiceRow, events?: ServiceEvent[]): Servi
     ...(spec.textGeneration ? { textGeneration: spec.textGeneration } : {}),
     ...(spec.speechRecognition ? { speechRecognition: spec.speechRecognition } : {}),
     engineArgs: spec.engineArgs,
+    ...(spec.adapters?.length ? { adapters: spec.adapters } : {}),
     policies: policiesOf(row),
     lastRequestAt: row.lastRequestAt,
     endsAt: row.endsAt,

@@ -42,6 +42,7 @@ export function serviceRoutesController(store: ServiceStore, deployments: Deploy
           waits: requestsWait(record.policies),
           capacity: capacityOf(row, record.engineArgs, deploymentRow),
           ...(deployment ? { deployment } : {}),
+          ...(record.adapters ? { adapters: record.adapters } : {}),
         };
       });
     },

@@ -5,6 +5,7 @@ import type { Engine, LaunchSpec } from "../engines/engine";
 import type { Reconciler } from "../reconciler/reconciler";
 import { planLaunch, type PlannerDeps } from "../launch/planner";
 import { engineFailure } from "./engine-failure";
+import { addAdapter, removeAdapter } from "./adapter-changes";
 import { removeWorkload, stopWorkload, submitWorkload } from "../workloads/lifecycle";
 import { submittedRow, unusedName } from "../workloads/records";
 import { recentlyEndedSince, resolveWorkload, SERVICE_WORDS } from "../workloads/lookup";
@@ -82,7 +83,16 @@ export class ServicesService {
       ...(request.mounts?.length ? { mounts: request.mounts } : {}),
       ...(request.gracePeriod !== undefined ? { gracePeriod: request.gracePeriod } : {}),
       ...(request.image !== undefined ? { image: request.image } : {}),
-      launch: { image: spec.image, args: spec.args, modelDir: spec.modelDir, inputDir: spec.inputDir, mounts: spec.mounts, ...(spec.placement ? { placement: spec.placement } : {}) },
+      ...(plan.adapters.length ? { adapters: plan.adapters.map((adapter) => adapter.name) } : {}),
+      launch: {
+        image: spec.image,
+        args: spec.args,
+        modelDir: spec.modelDir,
+        inputDir: spec.inputDir,
+        mounts: spec.mounts,
+        ...(spec.placement ? { placement: spec.placement } : {}),
+        ...(plan.adapters.length ? { adapters: plan.adapters.map(({ name, path, rank }) => ({ name, path, ...(rank !== undefined ? { rank } : {}) })) } : {}),
+      },
     };
     const template: ServiceTemplate = {
       name,
@@ -227,6 +237,16 @@ export class ServicesService {
     const row = this.resolve(ref);
     const removed = await removeWorkload(row, { force, live: isLive(row.status), words: SERVICE_WORDS, stop: (id) => this.stop(id), store: this.deps.store, engine: this.deps.engineOf(row) });
     return toServiceRecord(removed);
+  }
+
+  /** `svc adapter add`: one more LoRA adapter served by a running service, without a restart (see adapter-changes.ts). */
+  async addAdapter(ref: string, adapter: string): Promise<ServiceRecord> {
+    return toServiceRecord(await addAdapter(this.deps, this.resolve(ref), adapter));
+  }
+
+  /** `svc adapter rm`: the service serves the adapter no longer (at once when it runs). */
+  async removeAdapter(ref: string, adapter: string): Promise<ServiceRecord> {
+    return toServiceRecord(await removeAdapter(this.deps, this.resolve(ref), adapter));
   }
 
   /** The gateway's report of the last request to each service: moves the idle clocks forward. */

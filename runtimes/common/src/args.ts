@@ -16,6 +16,8 @@ export interface RuntimeArgs {
   threads?: number;
   /** The engine options of the runtime's table that were given, by long name. */
   engine: EngineOptionValues;
+  /** `--lora NAME=PATH` (repeatable, svc sets it from `svc run --adapter`): LoRA adapters served on the model under NAME. */
+  lora: { name: string; path: string }[];
 }
 
 export class UsageError extends Error {}
@@ -49,6 +51,7 @@ export function parseRuntimeArgs(argv: string[], engineOptions: readonly EngineO
       "input-dir": { type: "string" },
       "input-host-dir": { type: "string" },
       threads: { type: "string" },
+      lora: { type: "string", multiple: true },
     },
   });
   if (!values.model) throw new UsageError("--model <snapshot dir> is required");
@@ -72,5 +75,15 @@ export function parseRuntimeArgs(argv: string[], engineOptions: readonly EngineO
     inputHostDir: values["input-host-dir"],
     threads: typeof threads === "number" ? threads : positiveInteger("threads", values.threads),
     engine: engine.values,
+    lora: (values.lora ?? []).map(loraPair),
   };
+}
+
+/** `NAME=PATH` of a LoRA adapter: the name up to the first `=`, the absolute path after it. */
+function loraPair(value: string): { name: string; path: string } {
+  const at = value.indexOf("=");
+  const name = value.slice(0, at);
+  const path = value.slice(at + 1);
+  if (at <= 0 || !path.startsWith("/")) throw new UsageError(`--lora must be NAME=ABSOLUTE_PATH, got "${value}"`);
+  return { name, path };
 }

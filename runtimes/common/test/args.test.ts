@@ -5,9 +5,13 @@ import { parseRuntimeArgs, UsageError } from "../src/args";
 test("engine-style arguments are parsed", () => {
   expect(
     parseRuntimeArgs(["--model", "/m", "--host", "0.0.0.0", "--port", "9000", "--api-key", "k", "--max-input-length", "100", "--max-total-tokens", "200", "--input-dir", "/in", "--input-host-dir", "/home/me/in"]),
-  ).toEqual({ model: "/m", host: "0.0.0.0", port: 9000, apiKey: "k", maxInputLength: 100, maxTotalTokens: 200, inputDir: "/in", inputHostDir: "/home/me/in", threads: undefined, engine: {} });
+  ).toEqual({ model: "/m", host: "0.0.0.0", port: 9000, apiKey: "k", maxInputLength: 100, maxTotalTokens: 200, inputDir: "/in", inputHostDir: "/home/me/in", threads: undefined, engine: {}, lora: [] });
   expect(parseRuntimeArgs(["--model", "/m"])).toMatchObject({ host: "127.0.0.1", port: 8080, apiKey: undefined });
   expect(parseRuntimeArgs(["--model", "/m", "--threads", "3"]).threads).toBe(3);
+  expect(parseRuntimeArgs(["--model", "/m", "--lora", "acme/a=/models/a.gguf", "--lora", "b=/x=y.gguf"]).lora).toEqual([
+    { name: "acme/a", path: "/models/a.gguf" },
+    { name: "b", path: "/x=y.gguf" },
+  ]);
 });
 
 test("with the text-generation table, its options are read wherever they stand", () => {
@@ -27,4 +31,6 @@ test("bad arguments are usage errors naming the option", () => {
   expect(() => parseRuntimeArgs(["--model", "/m", "--input-host-dir", "relative/in"])).toThrow("--input-host-dir");
   expect(() => parseRuntimeArgs(["--model", "/m", "--bogus"])).toThrow();
   expect(() => parseRuntimeArgs(["--model", "/m", "--threads", "many"])).toThrow("--threads");
+  expect(() => parseRuntimeArgs(["--model", "/m", "--lora", "a.gguf"])).toThrow("--lora");
+  expect(() => parseRuntimeArgs(["--model", "/m", "--lora", "a=relative.gguf"])).toThrow("--lora");
 });

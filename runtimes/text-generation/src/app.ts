@@ -4,10 +4,11 @@ import { answerChat, chatCompletionsRoute } from "./chat-completions";
 import { completionsRoute } from "./completions";
 import { embeddingsRoute } from "./embeddings";
 import { generationMetrics } from "./generation";
+import { LORA_PATHS, loraRoutes } from "./lora-routes";
 import { ChatCompletionRequest, integerStringsToNumbers } from "./schemas";
 import type { LlamaEngine } from "./llama-engine";
 
-export const TEXT_GENERATION_PATHS = ["/health", "/metrics", "/v1/models", "/v1/chat/completions", "/v1/completions", "/v1/embeddings", REQUEST_ENDS_PATH];
+export const TEXT_GENERATION_PATHS = ["/health", "/metrics", "/v1/models", "/v1/chat/completions", "/v1/completions", "/v1/embeddings", ...LORA_PATHS, REQUEST_ENDS_PATH];
 
 export interface TextGenerationAppOptions {
   modelName: string;
@@ -38,10 +39,11 @@ export function createTextGenerationApp(options: TextGenerationAppOptions) {
     limits: () => ({ maxInputLength: options.maxInputLength, maxTotalTokens: options.maxTotalTokens, contextSize: currentEngine().contextSize }),
   };
   const app = createRuntimeApp({ apiKey: options.apiKey, engine: state, queue, metrics: registry, isInferencePath: (path) => path.startsWith("/v1/") })
-    .use(modelsRoute(options.modelName, Math.floor(Date.now() / 1000), () => ({ max_model_len: currentEngine().contextSize })))
+    .use(modelsRoute(options.modelName, Math.floor(Date.now() / 1000), () => ({ max_model_len: currentEngine().contextSize }), () => engine?.adapters ?? []))
     .use(chatCompletionsRoute(deps))
     .use(completionsRoute(deps))
     .use(embeddingsRoute({ ...deps, maxInputLength: options.maxInputLength }))
+    .use(loraRoutes(currentEngine))
     .use(requestEndsRoute(requestEnds, options.apiKey));
   // A chat's first token is what its client waits on: Bun answers the route itself (direct-route.ts).
   const direct: DirectRoutes = {

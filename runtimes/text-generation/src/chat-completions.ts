@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { RequestEnds } from "@svc/runtime-common";
 import { planAnswer, type AnswerEvent, type ChatAnswer } from "./chat-answer";
 import { chatHistory } from "./chat-history";
-import { samplingOptions, type GenerationDeps } from "./generation";
+import { answeredModel, samplingOptions, type GenerationDeps } from "./generation";
 import { fieldsOf, refuseUnsupported } from "./request-options";
 import { refuseNonTextParts } from "./text-parts";
 import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
@@ -46,6 +46,7 @@ export function answerChat(deps: RouteDeps) {
       const id = completionId("chatcmpl");
       const toolCallId = callId();
       const created = unixSeconds();
+      const model = answeredModel(deps, body.model);
       const usage = (answer: ChatAnswer) => usageOf(plan.prompt.length, answer.completionTokens, answer.cachedTokens);
 
       if (body.stream) {
@@ -53,7 +54,7 @@ export function answerChat(deps: RouteDeps) {
           id,
           object: "chat.completion.chunk",
           created,
-          model: deps.modelName,
+          model,
           choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason, stop_reason: stopReason }],
           ...streamUsageField(body.stream_options?.include_usage),
         });
@@ -80,7 +81,7 @@ export function answerChat(deps: RouteDeps) {
           start({ content: "" });
           send(chunk({}, answer.finishReason, answer.stopReason));
           if (body.stream_options?.include_usage) {
-            send({ id, object: "chat.completion.chunk", created, model: deps.modelName, choices: [], usage: usage(answer) });
+            send({ id, object: "chat.completion.chunk", created, model, choices: [], usage: usage(answer) });
           }
           return { promptTokens: plan.prompt.length, completionTokens: answer.completionTokens };
         }, deps.requestEnds.reporter(request));
@@ -91,7 +92,7 @@ export function answerChat(deps: RouteDeps) {
         id,
         object: "chat.completion",
         created,
-        model: deps.modelName,
+        model,
         choices: [{ index: 0, message: message(answer, toolCallId), logprobs: null, finish_reason: answer.finishReason, stop_reason: answer.stopReason }],
         usage: usage(answer),
         prompt_logprobs: null,

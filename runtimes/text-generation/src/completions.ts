@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { RouteDeps } from "./chat-completions";
-import { generate, samplingOptions } from "./generation";
+import { answeredModel, generate, samplingOptions } from "./generation";
 import type { GenerationResult } from "./llama-engine";
 import { completionId, streamUsageField, unixSeconds, usageOf } from "./response-ids";
 import { fieldsOf, refuseUnsupported } from "./request-options";
@@ -40,7 +40,7 @@ export function completionsRoute(deps: RouteDeps) {
       if (body.stream) {
         return sseResponse(async (send, abort) => {
           const signal = AbortSignal.any([abort, request.signal]);
-          const chunk = (choices: object[], extra: object = streamUsageField(body.stream_options?.include_usage)) => ({ id, object: "text_completion", created, model: deps.modelName, choices, ...extra });
+          const chunk = (choices: object[], extra: object = streamUsageField(body.stream_options?.include_usage)) => ({ id, object: "text_completion", created, model: answeredModel(deps, body.model), choices, ...extra });
           const text = jsonWithText(chunk([choice(TEXT, null, null)]));
           const result = await generate(deps, prompt, samplingOptions(body, maxTokens, signal), (piece) => send.piece(text(piece)));
           send(chunk([choice("", result.finishReason, result.stopReason)]));
@@ -54,7 +54,7 @@ export function completionsRoute(deps: RouteDeps) {
         id,
         object: "text_completion",
         created,
-        model: deps.modelName,
+        model: answeredModel(deps, body.model),
         choices: [choice(result.text, result.finishReason, result.stopReason)],
         usage: usage(result),
       };

@@ -34,7 +34,13 @@ export function samplingOptions(request: SamplingRequest, maxTokens: number, sig
     seed: request.seed ?? undefined,
     stop,
     signal,
+    ...(request.model ? { model: request.model } : {}),
   };
+}
+
+/** The `model` an answer names: the LoRA adapter the request asked for, else the base model's name. */
+export function answeredModel(deps: { modelName: string; engine(): LlamaEngine }, requested: string | null | undefined): string {
+  return requested && deps.engine().adapters.includes(requested) ? requested : deps.modelName;
 }
 
 /**

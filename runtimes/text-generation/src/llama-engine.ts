@@ -10,6 +10,7 @@ import {
   type Llama,
   type LlamaGrammar,
   type ChatWrapper,
+  type LlamaContext,
   type LlamaContextSequence,
   type LlamaModel,
   type Token,
@@ -32,6 +33,8 @@ export interface GenerationOptions {
   signal?: AbortSignal;
   /** Constrains every token to this grammar; the generation ends when it is complete. */
   grammar?: LlamaGrammar;
+  /** The request's `model`: a LoRA adapter's name generates with that adapter; anything else with the base model. */
+  model?: string;
 }
 
 export type FinishReason = "stop" | "length";
@@ -51,14 +54,26 @@ export interface ChatTurn {
   content: string;
 }
 
+/** A GGUF LoRA adapter served on the model under `name` (svc's `--lora NAME=PATH`). */
+export interface LoraAdapter {
+  name: string;
+  filePath: string;
+}
+
 /**
  * llama.cpp on CPU through node-llama-cpp's prebuilt binaries: one model, `parallel` sequences of
  * `contextSize` tokens each (the caller lets at most that many generations run at once), and an
- * embedding context made on first use.
+ * embedding context made on first use. Each LoRA adapter gets a context of its own on the same
+ * loaded model (llama.cpp applies adapters per context): the weights are in memory once, and each
+ * adapter costs its own tensors and a KV cache of `parallel` × `contextSize` tokens.
  */
 export class LlamaEngine {
   /** Idle sequences, each keeping what it evaluated last (a shared prompt prefix is not evaluated again). */
   private readonly free: LlamaContextSequence[];
+  /** The idle sequences of each adapter's context, by the adapter's name. */
+  private readonly adapterSequences = new Map<string, LlamaContextSequence[]>();
+  /** The adapters' contexts, to free one removed while the service runs. */
+  private readonly adapterContexts = new Map<string, LlamaContext>();
   private embeddings?: Promise<EmbeddingEngine>;
   /** Grammars by their JSON schema, most recently used last. */
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
@@ -77,22 +92,44 @@ export class LlamaEngine {
     this.chatTokenizer = templateTokenizer(model.tokenizer);
   }
 
-  static async load(settings: EngineSettings): Promise<LlamaEngine> {
+  static async load(settings: EngineSettings, adapters: readonly LoraAdapter[] = []): Promise<LlamaEngine> {
     const llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.warn });
     const model = await llama.loadModel({ modelPath: settings.modelFile, gpuLayers: 0, useMlock: settings.useMlock, useMmap: settings.useMmap });
     const trained = model.trainContextSize;
     const contextSize = settings.contextSize === 0 ? trained : Math.min(trained, settings.contextSize);
-    const context = await model.createContext({
-      contextSize,
-      sequences: settings.parallel,
-      threads: settings.threads,
-      batchSize: settings.batchSize,
-      flashAttention: settings.flashAttention,
-    });
+    const context = await createContext(model, settings, contextSize);
     const sequences = Array.from({ length: settings.parallel }, () => context.getSequence());
     // resolveChatWrapper reads tokenizer.chat_template from the GGUF metadata.
     const chatWrapper = resolveChatWrapper(model) ?? new GeneralChatWrapper();
-    return new LlamaEngine(llama, model, sequences, chatWrapper, settings, contextSize);
+    const engine = new LlamaEngine(llama, model, sequences, chatWrapper, settings, contextSize);
+    for (const adapter of adapters) await engine.addAdapter(adapter);
+    return engine;
+  }
+
+  /** The LoRA adapters served, by name. */
+  get adapters(): string[] {
+    return [...this.adapterSequences.keys()];
+  }
+
+  /** Serves `adapter` from now on: a context of its own on the loaded model. */
+  async addAdapter(adapter: LoraAdapter): Promise<void> {
+    if (this.adapterSequences.has(adapter.name)) throw new Error(`adapter ${adapter.name} is served already`);
+    const context = await createContext(this.model, this.settings, this.contextSize, adapter.filePath);
+    this.adapterContexts.set(adapter.name, context);
+    this.adapterSequences.set(adapter.name, Array.from({ length: this.settings.parallel }, () => context.getSequence()));
+  }
+
+  /** Stops serving the adapter `name` (requests already generating with it finish first); false when it is not served. */
+  async removeAdapter(name: string): Promise<boolean> {
+    const context = this.adapterContexts.get(name);
+    const idle = this.adapterSequences.get(name);
+    if (!context || !idle) return false;
+    this.adapterSequences.delete(name);
+    this.adapterContexts.delete(name);
+    // Generations still under way hand their sequences back to `idle` when they end.
+    while (idle.length < this.settings.parallel) await new Promise((resolve) => setTimeout(resolve, 20));
+    await context.dispose();
+    return true;
   }
 
   /** What the log line and `/v1/models` tell about the running setup. */
@@ -159,14 +196,15 @@ export class LlamaEngine {
 
   /** Yields text pieces as they are generated; returns the totals. At most `parallel` at once. */
   async *generate(tokens: Token[], options: GenerationOptions): AsyncGenerator<string, GenerationResult> {
-    const sequence = takeClosest(this.free, tokens);
+    const free = (options.model !== undefined ? this.adapterSequences.get(options.model) : undefined) ?? this.free;
+    const sequence = takeClosest(free, tokens);
     if (!sequence) throw new Error(`more than ${this.settings.parallel} generations at once`);
     try {
       const rest = await keepSharedPrefix(sequence, tokens);
       const result = yield* this.generateOn(sequence, rest, options);
       return { ...result, cachedTokens: tokens.length - rest.length };
     } finally {
-      this.free.push(sequence);
+      free.push(sequence);
     }
   }
 
@@ -226,6 +264,18 @@ export class LlamaEngine {
     }
     return { text, completionTokens: generated.length, finishReason: hitLimit ? "length" : "stop", stopReason };
   }
+}
+
+/** A context of `parallel` sequences on `model`, with the LoRA adapter at `lora` applied (scale 1) when given. */
+function createContext(model: LlamaModel, settings: EngineSettings, contextSize: number, lora?: string): Promise<LlamaContext> {
+  return model.createContext({
+    contextSize,
+    sequences: settings.parallel,
+    threads: settings.threads,
+    batchSize: settings.batchSize,
+    flashAttention: settings.flashAttention,
+    ...(lora ? { lora: { adapters: [{ filePath: lora, scale: 1 }] } } : {}),
+  });
 }
 
 /**

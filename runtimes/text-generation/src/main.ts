@@ -2,7 +2,8 @@
  * The text-generation runtime: `bun runtimes/text-generation/src/main.ts --model <snapshot dir>
  * --host H --port N [--api-key K] [--max-input-length N] [--max-total-tokens N] [engine options]`,
  * the engine options being the llama.cpp server ones of CPU_TEXT_GENERATION_OPTIONS (`--ctx-size`,
- * `--threads`, `--parallel`, …). Listens at once (GET /health answers 503 while the model loads),
+ * `--threads`, `--parallel`, …), and `--lora NAME=PATH` for each GGUF LoRA adapter served beside the
+ * model (a request whose `model` is NAME generates with it). Listens at once (GET /health answers 503 while the model loads),
  * then serves the GGUF found in the snapshot folder.
  */
 import { CPU_TEXT_GENERATION_OPTIONS, describeEngineOptions } from "@svc/contracts/engine-options";
@@ -40,9 +41,10 @@ try {
   const modelFile = findModelFile(args.model, GGUF_MAGIC, "GGUF", ".gguf");
   const { settings, notices } = engineSettings(args, modelFile);
   for (const notice of notices) console.log(`text-generation: notice: ${notice}`);
-  const engine = await LlamaEngine.load(settings);
+  const engine = await LlamaEngine.load(settings, args.lora.map((adapter) => ({ name: adapter.name, filePath: adapter.path })));
   attachEngine(engine);
-  console.log(`text-generation: ready on ${server.url} (model ${modelFile}, ${engine.description})`);
+  const adapters = engine.adapters.length ? `, LoRA adapters ${engine.adapters.join(", ")}` : "";
+  console.log(`text-generation: ready on ${server.url} (model ${modelFile}, ${engine.description}${adapters})`);
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   state.markFailed(message);

@@ -106,7 +106,7 @@ export const CompletionRequest = t.Object({
 }, KEEP_OTHER_FIELDS);
 export type CompletionRequest = typeof CompletionRequest.static;
 
-export type SamplingRequest = Pick<ChatCompletionRequest, "temperature" | "top_p" | "stop" | "seed">;
+export type SamplingRequest = Pick<ChatCompletionRequest, "temperature" | "top_p" | "stop" | "seed" | "model">;
 
 const tokenIds = t.Array(t.Integer({ minimum: 0 }), { minItems: 1 });
 

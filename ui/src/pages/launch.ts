@@ -33,6 +33,8 @@ export interface LaunchFormValues {
   engine?: string;
   disableCustomKernels?: string;
   engineArgs?: string;
+  /** LoRA adapters served on the model, one repo id per line. */
+  adapters?: string;
   inputDir?: string;
   idleStop?: string;
   onDemand?: string;
@@ -108,8 +110,14 @@ const SERVICE_FIELDS: (keyof LaunchFormValues)[] = ["mounts", "gracePeriod", "im
 
 const number = (key: keyof LaunchFormValues, label: string, hint?: string): FieldSpec => ({ key, label, hint, inputmode: "numeric" });
 
+/** The registered adapters, with their base, as a hint to the adapters field. */
+function adapterHint(models: Model[]): string {
+  const adapters = [...new Set(models.filter((m) => m.adapter).map((m) => `${m.repo}${m.adapter!.base ? ` (of ${m.adapter!.base})` : ""}`))].sort();
+  return adapters.length ? ` Registered: ${adapters.join(", ")}.` : "";
+}
+
 function modelSelect(models: Model[], values: LaunchFormValues, error: LaunchError | undefined): SafeHtml {
-  const repos = (task: string) => [...new Set(models.filter((m) => m.image === task).map((m) => m.repo))].sort();
+  const repos = (task: string) => [...new Set(models.filter((m) => m.image === task && !m.adapter).map((m) => m.repo))].sort();
   return html`<label for="f-model">Model</label>
     <select id="f-model" name="model" required ${invalid(error, "model")}>
       <option value="">Choose a registered model…</option>
@@ -195,6 +203,10 @@ export function launchPage(options: {
                 </select>${fieldError(error, "engine")}</div>
             </div>
             <label class="check"><input type="checkbox" name="disableCustomKernels" ${values.disableCustomKernels ? html`checked` : ""} /> Disable custom GPU kernels</label>
+            <label for="f-adapters">LoRA adapters (optional)</label>
+            <textarea id="f-adapters" name="adapters" rows="2" spellcheck="false" ${invalid(error, "adapters")}>${values.adapters ?? ""}</textarea>
+            <p class="hint">One adapter repo id per line, served on the model and each a model of /v1 under its name (GGUF adapters on the CPU runtime, PEFT on vLLM/SGLang).${adapterHint(models)}</p>
+            ${fieldError(error, "adapters")}
             <label for="f-engineArgs">Engine arguments (optional)</label>
             <textarea id="f-engineArgs" name="engineArgs" rows="2" spellcheck="false" ${invalid(error, "engineArgs")}>${values.engineArgs ?? ""}</textarea>
             <p class="hint">One argument per line, passed to the inference server as they are (e.g. <code>--ctx-size</code> then <code>512</code>).</p>
@@ -283,6 +295,7 @@ const FIELD_OF_OPTION: Record<string, string> = {
   "--exclude": "Nodes to avoid",
   "--nodelist": "Nodes to run on",
   "--mount": "Mounts",
+  "--adapter": "LoRA adapters",
   "--grace-period": "Grace period",
   "--image": "Image",
   "--max-input-length": "Max input length",

@@ -121,6 +121,7 @@ function fieldsCard(s: ServiceDetails): SafeHtml {
     <dl class="facts wide">
       ${option("id", s.id)}${option("name", s.name)}${option("image", s.image)}${option("task", s.task)}
       ${option("model", s.model)}${option("revision", s.revision)}${option("profile", s.profile)}
+      ${option("LoRA adapters", s.adapters?.length ? `${s.adapters.join(", ")} (each a model of /v1)` : undefined)}
       ${option("engine", s.engine)}${option("runtime", s.runtime)}${option("handle", s.handle ?? "—")}
       ${isLive(s.status) ? html`${option("host", s.host ?? "—")}${option("port", s.port ?? "None")}${option("url", s.url ?? "—")}` : html`<dt>port</dt><dd>none (not running${s.port ? `; last used ${s.port}` : ""})</dd>`}
       <dt>API key</dt><dd>${s.apiKeySet ? "set (callers send Authorization: Bearer <key>)" : "none: anyone on the host can call it"}</dd>

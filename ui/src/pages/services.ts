@@ -102,7 +102,7 @@ function serviceRow(s: ServiceRecord, replica: boolean): SafeHtml {
   return html`<tr data-service-id="${s.id}" ${classes ? html`class="${classes}"` : ""}>
     <td><a href="${serviceUrl(s.id)}" title="${s.id}"><code>${s.id.slice(0, 13)}</code></a></td>
     <td>${s.image}</td>
-    <td class="model">${s.model}</td>
+    <td class="model">${s.model}${s.adapters?.length ? html` <small title="${s.adapters.join(", ")}">+${s.adapters.length} LoRA adapter${s.adapters.length === 1 ? "" : "s"}</small>` : ""}</td>
     <td><time datetime="${s.createdAt}" title="${s.createdAt}">${age(s.createdAt)}</time></td>
     <td><time datetime="${s.updatedAt}" title="${s.updatedAt}">${age(s.updatedAt)}</time></td>
     <td class="status">${statusBadge(s.status)}${s.reason && s.status !== "HEALTHY" ? html`<span class="reason">${s.reason.split("\n")[0]}</span>` : ""}</td>

@@ -28,6 +28,7 @@ const DESCRIPTIONS: Record<string, string> = {
   "--sharded": "true/false: shard the model across all GPUs (needs 2 or more)",
   "--max-input-length": "Maximum input length in tokens",
   "--max-total-tokens": "Maximum input plus output length in tokens",
+  "--adapter": "LoRA adapter of the registry served on the model, a model of /v1 under its repo id (repeatable; GGUF on the CPU runtime, PEFT on vLLM/SGLang)",
   "--idle-stop": "Stop the service after it answered no request for this long (30s, 30m, 2h, HH:MM:SS; 0: never; default: the profile's idle_stop)",
   "--on-demand": "A request for the service while it is STOPPED starts it again and waits until it is HEALTHY",
   "--start-timeout": "How long such a request waits before 503 with the scheduler's reason (default 15m)",

@@ -75,6 +75,7 @@ export const TASK_OPTIONS: Record<Task, OptionSpec[]> = {
     { names: ["--sharded"], kind: "text", apply: text("sharded") },
     { names: ["--max-input-length"], kind: { min: 1 }, apply: text("maxInputLength") },
     { names: ["--max-total-tokens"], kind: { min: 1 }, apply: text("maxTotalTokens") },
+    { names: ["--adapter"], kind: "list", apply: (r, v) => (r.adapters = [...(r.adapters ?? []), String(v)]) },
     {
       names: ["--engine"],
       kind: "text",

@@ -21,6 +21,7 @@ export function formatDetails(d: ServiceDetails): string {
     ["status", d.reason ? `${d.status} (${summary(d.reason)})` : d.status],
     ["image", d.image],
     ["model", `${d.model}@${d.revision}`],
+    ...(d.adapters?.length ? ([["adapters", `${d.adapters.join(", ")} (LoRA, each a model of /v1)`]] as [string, unknown][]) : []),
     ["profile", d.profile],
     ["endpoint", d.url ?? "None (not known yet)"],
     ["api key", d.apiKeySet ? "required (Authorization: Bearer <key>)" : "none: anyone on this host can call it"],

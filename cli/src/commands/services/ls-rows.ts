@@ -11,8 +11,11 @@ export interface LsRow {
   ended: boolean;
 }
 
+/** The model, and compactly the LoRA adapters served on it: `acme/llama +2 adapters`. */
+const withAdapters = (s: ServiceRecord) => (s.adapters?.length ? `${s.model} +${s.adapters.length} adapter${s.adapters.length === 1 ? "" : "s"}` : s.model);
+
 const serviceRow = (s: ServiceRecord, indent: string): LsRow => ({
-  cells: [`${indent}${s.id.slice(0, 13)}`, s.image, s.model, relativeAge(s.createdAt), relativeAge(s.updatedAt), s.status, s.port, s.name, s.profile],
+  cells: [`${indent}${s.id.slice(0, 13)}`, s.image, withAdapters(s), relativeAge(s.createdAt), relativeAge(s.updatedAt), s.status, s.port, s.name, s.profile],
   ended: !isLive(s.status),
 });
 

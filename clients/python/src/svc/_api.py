@@ -130,6 +130,16 @@ def restart_service(ref: str, on_demand: bool = False) -> Call[ServiceRecord]:
     return Call("POST", "/api/services/{ref}/restart", ServiceRecord, {"ref": ref}, _query(onDemand=on_demand or None))
 
 
+def add_service_adapter(ref: str, adapter: str) -> Call[ServiceRecord]:
+    """Serves one more LoRA adapter (a repo id of the registry) on a running service, without a restart."""
+    return Call("POST", "/api/services/{ref}/adapters", ServiceRecord, {"ref": ref}, body={"adapter": adapter})
+
+
+def remove_service_adapter(ref: str, adapter: str) -> Call[ServiceRecord]:
+    """Stops serving a LoRA adapter (at once while the service runs)."""
+    return Call("DELETE", "/api/services/{ref}/adapters", ServiceRecord, {"ref": ref}, _query(adapter=adapter))
+
+
 #: One entry of an activity report: a service id and when a request last went to it (ISO 8601).
 ServiceActivity = TypedDict("ServiceActivity", {"id": str, "lastRequestAt": str})
 
@@ -179,6 +189,16 @@ def get_deployment(ref: str) -> Call[DeploymentDetails]:
 
 def scale_deployment(ref: str, options: ScaleOptions) -> Call[DeploymentRecord]:
     return Call("PATCH", "/api/deployments/{ref}", DeploymentRecord, {"ref": ref}, body=scale_request(options))
+
+
+def add_deployment_adapter(ref: str, adapter: str) -> Call[DeploymentRecord]:
+    """Serves one more LoRA adapter on every replica of a deployment, and on those to come."""
+    return Call("POST", "/api/deployments/{ref}/adapters", DeploymentRecord, {"ref": ref}, body={"adapter": adapter})
+
+
+def remove_deployment_adapter(ref: str, adapter: str) -> Call[DeploymentRecord]:
+    """Stops serving a LoRA adapter on every replica of a deployment."""
+    return Call("DELETE", "/api/deployments/{ref}/adapters", DeploymentRecord, {"ref": ref}, _query(adapter=adapter))
 
 
 def stop_deployment(ref: str) -> Call[DeploymentRecord]:
@@ -304,7 +324,8 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     list_profiles, get_profile, create_profile, update_profile, remove_profile, profile_gpus,
     list_models, refresh_models, start_download, get_download, list_downloads,
     run_service, list_services, get_service, stop_service, restart_service, remove_service, service_logs, report_service_activity,
-    list_deployments, get_deployment, scale_deployment, stop_deployment, remove_deployment,
+    add_service_adapter, remove_service_adapter,
+    list_deployments, get_deployment, scale_deployment, stop_deployment, remove_deployment, add_deployment_adapter, remove_deployment_adapter,
     run_batch, list_batches, get_batch, batch_results, stop_batch, resume_batch, remove_batch,
     list_images, build_images, list_image_builds,
     list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,

@@ -63,6 +63,16 @@ class AsyncService(ServiceBase):
         self.record = await self._http.call(api.restart_service(self.id))
         return self
 
+    async def add_adapter(self, adapter: str) -> AsyncService:
+        """See `Service.add_adapter`."""
+        self.record = await self._http.call(api.add_service_adapter(self.id, adapter))
+        return self
+
+    async def remove_adapter(self, adapter: str) -> AsyncService:
+        """See `Service.remove_adapter`."""
+        self.record = await self._http.call(api.remove_service_adapter(self.id, adapter))
+        return self
+
     async def rm(self, force: bool = False) -> None:
         self.record = await self._http.call(api.remove_service(self.id, force))
 

@@ -74,6 +74,16 @@ class Deployment(StopOnExit, RecordView[DeploymentRecord]):
         self.record = self._http.call(api.scale_deployment(self.id, {**options, "replicas": replicas} if replicas is not None else options))
         return self
 
+    def add_adapter(self, adapter: str) -> Deployment:
+        """Serves one more LoRA adapter on every replica, and on those to come, without a restart (like `svc adapter add`)."""
+        self.record = self._http.call(api.add_deployment_adapter(self.id, adapter))
+        return self
+
+    def remove_adapter(self, adapter: str) -> Deployment:
+        """Stops serving a LoRA adapter on every replica (like `svc adapter rm`)."""
+        self.record = self._http.call(api.remove_deployment_adapter(self.id, adapter))
+        return self
+
     def stop(self, wait: bool = True) -> Deployment:
         """Drains and stops every replica; scaling is off until `scale()` (the records stay).
 

@@ -44,6 +44,8 @@ class RunOptions(WorkloadKeywords, ScalingKeywords, total=False):
     max_total_tokens: int
     #: The GPU engine with gres: "vllm" or "sglang" (default: the profile's engine, else vllm).
     engine: Literal["vllm", "sglang"]
+    #: LoRA adapters of the registry (repo ids) served on the model, each a model of /v1 under its name.
+    adapter: Sequence[str]
     # speech-recognition
     #: Folder on the service host that `transcribe(audio_path)` paths are resolved in.
     input_dir: str | os.PathLike[str]
@@ -66,6 +68,7 @@ _PLACES: dict[str, tuple[str | None, str]] = {
     "grace_period": (None, "gracePeriod"),
     "image": (None, "image"),
     "engine": (None, "engine"),
+    "adapter": (None, "adapters"),
     **{key: ("textGeneration", camel(key)) for key in TEXT_GENERATION_KEYS},
     "input_dir": ("speechRecognition", "inputDir"),
     **{key: ("policies", camel(key)) for key in ("idle_stop", "on_demand", "start_timeout", "renew", "renew_before")},
@@ -84,6 +87,10 @@ def _json_value(key: str, value: Any) -> Any:
         if isinstance(value, (str, os.PathLike)):
             raise TypeError("mount must be a list of folders, e.g. ['/data/corpus'], not one path.")
         return [os.fspath(path) for path in value]
+    if key == "adapter":
+        if isinstance(value, str):
+            raise TypeError("adapter must be a list of adapter repo ids, e.g. ['acme/llama-lora'], not one string.")
+        return [str(name) for name in value]
     if key == "engine_args":
         if isinstance(value, str):
             raise TypeError("engine_args must be a list of arguments, e.g. ['--ctx-size', '512'], not one string.")

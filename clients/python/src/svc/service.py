@@ -71,6 +71,16 @@ class Service(StopOnExit, ServiceBase):
         self.record = self._http.call(api.restart_service(self.id))
         return self
 
+    def add_adapter(self, adapter: str) -> Service:
+        """Serves one more LoRA adapter of the registry on the running service, without a restart (like `svc adapter add`)."""
+        self.record = self._http.call(api.add_service_adapter(self.id, adapter))
+        return self
+
+    def remove_adapter(self, adapter: str) -> Service:
+        """Stops serving a LoRA adapter, at once while it runs (like `svc adapter rm`)."""
+        self.record = self._http.call(api.remove_service_adapter(self.id, adapter))
+        return self
+
     def rm(self, force: bool = False) -> None:
         """Deletes the service's record; a live service needs `force=True` (it is stopped first)."""
         self.record = self._http.call(api.remove_service(self.id, force))

@@ -2,7 +2,7 @@ import { RUNTIME_CONTAINER } from "@svc/contracts";
 import { API_KEY_VARIABLE, serverOf } from "../api-key";
 import type { LaunchSpec } from "../engine";
 import { modelMount } from "../model-folder";
-import { GPU_SERVERS, SGLANG_WITH_KEY, serverProgram } from "../gpu-servers";
+import { GPU_SERVERS, SGLANG_WITH_KEY, serverEnvironment, serverProgram } from "../gpu-servers";
 
 export const LABELS = {
   serviceId: "svc.service-id",
@@ -102,7 +102,7 @@ export function containerConfig(spec: LaunchSpec, port: number, options: DockerO
       ...(entrypoint ? { Entrypoint: entrypoint } : {}),
       Cmd: cmd,
       User: options.user,
-      Env: Object.entries(RUNTIME_CONTAINER.env).map(([name, value]) => `${name}=${value}`),
+      Env: Object.entries({ ...RUNTIME_CONTAINER.env, ...serverEnvironment(server, spec.args) }).map(([name, value]) => `${name}=${value}`),
       Labels: {
         [LABELS.serviceId]: spec.serviceId,
         [LABELS.home]: options.homeLabel,

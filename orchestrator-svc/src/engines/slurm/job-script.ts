@@ -3,7 +3,7 @@ import { SLURM_VALUE_RULES } from "@svc/contracts";
 import { API_KEY_VARIABLE, serverOf } from "../api-key";
 import { instanceKey, type LaunchSpec } from "../engine";
 import { EngineError } from "../engine-error";
-import { GPU_SERVERS } from "../gpu-servers";
+import { GPU_SERVERS, serverEnvironment } from "../gpu-servers";
 import { multiNodeLines } from "./multi-node";
 import { runtimeCommand, type RuntimeTarget } from "./runtime-command";
 
@@ -111,6 +111,7 @@ export function renderJobScript(spec: LaunchSpec, target: RuntimeTarget): string
     const variable = API_KEY_VARIABLE[serverOf(spec.image)];
     lines.push(`${variable}=$(cat ${JOB_FILES.apiKey}) || { echo "svc: cannot read ${JOB_FILES.apiKey}" >&2; exit 1; }`, `export ${variable}`);
   }
+  for (const [name, value] of Object.entries(serverEnvironment(server, spec.args))) lines.push(`export ${name}=${shellQuote(value)}`);
   // The speech runtime's input folder (default <home>/inputs, maybe ~/…): there on the node before the server looks.
   const inputDir = spec.inputDir === undefined ? undefined : remotePathWord(spec.inputDir);
   if (inputDir) lines.push(`mkdir -p ${inputDir}`);

@@ -2,7 +2,7 @@ import type { GpuPartition, ModelFacts, Placement } from "@svc/contracts";
 import { candidates, gpuCount, sizablePartitions, type Candidate } from "./candidates";
 import { engineBudget, type EngineBudget, type SizingEngine } from "./engine-budget";
 import { fits, kvBytesPerGpu, kvCacheBytes, usableBytesPerGpu, weightBytesPerGpu, type KvAsk } from "./gpu-memory";
-import { sizedModel, type SizedModel } from "./sized-model";
+import { sizedModel, withAdapters, type SizedModel } from "./sized-model";
 import { describeGpus, gb, summaryLine, tokens } from "./summary";
 import { checkUserPlacement, type GivenPlacement } from "./user-placement";
 
@@ -23,6 +23,8 @@ export interface SizingRequest {
   partitions: readonly GpuPartition[];
   engine: SizingEngine;
   given: GivenPlacement;
+  /** The LoRA adapters served beside the model, all at once (launch/adapters.ts): held on the GPUs like weights. */
+  adapterBytes?: number;
 }
 
 export type SizingOutcome =
@@ -56,7 +58,7 @@ export function longestContext(model: SizedModel, budget: EngineBudget, candidat
 export function placementOf(model: SizedModel, budget: EngineBudget, candidate: Candidate, ask: KvAsk, source: Placement["source"], reasons: string[], loweredFrom?: number): Placement {
   const kv = kvCacheBytes(model, ask);
   return {
-    summary: summaryLine({ bytes: model.weightBytes, label: model.weightLabel, visionBytes: model.visionBytes }, { bytes: kv, ask, loweredFrom }, candidate),
+    summary: summaryLine({ bytes: model.weightBytes - model.adapterBytes, label: model.weightLabel, visionBytes: model.visionBytes, adapterBytes: model.adapterBytes }, { bytes: kv, ask, loweredFrom }, candidate),
     partition: candidate.partition.name,
     gpuType: candidate.partition.gpuType,
     nodes: candidate.nodes,
@@ -66,8 +68,9 @@ export function placementOf(model: SizedModel, budget: EngineBudget, candidate: 
     maxModelLen: ask.context,
     concurrency: ask.sequences,
     memory: {
-      weightBytes: Math.round(model.weightBytes),
+      weightBytes: Math.round(model.weightBytes - model.adapterBytes),
       ...(model.visionBytes > 0 ? { visionTowerBytes: Math.round(model.visionBytes) } : {}),
+      ...(model.adapterBytes ? { adapterBytes: Math.round(model.adapterBytes) } : {}),
       kvCacheBytes: Math.round(kv),
       overheadBytes: budget.overheadBytes * gpuCount(candidate),
       usableBytesPerGpu: usableBytesPerGpu(budget, candidate),
@@ -93,8 +96,9 @@ export function perGpuNeed(model: SizedModel, budget: EngineBudget, candidate: C
  */
 export function planPlacement(request: SizingRequest): SizingOutcome {
   const { given } = request;
-  const model = sizedModel(request.facts, given.kvCacheDtypeBytes ?? 2);
-  if ("unknown" in model) return { kind: "unsized", reason: model.unknown };
+  const sized = sizedModel(request.facts, given.kvCacheDtypeBytes ?? 2);
+  if ("unknown" in sized) return { kind: "unsized", reason: sized.unknown };
+  const model = withAdapters(sized, request.adapterBytes ?? 0);
   const budget = engineBudget(request.engine, given.utilisation);
   const notes: string[] = [];
   const context = given.maxModelLen ?? model.contextLength ?? UNKNOWN_CONTEXT;

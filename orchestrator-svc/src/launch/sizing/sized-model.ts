@@ -2,8 +2,10 @@ import type { ModelFacts } from "@svc/contracts";
 
 /** What sizing needs of a model, from its facts: weights as the engine holds them and the KV cache's shape. */
 export interface SizedModel {
-  /** Bytes of the weights on the GPUs (a float32 checkpoint is loaded in 16 bits, as vLLM and SGLang do by default). */
+  /** Bytes of the weights on the GPUs (a float32 checkpoint is loaded in 16 bits, as vLLM and SGLang do by default), the LoRA adapters' included. */
   weightBytes: number;
+  /** Of weightBytes, the LoRA adapters served beside the model. */
+  adapterBytes: number;
   /** `bf16`, `fp8`, `awq`…: for the summary. */
   weightLabel: string;
   layers: number;
@@ -54,6 +56,7 @@ export function sizedModel(facts: ModelFacts | undefined, kvDtypeBytes: number):
   const visionBytes = float32 && facts.vision?.parameters ? facts.vision.parameters * 2 : (facts.vision?.weightBytes ?? 0);
   return {
     weightBytes,
+    adapterBytes: 0,
     weightLabel: float32 ? "fp32→bf16" : weightLabel(facts),
     layers: facts.layers,
     attentionHeads: facts.attentionHeads,
@@ -67,3 +70,6 @@ export function sizedModel(facts: ModelFacts | undefined, kvDtypeBytes: number):
     visionBytes,
   };
 }
+
+/** The model with its LoRA adapters' bytes held beside its weights (each GPU holds its share, like the weights'). */
+export const withAdapters = (model: SizedModel, adapterBytes: number): SizedModel => (adapterBytes > 0 ? { ...model, weightBytes: model.weightBytes + adapterBytes, adapterBytes } : model);

@@ -1,3 +1,4 @@
+import { formatDecimalBytes } from "@svc/contracts/format-bytes";
 import type { GpuPartition } from "@svc/contracts";
 import { GiB } from "./engine-budget";
 import type { Candidate } from "./candidates";
@@ -31,11 +32,13 @@ export function describeParallel(tp: number, pp: number): string {
 
 /**
  * The plan's one line: `141 GB bf16 weights + 11 GB KV (8 × 8,192 tokens) → 2 × A100-80GB, tensor parallel 2, partition gpu`;
- * a vision-language model's weights say how much is its vision tower: `4.4 GB bf16 weights (of which vision tower 1.3 GB) + …`.
+ * a vision-language model's weights say how much is its vision tower: `4.4 GB bf16 weights (of which vision tower 1.3 GB) + …`;
+ * LoRA adapters served beside the model follow the weights: `… weights + 4.10 kB LoRA adapters + …`.
  */
-export function summaryLine(weights: { bytes: number; label: string; visionBytes: number }, kv: { bytes: number; ask: KvAsk; loweredFrom?: number }, candidate: Candidate): string {
+export function summaryLine(weights: { bytes: number; label: string; visionBytes: number; adapterBytes?: number }, kv: { bytes: number; ask: KvAsk; loweredFrom?: number }, candidate: Candidate): string {
   const lowered = kv.loweredFrom !== undefined ? `, lowered from ${tokens(kv.loweredFrom)}` : "";
   const where = [describeGpus(candidate), describeParallel(candidate.tp, candidate.pp), `partition ${candidate.partition.name}`].filter(Boolean).join(", ");
   const vision = weights.visionBytes > 0 ? ` (of which vision tower ${gb(weights.visionBytes)})` : "";
-  return `${gb(weights.bytes)} ${weights.label} weights${vision} + ${gb(kv.bytes)} KV (${kv.ask.sequences} × ${tokens(kv.ask.context)} tokens${lowered}) → ${where}`;
+  const adapters = weights.adapterBytes ? ` + ${formatDecimalBytes(weights.adapterBytes)} LoRA adapters` : "";
+  return `${gb(weights.bytes)} ${weights.label} weights${vision}${adapters} + ${gb(kv.bytes)} KV (${kv.ask.sequences} × ${tokens(kv.ask.context)} tokens${lowered}) → ${where}`;
 }

@@ -50,6 +50,8 @@ class DeploymentRecord:
     coming: int
     #: Requests in flight over all replicas, as the gateway last reported.
     in_flight: int
+    #: The LoRA adapters its replicas serve (`adapter=[...]`), each a model of /v1.
+    adapters: list[str] | None = None
     created_by: str
     created_at: datetime
     updated_at: datetime

@@ -121,6 +121,8 @@ class ServiceRecord:
     gpu_hours: float | None = None
     #: The id of the deployment this service is a replica of (`run(..., replicas=…)`), else None.
     deployment: str | None = None
+    #: The LoRA adapters it serves on its model (`run(..., adapter=[...])`), each a model of /v1.
+    adapters: list[str] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

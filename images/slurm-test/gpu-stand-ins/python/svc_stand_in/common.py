@@ -123,3 +123,52 @@ def check_parallel(prog, config, tensor, pipeline):
     layers = config.get("num_hidden_layers")
     if isinstance(layers, int) and layers < pipeline:
         fail(prog, f"the model's {layers} layers cannot be split into {pipeline} pipeline stages")
+
+
+#: Where each engine takes its LoRA adapters (NAME=PATH each), and the routes it loads and unloads them on while it runs.
+LORA = {
+    "vllm": {"option": "--lora-modules", "load": "/v1/load_lora_adapter", "unload": "/v1/unload_lora_adapter"},
+    "sglang": {"option": "--lora-paths", "load": "/load_lora_adapter", "unload": "/unload_lora_adapter"},
+}
+
+
+def check_adapter(prog, name, path, max_rank):
+    """What the engine reads of a PEFT adapter folder on this node: adapter_config.json, its weights, a rank it was started for. Returns the problem, or None."""
+    config_path = os.path.join(path, "adapter_config.json")
+    if not os.path.isfile(config_path):
+        return f"LoRA adapter {name}: {config_path} is not there on {node_name()}"
+    if not any(os.path.isfile(os.path.join(path, weights)) for weights in ("adapter_model.safetensors", "adapter_model.bin")):
+        return f"LoRA adapter {name}: no adapter_model.safetensors in {path} on {node_name()}"
+    try:
+        with open(config_path) as file:
+            rank = json.load(file).get("r")
+    except ValueError as error:
+        return f"LoRA adapter {name}: {config_path} is not JSON: {error}"
+    if isinstance(rank, int) and rank > max_rank:
+        return f"LoRA adapter {name} has rank {rank}, above --max-lora-rank {max_rank}"
+    return None
+
+
+def lora_adapters(prog, engine, args):
+    """The adapters the engine's arguments serve, {name: folder}, each checked on this node as the engine would; and the --max-lora-rank it was started with."""
+    option = LORA[engine]["option"]
+    pairs = args.get(option) or []
+    max_rank = integer(prog, args, "--max-lora-rank", 16)
+    if pairs and not args.get("--enable-lora"):
+        fail(prog, f"{option} without --enable-lora", 2)
+    adapters = {}
+    for pair in pairs:
+        name, equals, path = pair.partition("=")
+        if not equals or not name or not path:
+            fail(prog, f"{option} {pair!r}: give NAME=PATH", 2)
+        if name in adapters:
+            fail(prog, f"{option}: {name} is given twice", 2)
+        problem = check_adapter(prog, name, path, max_rank)
+        if problem:
+            fail(prog, problem)
+        adapters[name] = path
+    if engine == "vllm" and pairs and len(pairs) > integer(prog, args, "--max-loras", 1):
+        say(prog, f"warning: {len(pairs)} adapters, --max-loras {integer(prog, args, '--max-loras', 1)}: fewer of them run in one batch")
+    if adapters:
+        say(prog, f"LoRA adapters (rank up to {max_rank}): {', '.join(f'{name} ({path})' for name, path in adapters.items())}")
+    return adapters, max_rank

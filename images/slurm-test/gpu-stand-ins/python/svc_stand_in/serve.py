@@ -18,7 +18,7 @@ import time
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from .common import fail, say
+from .common import LORA, check_adapter, fail, say
 from .image_parts import image_answer, image_parts
 
 
@@ -60,7 +60,7 @@ class Lost:
             self.event.set()
 
 
-def serve(prog, model_dir, host, port, served, key, lost):
+def serve(prog, model_dir, host, port, served, key, lost, lora=None):
     bun, main = find_runtime(prog)
     inner = free_port()
     env = {name: value for name, value in os.environ.items() if name not in ("VLLM_API_KEY", "SGLANG_API_KEY", "SVC_API_KEY")}
@@ -86,7 +86,7 @@ def serve(prog, model_dir, host, port, served, key, lost):
     while not _healthy(inner):
         check()
         time.sleep(0.2)
-    front = ThreadingHTTPServer((host, port), _front(inner, model_dir, served))
+    front = ThreadingHTTPServer((host, port), _front(prog, inner, model_dir, served, key, lora or {"engine": None, "adapters": {}}))
     front.daemon_threads = True
     threading.Thread(target=front.serve_forever, daemon=True).start()
     say(prog, f"the group is whole: serving {served} on http://{host}:{port} through the svc CPU runtime ({main})")
@@ -103,9 +103,11 @@ def _healthy(port):
         return False
 
 
-def _front(inner, model_dir, served):
+def _front(prog, inner, model_dir, served, key, lora):
+    """The engine's API: the base under its served name and each LoRA adapter under its own (answered by the base here: the CPU runtime cannot apply a PEFT adapter); with `lora["updating"]`, the engine's routes that load and unload adapters."""
     path_json = json.dumps(model_dir).encode()
-    served_json = json.dumps(served).encode()
+    adapters = lora["adapters"]
+    routes = LORA.get(lora["engine"], {}) if lora.get("updating") else {}
 
     class Front(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -118,6 +120,13 @@ def _front(inner, model_dir, served):
 
         def do_POST(self):
             self.forward()
+
+        def models(self):
+            if key and self.headers.get("Authorization") != f"Bearer {key}":
+                return self.reply(401, {"error": "Unauthorized"})
+            base = {"id": served, "object": "model", "owned_by": lora["engine"] or "stand-in", "root": model_dir, "parent": None}
+            listed = [base] + [{"id": name, "object": "model", "owned_by": lora["engine"], "root": path, "parent": served} for name, path in adapters.items()]
+            return self.reply(200, {"object": "list", "data": listed})
 
         def reply(self, status, body):
             data = json.dumps(body).encode()
@@ -134,20 +143,50 @@ def _front(inner, model_dir, served):
             self.end_headers()
             self.wfile.write(data)
 
+        def change_lora(self, body):
+            if key and self.headers.get("Authorization") != f"Bearer {key}":
+                return self.reply(401, {"error": "Unauthorized"})
+            try:
+                request = json.loads(body or b"{}")
+                name = request["lora_name"]
+            except (ValueError, KeyError, TypeError):
+                return self.reply(400, {"object": "error", "message": "lora_name is required", "type": "BadRequestError", "code": 400})
+            if self.path == routes["unload"]:
+                if adapters.pop(name, None) is None:
+                    return self.reply(404, {"object": "error", "message": f"The lora adapter '{name}' cannot be found.", "type": "NotFoundError", "code": 404})
+                say(prog, f"unloaded LoRA adapter {name}")
+                return self.reply(200, {"success": True})
+            path = request.get("lora_path") or ""
+            if name in adapters:
+                return self.reply(400, {"object": "error", "message": f"The lora adapter '{name}' has already been loaded.", "type": "BadRequestError", "code": 400})
+            problem = check_adapter(prog, name, path, lora["max_rank"])
+            if problem:
+                return self.reply(400, {"object": "error", "message": problem, "type": "BadRequestError", "code": 400})
+            adapters[name] = path
+            say(prog, f"loaded LoRA adapter {name} ({path})")
+            return self.reply(200, {"success": True})
+
         def forward(self):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
+            if self.command == "POST" and self.path in routes.values():
+                return self.change_lora(body)
+            name = served
+            if self.command == "GET" and self.path == "/v1/models" and adapters:
+                return self.models()
             if self.command == "POST" and body:
                 try:
                     request = json.loads(body)
                     model = request.get("model")
                 except (ValueError, AttributeError):
                     request, model = {}, None
-                if model is not None and model != served:
+                if model is not None and model != served and model not in adapters:
                     return self.reply(404, {"object": "error", "message": f"The model `{model}` does not exist.", "type": "NotFoundError", "param": None, "code": 404})
+                name = model if model in adapters else served
                 parts = image_parts(request) if self.path == "/v1/chat/completions" and isinstance(request, dict) else []
                 if parts:
-                    return self.send_answer(*image_answer(request, served, parts))
+                    return self.send_answer(*image_answer(request, name, parts))
+            served_json = json.dumps(name).encode()
             headers = {name: self.headers[name] for name in ("Authorization", "Content-Type", "Accept") if self.headers.get(name)}
             upstream = http.client.HTTPConnection("127.0.0.1", inner, timeout=600)
             try:

@@ -16,7 +16,7 @@ import threading
 import time
 
 from . import wire
-from .common import check_parallel, fail, integer, model_config, node_name, one, option_list, parse_engine_args, say, visible_gpus, write_pid
+from .common import check_parallel, fail, integer, lora_adapters, model_config, node_name, one, option_list, parse_engine_args, say, visible_gpus, write_pid
 from .serve import Lost, serve
 
 WAIT_FOR_RANKS_SECONDS = 120
@@ -69,7 +69,8 @@ def main(argv):
         lead(prog, me, address, dist_host, dist_port, lost)
     else:
         write_pid("sglang-rank0")
-    serve(prog, model, host, port, served, one(args, "--api-key"), lost)
+    adapters, max_rank = lora_adapters(prog, "sglang", args)
+    serve(prog, model, host, port, served, one(args, "--api-key"), lost, lora={"engine": "sglang", "adapters": adapters, "max_rank": max_rank, "updating": True})
 
 
 def follow(prog, me, address, host, port):

@@ -2,7 +2,8 @@
 A stand-in for `python3 -m vllm.entrypoints.openai.api_server` on the test cluster (no GPU, no vLLM).
 It reads its arguments against vLLM's pinned option list and checks what vLLM would find wrong
 before it serves: no key on the command line (svc hands it over in VLLM_API_KEY), the model's heads
-and layers against the parallel sizes, GPUs visible, and across nodes the Ray cluster (RAY_ADDRESS,
+and layers against the parallel sizes, GPUs visible, its LoRA adapters (--lora-modules NAME=PATH: each
+folder there on the node, its rank within --max-lora-rank), and across nodes the Ray cluster (RAY_ADDRESS,
 with --distributed-executor-backend ray): it waits, as vLLM's placement group does, until every
 node of the job joined, and then world size (tensor × pipeline) must be the GPUs of each node ×
 the nodes. Then it serves through the svc CPU runtime; a Ray node dying ends it.
@@ -13,7 +14,7 @@ import threading
 import time
 
 from . import wire
-from .common import check_parallel, fail, integer, model_config, node_name, one, option_list, parse_engine_args, say, visible_gpus, write_pid
+from .common import check_parallel, fail, integer, lora_adapters, model_config, node_name, one, option_list, parse_engine_args, say, visible_gpus, write_pid
 from .ray_cli import cluster_status
 from .serve import Lost, serve
 
@@ -31,6 +32,9 @@ def main(argv):
     tensor = integer(prog, args, "--tensor-parallel-size", 1)
     pipeline = integer(prog, args, "--pipeline-parallel-size", 1)
     check_parallel(prog, model_config(prog, model), tensor, pipeline)
+    adapters, max_rank = lora_adapters(prog, "vllm", args)
+    # vLLM registers its routes that load adapters while it runs only with this set.
+    updating = os.environ.get("VLLM_ALLOW_RUNTIME_LORA_UPDATING", "").lower() in ("true", "1")
     gpus = len(visible_gpus())
     if gpus == 0:
         fail(prog, f"no GPU visible on {node_name()}: CUDA_VISIBLE_DEVICES is unset or empty (did the job or its step get --gres?)")
@@ -44,7 +48,7 @@ def main(argv):
     elif world != gpus:
         say(prog, f"warning: {gpus - world} of the {gpus} GPUs of {node_name()} stay unused (world size {world})")
     write_pid("vllm")
-    serve(prog, model, host, port, served, os.environ.get("VLLM_API_KEY"), lost)
+    serve(prog, model, host, port, served, os.environ.get("VLLM_API_KEY"), lost, lora={"engine": "vllm", "adapters": adapters, "max_rank": max_rank, "updating": updating})
 
 
 def join_ray(prog, world, lost):
