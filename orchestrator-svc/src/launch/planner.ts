@@ -1,9 +1,10 @@
 import { join } from "node:path";
-import { badRequest, profileFolders, type ClusterGpus, type InferenceServer, type JobOptions, type Model, type Placement, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import { badRequest, profileFolders, type ClusterGpus, type EngineVersionCheck, type GpuEngine, type InferenceServer, type JobOptions, type Model, type Placement, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import type { EngineCapabilities, Mount } from "../engines/engine";
 import { checkDataPath, type ProtectedPlace } from "./data-paths";
 import { checkCpuEngineArgs } from "./engine-args";
 import { checkGpuEngineArgs, chooseServer, gpuEngineOf, userPlacement } from "./gpu-engine";
+import { launchEngineVersion, type FoundVersion } from "./engine-version";
 import { gpuLaunch } from "./gpu-placement";
 import { idleOptionWarnings, jobWithProfileDefaults } from "./idle-options";
 import { checkMounts } from "./mounts";
@@ -28,6 +29,8 @@ export interface PlannerDeps {
   isProjectRuntime(image: string): Promise<boolean>;
   /** The GPUs `profile`'s services can get (profile-svc's GET /api/profiles/{name}/gpus); null when they cannot be read. */
   gpus(profile: Profile): Promise<ClusterGpus | null>;
+  /** The version of `engine` where `profile` runs it from `image` (read there, cached); null when it cannot be read. */
+  engineVersion?(profile: Profile, engine: GpuEngine, image: string): Promise<FoundVersion | null>;
 }
 
 export interface LaunchPlan {
@@ -47,6 +50,8 @@ export interface LaunchPlan {
   capabilities: EngineCapabilities;
   /** A GPU launch: where it runs and why (launch/sizing/). */
   placement?: Placement;
+  /** A GPU launch: its engine's version and the option list its arguments were checked against. */
+  engineVersion?: EngineVersionCheck;
 }
 
 /** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
@@ -72,9 +77,10 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     throw badRequest(`--nodes ${placement?.nodes ?? job.nodes}: profile ${profile.name} runs services on this machine, one node. A model across nodes runs on a slurm profile.`, { field: "job.nodes" });
   }
   // Without images (a bare Slurm job) the project's runtime tree runs, whatever the image is called.
+  const engineVersion = server !== "svc" ? await launchEngineVersion(request, profile, server, image, deps) : undefined;
   const engineWarnings =
     server !== "svc"
-      ? checkGpuEngineArgs(server, request.engineArgs ?? [], placement, request.image !== undefined)
+      ? checkGpuEngineArgs(server, request.engineArgs ?? [], placement, request.image !== undefined, engineVersion?.source === "pinned" ? undefined : (engineVersion?.version ?? undefined))
       : request.task === "text-generation" && (!capabilities.runsImages || (await deps.isProjectRuntime(image)))
         ? checkCpuEngineArgs(request.engineArgs ?? [])
         : [];
@@ -91,6 +97,7 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     job,
     capabilities,
     ...(placement ? { placement } : {}),
+    ...(engineVersion ? { engineVersion } : {}),
     mounts: checkMounts(request.mounts ?? [], capabilities, deps.protectedPlaces),
     inputDir:
       request.task === "speech-recognition"

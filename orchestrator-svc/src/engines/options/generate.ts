@@ -1,6 +1,7 @@
 /**
  * Writes an engine's option list (vllm.json, sglang.json beside this file) from the engine's Python
- * source at the version svc pins: `bun generate.ts vllm|sglang <checkout> <version> <source note>`.
+ * source at a release: `bun generate.ts vllm|sglang <checkout> <version> <source note> [<file>=<commit>@<date> …]`,
+ * written to `<engine>.json` for the version svc pins, else `<engine>-<version>.json` (see versions.ts).
  *
  * Both engines build their command lines from dataclasses: every field of vLLM's EngineArgs and
  * frontend args, and of SGLang's ServerArgs, is an option `--field-name` (vLLM: a bool field is
@@ -146,23 +147,30 @@ export function optionsFrom(checkout: string, layout: Layout): UpstreamOption[] 
 }
 
 if (import.meta.main) {
-  const [engine, checkout, version, source] = process.argv.slice(2);
+  const [engine, checkout, version, source, ...where] = process.argv.slice(2);
   if ((engine !== "vllm" && engine !== "sglang") || !checkout || !version || !source) {
-    console.error("usage: bun generate.ts vllm|sglang <checkout> <version> <where the source came from>");
+    console.error("usage: bun generate.ts vllm|sglang <checkout> <version> <where the source came from> [<file>=<commit>@<YYYY-MM-DD> …] [--pinned]");
     process.exit(2);
   }
   const layout = LAYOUTS[engine];
+  const pinned = where.includes("--pinned");
+  const commits = layout.files.map(({ path }) => {
+    const given = where.find((each) => each.startsWith(`${path}=`))?.slice(path.length + 1);
+    const [commit, date] = given ? given.split("@") : [];
+    return { path, commit: commit || null, date: date || null };
+  });
   const list: EngineOptionList = {
     engine,
     version,
     source,
     files: layout.files.map((file) => file.path),
+    commits,
     generatedBy: "orchestrator-svc/src/engines/options/generate.ts",
     options: optionsFrom(checkout, layout),
   };
   // One option a line, so a new version's list reads as a short diff.
   const { options, ...head } = list;
-  const text = JSON.stringify(head, null, 2).replace(/\n}$/, `,\n  "options": [\n${options.map((option) => `    ${JSON.stringify(option)}`).join(",\n")}\n  ]\n}\n`);
-  writeFileSync(join(import.meta.dir, `${engine}.json`), text);
+  const text = JSON.stringify(head, null, 2).replace(/"commits": \[[^\]]*\]/, `"commits": [\n${commits.map((each) => `    ${JSON.stringify(each)}`).join(",\n")}\n  ]`).replace(/\n}$/, `,\n  "options": [\n${options.map((option) => `    ${JSON.stringify(option)}`).join(",\n")}\n  ]\n}\n`);
+  writeFileSync(join(import.meta.dir, pinned ? `${engine}.json` : `${engine}-${version}.json`), text);
   console.log(`${engine} ${version}: ${list.options.length} options`);
 }
