@@ -7,6 +7,7 @@ export function engineVersionLine(check: EngineVersionCheck): string {
   const label = LABELS[check.engine];
   if (check.checkedAgainst === null) return `Engine: ${label}, version unknown${check.how ? ` (${check.how})` : ""}: its arguments were not checked.`;
   const how = { given: "--engine-version", found: `found: ${check.how ?? "where it runs"}`, pinned: "svc's pinned version", unknown: "unknown" }[check.source];
-  const against = check.checkedAgainst === check.version ? "" : `, checked against ${label} ${check.checkedAgainst}'s options`;
+  const same = check.checkedAgainst.replace(/^v/, "") === check.version?.replace(/^v/, "");
+  const against = same ? "" : `, checked against ${label} ${check.checkedAgainst}'s options`;
   return `Engine: ${label} ${check.version} (${how})${against || `: arguments checked against its options`}.`;
 }
