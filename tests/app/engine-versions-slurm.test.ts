@@ -65,6 +65,6 @@ describe("a cluster whose vLLM and SGLang are newer than svc's pinned ones", () 
     expect(given.stderr).not.toContain("no option list");
     const bad = await client.services.run({ task: "text-generation", model: MODEL, profile: PROFILE, dryRun: true, job: { gres: 1 }, engineVersion: "newest" }).catch((error) => error);
     expect(bad.status).toBe(400);
-    expect(bad.message).toContain("engineVersion");
+    expect(bad.message).toContain("--engine-version \"newest\"");
   }, 120_000);
 });
