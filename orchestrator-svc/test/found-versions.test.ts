@@ -53,3 +53,10 @@ test("versions are kept per profile, engine and image, read once at a time, agai
   expect(probes.slice(2)).toEqual(["vllm null", "vllm vllm/vllm-openai:v0.11.1"]);
   expect(found.list("other")).toEqual([]);
 });
+
+test("a read that does not answer in time counts as none, and is not kept", async () => {
+  const file = join(mkdtempSync(join(tmpdir(), "svc-found-versions-")), "engine-versions.json");
+  const found = new FoundVersions(file, () => new Promise(() => {}), Date.now, 20);
+  expect(await found.find(profile, "vllm", null)).toBeNull();
+  expect(found.list("cluster")).toEqual([]);
+});

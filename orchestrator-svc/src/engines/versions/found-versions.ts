@@ -5,6 +5,8 @@ import type { FoundVersion } from "../../launch/engine-version";
 
 /** How long a version read stays good: an image keeps its version, but a cluster's Python may be upgraded. */
 export const FOUND_VERSION_TTL_MS = 60 * 60 * 1000;
+/** A read that takes longer (a cluster not answering) counts as none, so `svc run` goes on with the pinned list. */
+export const FOUND_VERSION_WAIT_MS = 20_000;
 
 /** Reads `engine`'s version where `profile` runs it from `image` (null: a bare job's Python). */
 export type VersionProbe = (profile: Profile, engine: GpuEngine, image: string | null) => Promise<FoundVersion>;
@@ -20,7 +22,7 @@ export class FoundVersions {
   private entries: Entry[];
   private readonly pending = new Map<string, Promise<FoundVersion | null>>();
 
-  constructor(private readonly file: string, private readonly probe: VersionProbe, private readonly now = Date.now) {
+  constructor(private readonly file: string, private readonly probe: VersionProbe, private readonly now = Date.now, private readonly waitMs = FOUND_VERSION_WAIT_MS) {
     this.entries = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Entry[]) : [];
   }
 
@@ -46,10 +48,14 @@ export class FoundVersions {
     const probed = this.entries.find((entry) => entry.profile === profile.name && entry.engine === engine && entry.image === image && this.now() - Date.parse(entry.foundAt) < FOUND_VERSION_TTL_MS);
     if (probed) return { version: probed.version, how: probed.how };
     let found: FoundVersion;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      found = await this.probe(profile, engine, image);
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("no answer in time")), this.waitMs)));
+      found = await Promise.race([this.probe(profile, engine, image), late]);
     } catch {
       return null;
+    } finally {
+      clearTimeout(timer);
     }
     const entry: Entry = { profile: profile.name, engine, image, version: found.version, how: found.how, foundAt: new Date(this.now()).toISOString() };
     this.entries = [...this.entries.filter((each) => !(each.profile === profile.name && each.engine === engine && each.image === image)), entry];
