@@ -9,6 +9,7 @@ import { ENGINE_OPTIONS } from "../src/engines/options/check";
 import type { EngineOptionList } from "../src/engines/options/option-list";
 import { OPTION_LISTS, optionListFor, parseEngineVersion, pinnedList, releaseLine } from "../src/engines/options/versions";
 import { plannerDeps } from "./planner-deps";
+import { spellForVersion } from "../src/launch/respell";
 
 const list = (version: string, names: string[]): EngineOptionList => ({
   engine: "vllm",
@@ -115,4 +116,23 @@ test("a version with no list of its own is checked against the nearest older one
   expect(own.warnings.join(" ")).toContain("--engine-version");
   // With --image and --engine-version, the arguments are checked for that version.
   expect((await refusal(plan({ image: "example.org/my-vllm:1", engineVersion: "0.11.1", engineArgs: ["--anything"] }))).message).toContain("--anything is not an option of vLLM v0.11.1");
+});
+
+test("the options svc sets itself are spelled as the version names them; one the version lacks is left out with a warning", () => {
+  const sglang: EngineOptionList = { ...list("v0.9.0", []), engine: "sglang", options: [{ name: "--tensor-parallel-size", aliases: [], value: "required" }, { name: "--served-model-name", aliases: [], value: "required" }] };
+  const args = ["--served-model-name", "m", "--tp-size", "4", "--disable-cuda-graph", "--context-length", "512", "--tp-size", "2"];
+  const spelled = spellForVersion("sglang", args, 7, sglang);
+  expect(spelled.args).toEqual(["--served-model-name", "m", "--tensor-parallel-size", "4", "--tp-size", "2"]);
+  expect(spelled.warnings).toEqual([
+    "SGLang v0.9.0 has no --disable-cuda-graph: svc leaves it out of the options it sets.",
+    "SGLang v0.9.0 has no --context-length: svc leaves it out of the options it sets.",
+  ]);
+  const parsers: EngineOptionList = { ...list("v0.9.0", []), options: [{ name: "--tool-call-parser", aliases: [], value: "required", choices: ["hermes"] }, { name: "--enable-auto-tool-choice", aliases: [], value: "none" }] };
+  expect(spellForVersion("vllm", ["--enable-auto-tool-choice", "--tool-call-parser", "llama3_json"], 3, parsers)).toEqual({
+    args: [],
+    warnings: ["vLLM v0.9.0 has no llama3_json among the values of --tool-call-parser: svc leaves it out of the options it sets."],
+  });
+  // With the pinned list nothing changes.
+  const pinned = spellForVersion("sglang", args.slice(0, 7), 7, pinnedList("sglang"));
+  expect(pinned).toEqual({ args: args.slice(0, 7), warnings: [] });
 });

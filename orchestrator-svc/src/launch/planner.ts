@@ -5,6 +5,8 @@ import { checkDataPath, type ProtectedPlace } from "./data-paths";
 import { checkCpuEngineArgs } from "./engine-args";
 import { checkGpuEngineArgs, chooseServer, gpuEngineOf, userPlacement } from "./gpu-engine";
 import { launchEngineVersion, type FoundVersion } from "./engine-version";
+import { spellForVersion } from "./respell";
+import { optionListFor } from "../engines/options/versions";
 import { gpuLaunch } from "./gpu-placement";
 import { idleOptionWarnings, jobWithProfileDefaults } from "./idle-options";
 import { checkMounts } from "./mounts";
@@ -54,6 +56,12 @@ export interface LaunchPlan {
   engineVersion?: EngineVersionCheck;
 }
 
+/** svc's own options of a GPU launch as the version its arguments were checked against spells them (the user's come last, as they are). */
+function ownOptionsForVersion(server: GpuEngine, built: { args: string[]; warnings: string[] }, request: RunRequest, version: string | null) {
+  const spelled = spellForVersion(server, built.args, built.args.length - (request.engineArgs?.length ?? 0), optionListFor(server, version ?? undefined).list);
+  return { args: spelled.args, warnings: [...built.warnings, ...spelled.warnings] };
+}
+
 /** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
 export async function planLaunch(request: RunRequest, deps: PlannerDeps, defaultProfile: string): Promise<LaunchPlan> {
   validateRunRequest(request);
@@ -84,7 +92,8 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
       : request.task === "text-generation" && (!capabilities.runsImages || (await deps.isProjectRuntime(image)))
         ? checkCpuEngineArgs(request.engineArgs ?? [])
         : [];
-  const { args, warnings } = serverArgs(server, request, request.model, placement, choice.model.facts);
+  const built = serverArgs(server, request, request.model, placement, choice.model.facts);
+  const { args, warnings } = server !== "svc" && engineVersion?.checkedAgainst ? ownOptionsForVersion(server, built, request, engineVersion.version) : built;
   const idle = idleOptionWarnings(request, job, profile, server, capabilities);
   return {
     profile,
