@@ -44,6 +44,8 @@ class RunOptions(WorkloadKeywords, ScalingKeywords, total=False):
     max_total_tokens: int
     #: The GPU engine with gres: "vllm" or "sglang" (default: the profile's engine, else vllm).
     engine: Literal["vllm", "sglang"]
+    #: The GPU engine's version where it runs, when you know better than svc (e.g. "0.11.1"): its arguments are checked against that version's options.
+    engine_version: str
     # speech-recognition
     #: Folder on the service host that `transcribe(audio_path)` paths are resolved in.
     input_dir: str | os.PathLike[str]
@@ -66,6 +68,7 @@ _PLACES: dict[str, tuple[str | None, str]] = {
     "grace_period": (None, "gracePeriod"),
     "image": (None, "image"),
     "engine": (None, "engine"),
+    "engine_version": (None, "engineVersion"),
     **{key: ("textGeneration", camel(key)) for key in TEXT_GENERATION_KEYS},
     "input_dir": ("speechRecognition", "inputDir"),
     **{key: ("policies", camel(key)) for key in ("idle_stop", "on_demand", "start_timeout", "renew", "renew_before")},
