@@ -1,11 +1,7 @@
 import type { EngineVersionCheck, GpuEngine, Profile, RunRequest } from "@svc/contracts";
 import { optionListFor } from "../engines/options/versions";
+import type { FoundVersion } from "../engines/versions/probe";
 
-/** A version read where an engine runs, and how. */
-export interface FoundVersion {
-  version: string | null;
-  how: string;
-}
 
 /**
  * Which version a GPU launch's arguments are checked for: --engine-version, else the version found

@@ -14,7 +14,7 @@ import type { BundleSource } from "./runtime/bundles";
 import { ClusterRuntime } from "./runtime/cluster-runtime";
 import type { RuntimeInstalls } from "./runtime/installs";
 import type { GpuEngine } from "@svc/contracts";
-import type { FoundVersion } from "../../launch/engine-version";
+import type { FoundVersion } from "../versions/probe";
 import { probeCommand, readProbe } from "../versions/probe";
 
 /** Copying a file (a batch's requests or results, up to a few hundred MB) may take long on a slow link. */

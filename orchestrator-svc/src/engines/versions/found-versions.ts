@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { FoundEngineVersion, GpuEngine, Profile } from "@svc/contracts";
-import type { FoundVersion } from "../../launch/engine-version";
+import type { FoundVersion } from "./probe";
 
 /** How long a version read stays good: an image keeps its version, but a cluster's Python may be upgraded. */
 export const FOUND_VERSION_TTL_MS = 60 * 60 * 1000;

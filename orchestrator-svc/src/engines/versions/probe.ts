@@ -1,6 +1,11 @@
 import { ENGINE_VERSION_PATTERN, type GpuEngine } from "@svc/contracts";
 import { remotePathWord, shellQuote } from "@svc/ssh";
-import type { FoundVersion } from "../../launch/engine-version";
+
+/** A version read where an engine runs (null: none there), and how. */
+export interface FoundVersion {
+  version: string | null;
+  how: string;
+}
 
 /** The Python line that prints an engine's version where it is installed (fixed text: nothing of the user's goes into it). */
 export const VERSION_LINE: Record<GpuEngine, string> = {

@@ -1,5 +1,5 @@
 import type { GpuEngine, Profile } from "@svc/contracts";
-import type { FoundVersion } from "../../launch/engine-version";
+import type { FoundVersion } from "./probe";
 import type { Engines } from "../registry";
 import { versionOfImage } from "./probe";
 
