@@ -2,7 +2,6 @@ import type { EngineVersionCheck, GpuEngine, Profile, RunRequest } from "@svc/co
 import { optionListFor } from "../engines/options/versions";
 import type { FoundVersion } from "../engines/versions/probe";
 
-
 /**
  * Which version a GPU launch's arguments are checked for: --engine-version, else the version found
  * where it runs (its image, or a bare job's Python), else the pinned one; with --image and none
