@@ -28,7 +28,7 @@ from .keys import (
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import AdapterBase, AdapterFacts, AdapterModule, DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ModelKind, ProfileRefresh, RefreshReport, ScanIssue
 from .profiles import ClusterGpus, GpuPartition, HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
-from .runtimes import RuntimeInstall, RuntimeList, RuntimeRemoval, RuntimeVersion, UnavailableTask
+from .runtimes import FoundEngineVersion, RuntimeInstall, RuntimeList, RuntimeRemoval, RuntimeVersion, UnavailableTask
 from .services import (
     SERVICE_STATUSES,
     TASKS,
@@ -124,6 +124,7 @@ __all__ = [
     "RuntimeImage",
     "RuntimeInstall",
     "RuntimeList",
+    "FoundEngineVersion",
     "RuntimeRemoval",
     "RuntimeVersion",
     "SERVICE_STATUSES",
