@@ -14,6 +14,7 @@ import { engineFactsController } from "./engines/facts";
 import { EngineReachability } from "./engines/reachability";
 import { FoundVersions } from "./engines/versions/found-versions";
 import { versionProbe } from "./engines/versions/probes";
+import { runPythonInImage } from "./engines/docker/image-python";
 import { Engines } from "./engines/registry";
 import { SlurmEngine } from "./engines/slurm/slurm-engine";
 import { protectedPlaces } from "./launch/data-paths";
@@ -74,7 +75,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     afterTick: async () => scaling.scaler?.tick(),
   });
   const capabilitiesOf = (profile: Profile) => engines.forProfile(profile).capabilities;
-  const foundVersions = new FoundVersions(join(ctx.dataDir, "engine-versions.json"), versionProbe(engines, (name) => docker.images.labels(name)));
+  const foundVersions = new FoundVersions(join(ctx.dataDir, "engine-versions.json"), versionProbe(engines, { labels: (name) => docker.images.labels(name), python: (name, line) => runPythonInImage(dockerApi, name, line) }));
   // A bare Slurm job runs the cluster's own python3 whatever the image is called: its version is the profile's.
   const findVersion = (profile: Profile, engine: GpuEngine, image: string) => foundVersions.find(profile, engine, capabilitiesOf(profile).runsImages ? image : null);
   const engineVersions = async (name = DEFAULT_PROFILE) => {

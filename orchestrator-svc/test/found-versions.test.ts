@@ -5,7 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GpuEngine, Profile } from "@svc/contracts";
 import { FOUND_VERSION_TTL_MS, FoundVersions } from "../src/engines/versions/found-versions";
-import { probeCommand, readProbe, versionOfImage } from "../src/engines/versions/probe";
+import { probeCommand, readProbe, VERSION_LINE, versionOfImage } from "../src/engines/versions/probe";
+import { versionProbe } from "../src/engines/versions/probes";
+import { runPythonInImage } from "../src/engines/docker/image-python";
+import { DockerApi } from "../src/engines/docker/docker-api";
+import type { Engines } from "../src/engines/registry";
+import { ensureSlurmTestImage } from "@svc/testing";
 
 test("the probe is a fixed Python line, quoted; an Apptainer image's path is quoted as a remote path", () => {
   expect(probeCommand("vllm")).toBe(`PATH="$HOME/.local/bin:$PATH" python3 -c 'import vllm; print(vllm.__version__)'`);
@@ -60,3 +65,21 @@ test("a read that does not answer in time counts as none, and is not kept", asyn
   expect(await found.find(profile, "vllm", null)).toBeNull();
   expect(found.list("cluster")).toEqual([]);
 });
+
+test("a local image that names no version: the package's version read by python3 in a throwaway container (the test cluster's image has the stand-in vLLM)", async () => {
+  const image = ensureSlurmTestImage();
+  const api = DockerApi.fromEnv();
+  const ran = await runPythonInImage(api, image, VERSION_LINE.vllm);
+  expect(ran.code).toBe(0);
+  expect(readProbe(ran.stdout)).toMatch(/^\d+\.\d+\.\d+$/);
+  const local = { labels: async () => ({}), python: (name: string, line: string) => runPythonInImage(api, name, line) };
+  const probe = versionProbe({} as Engines, local);
+  const localProfile = { name: "default", schema: "local", home_dir: "/h", cache_dir: "/c" } as Profile;
+  const sglang = readProbe((await runPythonInImage(api, image, VERSION_LINE.sglang)).stdout);
+  expect(sglang).not.toBeNull();
+  expect(await probe(localProfile, "sglang", image)).toEqual({ version: sglang, how: `the package in ${image}` });
+  expect((await probe(localProfile, "vllm", "team/vllm:v0.26.1")).version).toBe("v0.26.1");
+  // No throwaway container is left behind.
+  const left = await api.json<unknown[]>("GET", `/containers/json?all=1&filters=${encodeURIComponent(JSON.stringify({ label: ["svc.probe=engine-version"] }))}`);
+  expect(left).toEqual([]);
+}, 120_000);
