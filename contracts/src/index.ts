@@ -17,6 +17,7 @@ export * from "./images";
 export * from "./runtimes";
 export * from "./runtime-container";
 export * from "./engine-options";
+export * from "./engine-versions";
 export * from "./batches";
 export * from "./keys";
 export * from "./usage";

@@ -3,6 +3,7 @@ import { ServicePolicies, ServicePolicyState, ServiceSuccessor } from "./policie
 import { Placement } from "./placement";
 import { literalUnion } from "./literal-union";
 import { DeploymentRecord, ScalingRequest } from "./deployments";
+import { EngineVersionCheck, EngineVersionText } from "./engine-versions";
 
 export { literalUnion } from "./literal-union";
 
@@ -152,6 +153,7 @@ export const RunRequest = Type.Object(
       literalUnion(GPU_ENGINES, { description: "The GPU text-generation server: `vllm` or `sglang`; default: the profile's `engine`, else vllm. Its engine arguments are checked against its pinned version's options." }),
     ),
     engineArgs: Type.Optional(Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 256, description: "Passed to the inference engine, each as one argument." })),
+    engineVersion: Type.Optional(EngineVersionText),
     policies: Type.Optional(ServicePolicies),
     mounts: Type.Optional(Mounts),
     gracePeriod: Type.Optional(GracePeriod),
@@ -245,6 +247,8 @@ export const RunResponse = Type.Object({
   policies: Type.Optional(ServicePolicyState),
   /** A GPU launch: where it runs and why (issue 29); a dry run's plan. */
   placement: Type.Optional(Placement),
+  /** A GPU launch: its engine's version and the option list its arguments were checked against. */
+  engineVersion: Type.Optional(EngineVersionCheck),
   /** A run with `scaling`: the deployment created (its replicas are services; `service` is the first one started, or null at MIN 0). */
   deployment: Type.Optional(DeploymentRecord),
 }, { $id: "RunResponse" });

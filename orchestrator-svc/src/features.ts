@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { AnyElysia } from "elysia";
-import type { Profile } from "@svc/contracts";
+import { DEFAULT_PROFILE, GPU_ENGINES, type GpuEngine, type Profile } from "@svc/contracts";
 import { internalClient, type ServiceContext } from "@svc/platform";
 import { homeLayout } from "@svc/platform/config";
 import { freePort } from "@svc/platform/net";
@@ -12,6 +12,9 @@ import { DockerEngine } from "./engines/docker/docker-engine";
 import { NetworkMode } from "./engines/docker/network-mode";
 import { engineFactsController } from "./engines/facts";
 import { EngineReachability } from "./engines/reachability";
+import { FoundVersions } from "./engines/versions/found-versions";
+import { versionProbe } from "./engines/versions/probes";
+import { runPythonInImage } from "./engines/docker/image-python";
 import { Engines } from "./engines/registry";
 import { SlurmEngine } from "./engines/slurm/slurm-engine";
 import { protectedPlaces } from "./launch/data-paths";
@@ -71,6 +74,15 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     followers,
     afterTick: async () => scaling.scaler?.tick(),
   });
+  const capabilitiesOf = (profile: Profile) => engines.forProfile(profile).capabilities;
+  const foundVersions = new FoundVersions(join(ctx.dataDir, "engine-versions.json"), versionProbe(engines, { labels: (name) => docker.images.labels(name), python: (name, line) => runPythonInImage(dockerApi, name, line) }));
+  // A bare Slurm job runs the cluster's own python3 whatever the image is called: its version is the profile's.
+  const findVersion = (profile: Profile, engine: GpuEngine, image: string) => foundVersions.find(profile, engine, capabilitiesOf(profile).runsImages ? image : null);
+  const engineVersions = async (name = DEFAULT_PROFILE) => {
+    const profile = await client.profiles.get(name);
+    await Promise.all(GPU_ENGINES.map((engine) => findVersion(profile, engine, catalog.image("text-generation", engine))));
+    return foundVersions.list(profile.name);
+  };
   const planner = {
     profile: (name: string) => client.profiles.get(name),
     models: (profile: string, repo?: string) => client.models.list({ profile, repo }),
@@ -81,6 +93,7 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     isProjectRuntime: (image: string) => catalog.isProjectRuntime(image, (name) => docker.images.labels(name)),
     // A profile whose GPUs cannot be read launches unsized on the GPUs the run asks for (see launch/gpu-placement.ts).
     gpus: (profile: Profile) => client.profiles.gpus(profile.name).catch(() => null),
+    engineVersion: findVersion,
   };
   const batchStore = new BatchStore(join(ctx.dataDir, "orchestrator.db"));
   const batches = new BatchesService({
@@ -114,5 +127,5 @@ export function features(ctx: ServiceContext): AnyElysia[] {
     installs: slurmDeps.installs,
     liveJobs: (profile) => engines.clusterWorkDirs(profile, [...store.live(), ...batchStore.live()]),
   });
-  return [servicesController(services, deployments), deploymentsController(deployments), batchesController(batches), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes), engineFactsController(docker, reachability), serviceRoutesController(store, deploymentStore), metricsController(metrics)];
+  return [servicesController(services, deployments), deploymentsController(deployments), batchesController(batches), imagesController(new ImagesService(catalog, docker)), runtimesController(runtimes, engineVersions), engineFactsController(docker, reachability), serviceRoutesController(store, deploymentStore), metricsController(metrics)];
 }

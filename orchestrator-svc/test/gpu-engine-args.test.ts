@@ -1,6 +1,6 @@
 /** `--engine vllm|sglang` and each engine's arguments, checked at `svc run` against its pinned option list. */
 import { expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Model, Profile, RunRequest } from "@svc/contracts";
@@ -9,7 +9,7 @@ import { planLaunch, type PlannerDeps } from "../src/launch/planner";
 import { plannerDeps } from "./planner-deps";
 import { ImageCatalog } from "../src/catalog/images";
 import { ENGINE_OPTIONS, readUpstreamArgs } from "../src/engines/options/check";
-import { addArgumentCalls, dataclassFields } from "../src/engines/options/generate";
+import { addArgumentCalls, dataclassFields, optionsFrom } from "../src/engines/options/generate";
 
 const home = mkdtempSync(join(tmpdir(), "svc-gpu-engine-args-"));
 const local: Profile = { name: "default", schema: "local", home_dir: home, cache_dir: home };
@@ -116,5 +116,56 @@ test("the generator reads dataclass fields (continued types, Literal choices) an
   expect(addArgumentCalls(source)).toEqual([
     { names: ["--tensor-parallel-size", "--tp-size"], optionalValue: false, choices: undefined, flag: false },
     { names: ["--kv", "-k"], optionalValue: false, choices: ["x", "y"], flag: false },
+  ]);
+});
+
+test("the generator reads the annotated style of newer releases: A[type, Arg(aliases, choices by name, actions, no_cli)], docstrings skipped", () => {
+  const source = [
+    'LOAD_FORMAT_CHOICES = [',
+    '    "auto",',
+    '    "safetensors",  # the usual one',
+    ']',
+    'SAMPLING_BACKEND_CHOICES = {"flashinfer", "pytorch"}',
+    "",
+    "@dataclasses.dataclass",
+    "class ServerArgs:",
+    '    """Server-wide configuration.',
+    "",
+    "    Example: a line with a colon that is no field",
+    '    """',
+    "",
+    '    model_path: A[str, Arg(help="The path (a folder", aliases=["--model"])]',
+    '    host: A[str, "The host of the HTTP server."] = "127.0.0.1"',
+    "    load_format: A[",
+    "        str,",
+    "        Arg(",
+    '            help="How to load (see [the docs)",',
+    "            choices=LOAD_FORMAT_CHOICES,",
+    "        ),",
+    '    ] = "auto"',
+    '    sampling_backend: A[Optional[str], Arg(choices=SAMPLING_BACKEND_CHOICES)] = None',
+    '    trust_remote_code: A[bool, "Whether to allow custom models."] = False',
+    '    enable_x: A[bool, Arg(action=argparse.BooleanOptionalAction)] = True',
+    '    lora_paths: A[Optional[list], Arg(nargs="?", help="bool-free help")] = None',
+    '    internal_state: A[int, Arg(no_cli=True)] = 0',
+    '    """A field\'s own docstring: not a field."""',
+    '    tp_size: A[int, Arg(aliases=["--tensor-parallel-size", "--tp"])] = 1',
+    "",
+    "    def add_cli_args(parser):",
+    "        pass",
+  ].join("\n");
+  const dir = mkdtempSync(join(tmpdir(), "svc-annotated-"));
+  mkdirSync(join(dir, "python/sglang/srt"), { recursive: true });
+  writeFileSync(join(dir, "python/sglang/srt/server_args.py"), source);
+  const options = optionsFrom(dir, { files: [{ path: "python/sglang/srt/server_args.py", classes: ["ServerArgs"] }], negatableFlags: false, extra: [], skip: /^_/ });
+  expect(options).toEqual([
+    { name: "--enable-x", aliases: ["--no-enable-x"], value: "none" },
+    { name: "--host", aliases: [], value: "required" },
+    { name: "--load-format", aliases: [], value: "required", choices: ["auto", "safetensors"] },
+    { name: "--lora-paths", aliases: [], value: "optional" },
+    { name: "--model-path", aliases: ["--model"], value: "required" },
+    { name: "--sampling-backend", aliases: [], value: "required", choices: ["flashinfer", "pytorch"] },
+    { name: "--tp-size", aliases: ["--tensor-parallel-size", "--tp"], value: "required" },
+    { name: "--trust-remote-code", aliases: [], value: "none" },
   ]);
 });

@@ -36,6 +36,7 @@ import type {
   RuntimeInstallRequest,
   RuntimeInstallState,
   RuntimeList,
+  FoundEngineVersion,
   RuntimeRemoval,
   ServiceDetails,
   ActivityReport,
@@ -98,6 +99,7 @@ export interface Operations {
   "GET /api/images/builds": { response: ImageBuild[] };
   "POST /api/images/build": { body: ImageBuildRequest; response: RuntimeImage[] };
   "GET /api/runtimes": { query: { profile?: string }; response: RuntimeList };
+  "GET /api/runtimes/engines": { query: { profile?: string }; response: FoundEngineVersion[] };
   "DELETE /api/runtimes": { query: { profile?: string; version?: string }; response: RuntimeRemoval };
   "POST /api/runtimes/installs": { body: RuntimeInstallRequest; response: RuntimeInstall };
   "GET /api/runtimes/installs": { query: { profile?: string; state?: RuntimeInstallState }; response: RuntimeInstall[] };

@@ -1,4 +1,4 @@
-import type { RuntimeInstall, RuntimeInstallState, RuntimeList, RuntimeRemoval } from "@svc/contracts";
+import type { FoundEngineVersion, RuntimeInstall, RuntimeInstallState, RuntimeList, RuntimeRemoval } from "@svc/contracts";
 import type { SvcClient } from "./client";
 
 /**
@@ -10,6 +10,11 @@ export class RuntimesApi {
 
   list(profile?: string): Promise<RuntimeList> {
     return this.client.call("GET /api/runtimes", { query: { profile } });
+  }
+
+  /** The vLLM and SGLang versions found where `profile` runs them (read when missing or older than an hour). */
+  engineVersions(profile?: string): Promise<FoundEngineVersion[]> {
+    return this.client.call("GET /api/runtimes/engines", { query: { profile } });
   }
 
   /** Starts installing the runtime (or finds it there: then the task is already done). */

@@ -1,6 +1,7 @@
 import { badRequest, DEFAULT_GPU_ENGINE, type GpuEngine, type InferenceServer, type JobOptions, type Placement, type Profile, type RunRequest } from "@svc/contracts";
 import { canonicalOption, GPU_SERVERS, givenOptions } from "../engines/gpu-servers";
-import { ENGINE_OPTIONS, readUpstreamArgs } from "../engines/options/check";
+import { readUpstreamArgs } from "../engines/options/check";
+import { optionListFor } from "../engines/options/versions";
 
 /** The GPU engine a text-generation request asks for: --engine, else the profile's `engine`, else vLLM. */
 export const gpuEngineOf = (request: RunRequest, profile: Profile): GpuEngine => request.engine ?? profile.engine ?? DEFAULT_GPU_ENGINE;
@@ -49,26 +50,32 @@ export function userPlacement(job: JobOptions, unsharded = false): Placement | u
 }
 
 /**
- * Engine arguments checked against the engine's pinned options (see engines/options/): a misspelt
- * or unknown option is refused with the nearest real one. svc's own options (where it listens,
- * what it serves, its key, a multi-node group's rendezvous) are refused; parallel sizes the
- * placement sets may be given again: the user's win, with a warning. With `--image` the server
- * is another build, perhaps another version: its arguments pass unchecked, with a warning.
+ * Engine arguments checked against the options of the engine's version where it runs (`version`:
+ * given with --engine-version or found there; without one, the pinned version's; see
+ * engines/options/versions.ts for a version svc has no list for): a misspelt or unknown option is
+ * refused with the nearest real one. svc's own options (where it listens, what it serves, its key, a
+ * multi-node group's rendezvous) are refused; parallel sizes the placement sets may be given again:
+ * the user's win, with a warning. With `--image` and no version known the server is another build,
+ * perhaps another version: its arguments pass unchecked, with a warning.
  */
-export function checkGpuEngineArgs(engine: GpuEngine, args: readonly string[], placement: Placement | undefined, ownImage: boolean): string[] {
+export function checkGpuEngineArgs(engine: GpuEngine, args: readonly string[], placement: Placement | undefined, ownImage: boolean, version?: string): string[] {
   const server = GPU_SERVERS[engine];
-  const list = ENGINE_OPTIONS[engine];
   const given = givenOptions(engine, args);
   const reserved = server.reserved.filter((option) => given.has(option));
   if (reserved.length > 0) {
     throw badRequest(`engine argument ${reserved[0]}: svc sets it itself for ${server.label} (where it listens, the model it serves, its key, the nodes' rendezvous). Use svc run's own options instead.`, { field: "engineArgs" });
   }
-  if (ownImage) return args.length > 0 ? [`--image: the ${server.label} arguments are not checked (your image may be another version than the pinned ${list.version}).`] : [];
-  const { problems } = readUpstreamArgs(args, list);
-  if (problems.length > 0) {
-    throw badRequest(`${problems.join(" ")} (svc checks ${server.label} arguments against the options of ${server.label} ${list.version}, the version it runs.)`, { field: "engineArgs", engine, version: list.version });
+  if (ownImage && version === undefined) {
+    return args.length > 0 ? [`--image: the ${server.label} arguments are not checked (svc could not read your image's ${server.label} version; give it with --engine-version to have them checked).`] : [];
   }
-  const warnings: string[] = [];
+  const chosen = optionListFor(engine, version);
+  const { list } = chosen;
+  const { problems } = readUpstreamArgs(args, list);
+  const against = chosen.version === list.version ? `${server.label} ${list.version}` : `${server.label} ${list.version} (for ${chosen.version})`;
+  if (problems.length > 0) {
+    throw badRequest(`${problems.join(" ")} (svc checks ${server.label} arguments against the options of ${against}, the version it runs.)`, { field: "engineArgs", engine, version: list.version, engineVersion: chosen.version });
+  }
+  const warnings: string[] = chosen.warning && args.length > 0 ? [chosen.warning] : [];
   const sizes = [
     [server.tensorParallel, placement?.tensorParallel],
     [server.pipelineParallel, placement?.pipelineParallel],

@@ -1,10 +1,14 @@
 import { join } from "node:path";
-import { badRequest, profileFolders, type ClusterGpus, type InferenceServer, type JobOptions, type Model, type Placement, type Profile, type RunRequest, type Task } from "@svc/contracts";
+import { badRequest, profileFolders, type ClusterGpus, type EngineVersionCheck, type GpuEngine, type InferenceServer, type JobOptions, type Model, type Placement, type Profile, type RunRequest, type Task } from "@svc/contracts";
 import type { EngineCapabilities, Mount } from "../engines/engine";
 import { adapterArgs, adapterMemoryBytes, adapterMounts, chooseAdapters, type ServedAdapter } from "./adapters";
 import { checkDataPath, type ProtectedPlace } from "./data-paths";
 import { checkCpuEngineArgs } from "./engine-args";
 import { checkGpuEngineArgs, chooseServer, gpuEngineOf, userPlacement } from "./gpu-engine";
+import { launchEngineVersion } from "./engine-version";
+import type { FoundVersion } from "../engines/versions/probe";
+import { spellForVersion } from "./respell";
+import { optionListFor } from "../engines/options/versions";
 import { gpuLaunch } from "./gpu-placement";
 import { idleOptionWarnings, jobWithProfileDefaults } from "./idle-options";
 import { checkMounts } from "./mounts";
@@ -29,6 +33,8 @@ export interface PlannerDeps {
   isProjectRuntime(image: string): Promise<boolean>;
   /** The GPUs `profile`'s services can get (profile-svc's GET /api/profiles/{name}/gpus); null when they cannot be read. */
   gpus(profile: Profile): Promise<ClusterGpus | null>;
+  /** The version of `engine` where `profile` runs it from `image` (read there, cached); null when it cannot be read. */
+  engineVersion?(profile: Profile, engine: GpuEngine, image: string): Promise<FoundVersion | null>;
 }
 
 export interface LaunchPlan {
@@ -50,6 +56,14 @@ export interface LaunchPlan {
   placement?: Placement;
   /** `--adapter`s served on the model (checked against it). */
   adapters: ServedAdapter[];
+  /** A GPU launch: its engine's version and the option list its arguments were checked against. */
+  engineVersion?: EngineVersionCheck;
+}
+
+/** svc's own options of a GPU launch as the version its arguments were checked against spells them (the user's come last, as they are). */
+function ownOptionsForVersion(server: GpuEngine, built: { args: string[]; warnings: string[] }, request: RunRequest, version: string | null) {
+  const spelled = spellForVersion(server, built.args, built.args.length - (request.engineArgs?.length ?? 0), optionListFor(server, version ?? undefined).list);
+  return { args: spelled.args, warnings: [...built.warnings, ...spelled.warnings] };
 }
 
 /** Turns a run request into what to launch on which profile, or a 4xx error saying what to fix. */
@@ -76,14 +90,16 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     throw badRequest(`--nodes ${placement?.nodes ?? job.nodes}: profile ${profile.name} runs services on this machine, one node. A model across nodes runs on a slurm profile.`, { field: "job.nodes" });
   }
   // Without images (a bare Slurm job) the project's runtime tree runs, whatever the image is called.
+  const engineVersion = server !== "svc" ? await launchEngineVersion(request, profile, server, image, deps) : undefined;
   const engineWarnings =
     server !== "svc"
-      ? checkGpuEngineArgs(server, request.engineArgs ?? [], placement, request.image !== undefined)
+      ? checkGpuEngineArgs(server, request.engineArgs ?? [], placement, request.image !== undefined, engineVersion?.source === "pinned" ? undefined : (engineVersion?.version ?? undefined))
       : request.task === "text-generation" && (!capabilities.runsImages || (await deps.isProjectRuntime(image)))
         ? checkCpuEngineArgs(request.engineArgs ?? [])
         : [];
   const served = await chooseAdapters(request, choice.model, server, (repo) => deps.models(profile.name, repo), capabilities);
-  const { args, warnings } = serverArgs(server, request, request.model, placement, choice.model.facts, adapterArgs(server, served.adapters, request.engineArgs ?? []));
+  const built = serverArgs(server, request, request.model, placement, choice.model.facts, adapterArgs(server, served.adapters, request.engineArgs ?? []));
+  const { args, warnings } = server !== "svc" && engineVersion?.checkedAgainst ? ownOptionsForVersion(server, built, request, engineVersion.version) : built;
   const mounts = checkMounts(request.mounts ?? [], capabilities, deps.protectedPlaces);
   const idle = idleOptionWarnings(request, job, profile, server, capabilities);
   return {
@@ -97,6 +113,7 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
     job,
     capabilities,
     ...(placement ? { placement } : {}),
+    ...(engineVersion ? { engineVersion } : {}),
     mounts: [...mounts, ...adapterMounts(served.adapters, choice.model, mounts)],
     adapters: served.adapters,
     inputDir:

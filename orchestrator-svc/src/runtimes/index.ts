@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { RuntimeInstall, RuntimeInstallRequest, RuntimeList, RuntimeRemoval } from "@svc/contracts";
+import { FoundEngineVersion, RuntimeInstall, RuntimeInstallRequest, RuntimeList, RuntimeRemoval } from "@svc/contracts";
 import { operation } from "@svc/platform";
 import { InstallParams, InstallsQuery, ProfileQuery, RemoveQuery } from "./model";
 import type { RuntimesService } from "./service";
@@ -14,8 +14,17 @@ const CLUSTER = {
 } as const;
 
 /** /api/runtimes: the svc runtime bundle on slurm profiles' clusters (svc runtime install|ls|rm). */
-export function runtimesController(runtimes: RuntimesService) {
+export function runtimesController(runtimes: RuntimesService, engineVersions: (profile?: string) => Promise<FoundEngineVersion[]>) {
   return new Elysia({ name: "orchestrator/runtimes", prefix: "/api/runtimes" })
+    .get("/engines", ({ query }) => engineVersions(query.profile), {
+      query: ProfileQuery,
+      ...operation("listEngineVersions", {
+        summary: "The vLLM and SGLang versions found where a profile runs them (its images, or a bare job's python3), read when missing or older than an hour",
+        tags,
+        ok: { 200: t.Array(FoundEngineVersion) },
+        errors: { 404: "No profile has that name (`not_found`).", 503: "Another part of svc is not answering." },
+      }),
+    })
     .get("", ({ query }) => runtimes.list(query.profile), {
       query: ProfileQuery,
       ...operation("listRuntimes", {

@@ -74,7 +74,7 @@ export class ServicesService {
     const script = await engine.render(spec).catch((error) => {
       throw engineFailure(error, `${engine.kind} cannot run this service`);
     });
-    const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script, policies: policiesOf(policies), ...(plan.placement ? { placement: plan.placement } : {}) };
+    const base = { matched: plan.matched, revision: plan.model.revision, warnings: plan.warnings, script, policies: policiesOf(policies), ...(plan.placement ? { placement: plan.placement } : {}), ...(plan.engineVersion ? { engineVersion: plan.engineVersion } : {}) };
     const stored: StoredSpec = {
       job: spec.job,
       textGeneration: request.textGeneration,

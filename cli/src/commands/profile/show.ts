@@ -2,13 +2,14 @@ import type { ClusterGpus } from "@svc/contracts";
 import { profilesBackend } from "./backend";
 import { describeProfile, type RegisterProfileCommand } from "./form";
 import { describePartitions } from "./partitions";
+import { describeEngineVersions, readEngineVersions } from "./engine-versions";
 
 export const registerProfileShow: RegisterProfileCommand = (cli, ctx) => {
   cli
-    .command("show", "Show a profile (the default profile when --name is omitted) and its partitions and GPUs")
+    .command("show", "Show a profile (the default profile when --name is omitted), its partitions and GPUs, and the vLLM and SGLang versions found there")
     .option("--name <name>", "Profile name", { default: "default" })
     .option("--refresh", "Read the cluster's partitions and GPUs again (otherwise: as the last profile check read them)")
-    .option("--json", "Print JSON (the profile, with its partitions and GPUs under `gpus`)")
+    .option("--json", "Print JSON (the profile, with its partitions and GPUs under `gpus` and the engine versions found under `engineVersions`)")
     .action(async (options: { name: string | number; refresh?: boolean; json?: boolean }) => {
       const backend = profilesBackend(ctx);
       const profile = await backend.get(String(options.name));
@@ -21,6 +22,9 @@ export const registerProfileShow: RegisterProfileCommand = (cli, ctx) => {
         unread = error instanceof Error ? error.message : String(error);
       }
       if (unread) ctx.io.err(`Partitions and GPUs could not be read: ${unread}`);
-      ctx.emit({ ...profile, ...(gpus ? { gpus } : {}) }, Boolean(options.json), () => [describeProfile(profile), ...(gpus ? ["", describePartitions(gpus)] : [])].join("\n"));
+      const engineVersions = await readEngineVersions(ctx, profile.name);
+      ctx.emit({ ...profile, ...(gpus ? { gpus } : {}), ...(engineVersions ? { engineVersions } : {}) }, Boolean(options.json), () =>
+        [describeProfile(profile), ...(gpus ? ["", describePartitions(gpus)] : []), ...(engineVersions?.length ? ["", describeEngineVersions(engineVersions)] : [])].join("\n"),
+      );
     });
 };

@@ -5,6 +5,7 @@ import { parseRunArgs } from "./parse-run-args";
 import { runHelp } from "./help";
 import { submitParsed } from "./submitting";
 import { formatPolicies } from "../services/policies";
+import { engineVersionLine } from "./engine-version-line";
 
 /**
  * `svc run`: parsed by hand (see parse-run-args) because job options, container options and
@@ -29,6 +30,7 @@ export const runCommand = {
       const reasons = result.placement.reasons.filter((reason) => !result.warnings.includes(reason));
       if (reasons.length > 0) ctx.io.err(`  ${reasons.join(" ")}`);
     }
+    if (result.engineVersion) ctx.io.err(engineVersionLine(result.engineVersion));
     if (request.dryRun) {
       if (result.policies) ctx.io.err(`Policies: ${formatPolicies(result.policies)}`);
       ctx.io.err("Dry run: this is the start-up script; nothing was started.");

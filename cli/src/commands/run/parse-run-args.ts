@@ -1,4 +1,4 @@
-import { closest, didYouMean, GPU_ENGINES, isGpuEngine, parseDuration, toTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
+import { closest, didYouMean, ENGINE_VERSION_PATTERN, GPU_ENGINES, isGpuEngine, parseDuration, toTask, TASKS, type RunRequest, type Task } from "@svc/contracts";
 import { UsageError } from "../../errors";
 import { applyScalingOption, SCALING_OPTION_NAMES } from "../deployments/scaling-options";
 
@@ -83,6 +83,15 @@ export const TASK_OPTIONS: Record<Task, OptionSpec[]> = {
         const engine = String(v);
         if (!isGpuEngine(engine)) throw new UsageError(`--engine ${JSON.stringify(engine)}: use one of ${GPU_ENGINES.join(", ")}.${didYouMean(closest(engine, GPU_ENGINES))}`);
         r.engine = engine;
+      },
+    },
+    {
+      names: ["--engine-version"],
+      kind: "text",
+      apply: (r, v) => {
+        const version = String(v);
+        if (!new RegExp(ENGINE_VERSION_PATTERN).test(version)) throw new UsageError(`--engine-version ${JSON.stringify(version)}: give the engine's version, such as 0.11.1.`);
+        r.engineVersion = version;
       },
     },
   ],

@@ -12,7 +12,7 @@ from typing import Any, Generic, Literal, TypedDict, TypeVar
 from urllib.parse import quote
 
 from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, ModelKind, Profile, ProfileAttributes, ProfileChange
-from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
+from .contracts import FoundEngineVersion, RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceDetails, ServiceRecord, ServiceStatus, Task
 from .batch_options import BatchOptions, batch_request
 from .contracts.batches import BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .contracts import ApiKey, CreatedKey, OutsideEndpoint, QueueReport, UsageGrouping, UsageHourlyWindow, UsageReport
@@ -253,6 +253,10 @@ def list_runtimes(profile: str | None = None) -> Call[RuntimeList]:
     return Call("GET", "/api/runtimes", RuntimeList, query=_query(profile=profile))
 
 
+def list_engine_versions(profile: str | None = None) -> Call[list[FoundEngineVersion]]:
+    return Call("GET", "/api/runtimes/engines", list[FoundEngineVersion], query=_query(profile=profile))
+
+
 def install_runtime(profile: str | None = None) -> Call[RuntimeInstall]:
     return Call("POST", "/api/runtimes/installs", RuntimeInstall, body={"profile": profile} if profile else {})
 
@@ -328,7 +332,7 @@ CALLS: tuple[Callable[..., Call[Any]], ...] = (
     list_deployments, get_deployment, scale_deployment, stop_deployment, remove_deployment, add_deployment_adapter, remove_deployment_adapter,
     run_batch, list_batches, get_batch, batch_results, stop_batch, resume_batch, remove_batch,
     list_images, build_images, list_image_builds,
-    list_runtimes, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
+    list_runtimes, list_engine_versions, install_runtime, get_runtime_install, list_runtime_installs, remove_runtimes,
     list_keys, create_key, update_key, remove_key, usage, queues,
     list_endpoints, add_endpoint, remove_endpoint,
 )  # fmt: skip

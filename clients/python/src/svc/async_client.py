@@ -15,7 +15,7 @@ from ._http import NEXT_CURSOR_HEADER, AsyncHttp
 from .async_service import AsyncService
 from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, ModelKind, Profile, ProfileAttributes, ProfileChange
 from .contracts import ApiKey, CreatedKey, OutsideEndpoint, QueueReport, UsageGrouping, UsageHourlyWindow, UsageReport
-from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
+from .contracts import FoundEngineVersion, RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .run_options import RunOptions
@@ -187,6 +187,10 @@ class AsyncSvc(ClientBase[AsyncHttp]):
 
     async def runtimes(self, profile: str | None = None) -> RuntimeList:
         return await self._http.call(api.list_runtimes(profile))
+
+    async def engine_versions(self, profile: str | None = None) -> list[FoundEngineVersion]:
+        """The vLLM and SGLang versions found where the profile runs them (`svc profile show`), read when missing or older than an hour."""
+        return await self._http.call(api.list_engine_versions(profile))
 
     async def install_runtime(self, profile: str | None = None) -> RuntimeInstall:
         return await self._http.call(api.install_runtime(profile))

@@ -13,7 +13,7 @@ from ._client_base import ClientBase
 from ._http import NEXT_CURSOR_HEADER, SyncHttp
 from .contracts import AppInfo, ClusterGpus, DownloadTask, HealthReport, ImageBuild, Model, ModelImage, ModelKind, Profile, ProfileAttributes, ProfileChange
 from .contracts import ApiKey, CreatedKey, OutsideEndpoint, QueueReport, UsageGrouping, UsageHourlyWindow, UsageReport
-from .contracts import RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
+from .contracts import FoundEngineVersion, RefreshReport, RunResponse, RuntimeImage, RuntimeInstall, RuntimeList, RuntimeRemoval, ServiceStatus, Task
 from .batch_options import BatchOptions
 from .contracts import FINISHED_BATCH_STATUSES, BatchDetails, BatchRecord, BatchRunResponse, BatchStatus, BatchTask
 from .run_options import RunOptions
@@ -200,6 +200,10 @@ class Svc(ClientBase[SyncHttp]):
     def runtimes(self, profile: str | None = None) -> RuntimeList:
         """The svc runtime versions on a slurm profile's cluster, and the one svc uses (`svc runtime ls`)."""
         return self._http.call(api.list_runtimes(profile))
+
+    def engine_versions(self, profile: str | None = None) -> list[FoundEngineVersion]:
+        """The vLLM and SGLang versions found where the profile runs them (`svc profile show`), read when missing or older than an hour."""
+        return self._http.call(api.list_engine_versions(profile))
 
     def install_runtime(self, profile: str | None = None) -> RuntimeInstall:
         """Starts installing the svc runtime on the cluster (`svc runtime install`); `runtime_install(task.id)` tells its progress."""

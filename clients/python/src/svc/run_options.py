@@ -46,6 +46,8 @@ class RunOptions(WorkloadKeywords, ScalingKeywords, total=False):
     engine: Literal["vllm", "sglang"]
     #: LoRA adapters of the registry (repo ids) served on the model, each a model of /v1 under its name.
     adapter: Sequence[str]
+    #: The GPU engine's version where it runs, when you know better than svc (e.g. "0.11.1"): its arguments are checked against that version's options.
+    engine_version: str
     # speech-recognition
     #: Folder on the service host that `transcribe(audio_path)` paths are resolved in.
     input_dir: str | os.PathLike[str]
@@ -69,6 +71,7 @@ _PLACES: dict[str, tuple[str | None, str]] = {
     "image": (None, "image"),
     "engine": (None, "engine"),
     "adapter": (None, "adapters"),
+    "engine_version": (None, "engineVersion"),
     **{key: ("textGeneration", camel(key)) for key in TEXT_GENERATION_KEYS},
     "input_dir": ("speechRecognition", "inputDir"),
     **{key: ("policies", camel(key)) for key in ("idle_stop", "on_demand", "start_timeout", "renew", "renew_before")},

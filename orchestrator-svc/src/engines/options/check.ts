@@ -1,10 +1,9 @@
 import { closest, didYouMean } from "@svc/contracts";
 import type { EngineOptionList, UpstreamOption } from "./option-list";
-import sglang from "./sglang.json";
-import vllm from "./vllm.json";
+import { pinnedList } from "./versions";
 
-/** The option lists svc checks engine arguments against, by engine (see generate.ts). */
-export const ENGINE_OPTIONS = { vllm, sglang } as Record<"vllm" | "sglang", EngineOptionList>;
+/** The pinned version's option list of each engine (every version's: versions.ts). */
+export const ENGINE_OPTIONS: Record<"vllm" | "sglang", EngineOptionList> = { vllm: pinnedList("vllm"), sglang: pinnedList("sglang") };
 
 export interface UpstreamArgs {
   /** Each given option by its long name, with its value(s) (none for a flag). */

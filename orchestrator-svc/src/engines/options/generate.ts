@@ -1,15 +1,18 @@
 /**
  * Writes an engine's option list (vllm.json, sglang.json beside this file) from the engine's Python
- * source at the version svc pins: `bun generate.ts vllm|sglang <checkout> <version> <source note>`.
+ * source at a release: `bun generate.ts vllm|sglang <checkout> <version> <source note> [<file>=<commit>@<date> …]`,
+ * written to `<engine>.json` for the version svc pins, else `<engine>-<version>.json` (see versions.ts).
  *
  * Both engines build their command lines from dataclasses: every field of vLLM's EngineArgs and
  * frontend args, and of SGLang's ServerArgs, is an option `--field-name` (vLLM: a bool field is
  * `--x` and `--no-x`; SGLang: a bool is a bare `--x`). The `add_argument(` calls add what the fields
  * do not say: other spellings (`-tp`, `--tp-size`), options taking an optional value (`nargs="?"`),
- * and simple `choices=[...]` lists; `Literal[...]` field types give choices too.
+ * and simple `choices=[...]` lists; `Literal[...]` field types give choices too. Newer releases
+ * annotate the fields instead (`A[type, Arg(aliases=…, choices=…)]`: annotated.ts).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readAnnotated } from "./annotated";
 import type { EngineOptionList, UpstreamOption } from "./option-list";
 
 interface Layout {
@@ -60,9 +63,16 @@ export function dataclassFields(source: string, className: string): Field[] {
   const fields: Field[] = [];
   let current: Field | undefined;
   let depth = 0;
+  let inDocstring = false;
   for (const line of lines.slice(start + 1)) {
     if (/^\S/.test(line) && line.trim() !== "") break;
     if (/^ {4}(def |@)/.test(line)) break;
+    // A docstring's lines (the class's own, or one after a field) are no fields.
+    const quotes = (line.match(/"""/g) ?? []).length;
+    if (inDocstring || (depth === 0 && /^\s*(r?""")/.test(line))) {
+      if (quotes % 2 === 1) inDocstring = !inDocstring;
+      continue;
+    }
     const field = /^ {4}([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$/.exec(line);
     if (field && depth === 0) {
       current = { name: field[1], type: field[2].split(" = ")[0] };
@@ -76,7 +86,11 @@ export function dataclassFields(source: string, className: string): Field[] {
   return fields;
 }
 
-const countDepth = (text: string) => (text.match(/[([{]/g)?.length ?? 0) - (text.match(/[)\]}]/g)?.length ?? 0);
+/** Brackets opened minus closed, outside strings and comments (help texts may hold a lone bracket). */
+const countDepth = (text: string) => {
+  const code = text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""').replace(/#.*$/, "");
+  return (code.match(/[([{]/g)?.length ?? 0) - (code.match(/[)\]}]/g)?.length ?? 0);
+};
 
 /** Each `add_argument(` call's leading option strings and its simple keywords. */
 export function addArgumentCalls(source: string): { names: string[]; optionalValue: boolean; choices?: string[]; flag: boolean }[] {
@@ -112,7 +126,15 @@ export function addArgumentCalls(source: string): { names: string[]; optionalVal
 
 const optionName = (field: string) => `--${field.replaceAll("_", "-")}`;
 
-function fromField(field: Field, layout: Layout): UpstreamOption {
+function fromField(field: Field, layout: Layout, source: string): UpstreamOption | undefined {
+  const annotated = readAnnotated(field.type, source);
+  if (annotated) {
+    if (annotated.hidden) return undefined;
+    const name = optionName(field.name);
+    const negations = annotated.negatable || (annotated.flag && layout.negatableFlags && !/store_/.test(field.type)) ? [`--no-${field.name.replaceAll("_", "-")}`] : [];
+    const value = annotated.flag ? "none" : annotated.optionalValue ? "optional" : "required";
+    return { name, aliases: [...annotated.aliases.filter((alias) => alias !== name), ...negations], value, ...(annotated.choices && !annotated.flag ? { choices: annotated.choices } : {}) };
+  }
   const types = field.type;
   const isBool = /\bbool\b/.test(types);
   const literal = /Literal\[([^\]]*)\]/.exec(types)?.[1];
@@ -127,7 +149,10 @@ export function optionsFrom(checkout: string, layout: Layout): UpstreamOption[] 
   for (const file of layout.files) {
     const source = readFileSync(join(checkout, file.path), "utf8");
     for (const className of file.classes) {
-      for (const field of dataclassFields(source, className)) if (!layout.skip.test(field.name)) options.set(optionName(field.name), fromField(field, layout));
+      for (const field of dataclassFields(source, className)) {
+        const option = layout.skip.test(field.name) ? undefined : fromField(field, layout, source);
+        if (option) options.set(option.name, option);
+      }
     }
     for (const call of addArgumentCalls(source)) {
       const known = call.names.find((name) => options.has(name));
@@ -146,23 +171,30 @@ export function optionsFrom(checkout: string, layout: Layout): UpstreamOption[] 
 }
 
 if (import.meta.main) {
-  const [engine, checkout, version, source] = process.argv.slice(2);
+  const [engine, checkout, version, source, ...where] = process.argv.slice(2);
   if ((engine !== "vllm" && engine !== "sglang") || !checkout || !version || !source) {
-    console.error("usage: bun generate.ts vllm|sglang <checkout> <version> <where the source came from>");
+    console.error("usage: bun generate.ts vllm|sglang <checkout> <version> <where the source came from> [<file>=<commit>@<YYYY-MM-DD> …] [--pinned]");
     process.exit(2);
   }
   const layout = LAYOUTS[engine];
+  const pinned = where.includes("--pinned");
+  const commits = layout.files.map(({ path }) => {
+    const given = where.find((each) => each.startsWith(`${path}=`))?.slice(path.length + 1);
+    const [commit, date] = given ? given.split("@") : [];
+    return { path, commit: commit || null, date: date || null };
+  });
   const list: EngineOptionList = {
     engine,
     version,
     source,
     files: layout.files.map((file) => file.path),
+    commits,
     generatedBy: "orchestrator-svc/src/engines/options/generate.ts",
     options: optionsFrom(checkout, layout),
   };
   // One option a line, so a new version's list reads as a short diff.
   const { options, ...head } = list;
-  const text = JSON.stringify(head, null, 2).replace(/\n}$/, `,\n  "options": [\n${options.map((option) => `    ${JSON.stringify(option)}`).join(",\n")}\n  ]\n}\n`);
-  writeFileSync(join(import.meta.dir, `${engine}.json`), text);
+  const text = JSON.stringify(head, null, 2).replace(/"commits": \[[^\]]*\]/, `"commits": [\n${commits.map((each) => `    ${JSON.stringify(each)}`).join(",\n")}\n  ]`).replace(/\n}$/, `,\n  "options": [\n${options.map((option) => `    ${JSON.stringify(option)}`).join(",\n")}\n  ]\n}\n`);
+  writeFileSync(join(import.meta.dir, pinned ? `${engine}.json` : `${engine}-${version}.json`), text);
   console.log(`${engine} ${version}: ${list.options.length} options`);
 }

@@ -18,6 +18,16 @@ export interface EngineOptionList {
   /** Where the source the list was made from came from. */
   source: string;
   files: string[];
+  /** Each file's commit in the engine's repository and that commit's date, or null where the copy read did not say. */
+  commits: SourceCommit[];
   generatedBy: string;
   options: UpstreamOption[];
+}
+
+/** Where one source file of a list came from. */
+export interface SourceCommit {
+  path: string;
+  commit: string | null;
+  /** The commit's date (YYYY-MM-DD). */
+  date: string | null;
 }

@@ -13,6 +13,9 @@ import { GPU_SERVERS, serverProgram } from "../gpu-servers";
 import type { BundleSource } from "./runtime/bundles";
 import { ClusterRuntime } from "./runtime/cluster-runtime";
 import type { RuntimeInstalls } from "./runtime/installs";
+import type { GpuEngine } from "@svc/contracts";
+import type { FoundVersion } from "../versions/probe";
+import { probeCommand, readProbe } from "../versions/probe";
 
 /** Copying a file (a batch's requests or results, up to a few hundred MB) may take long on a slow link. */
 const FILE_TRANSFER_TIMEOUT_MS = 30 * 60_000;
@@ -223,6 +226,27 @@ export class SlurmEngine implements Engine {
     } catch (error) {
       throw clusterFailure(error, `Could not read the job's output on ${profile.host}`);
     }
+  }
+
+  /**
+   * The version of `engine` a job of this profile would run: inside the Apptainer image of `image`
+   * (when it is on the cluster already), or in a bare job's python3 (image null).
+   */
+  async engineVersion(engine: GpuEngine, image: string | null): Promise<FoundVersion> {
+    const { profile, connection } = await this.current();
+    let sif: string | undefined;
+    if (image !== null) {
+      const plan = await this.deps.apptainer.plan(image, profile, connection);
+      if (!plan.found) return { version: null, how: `the Apptainer image ${plan.sif} is not on ${profile.host} yet` };
+      sif = plan.sif;
+    }
+    const command = probeCommand(engine, sif);
+    const result = await connection.run(command, { timeoutMs: 60_000, maxBytes: 64 * 1024 }).catch((error) => {
+      throw clusterFailure(error, `Could not read ${GPU_SERVERS[engine].label}'s version on ${profile.host}`);
+    });
+    const version = result.code === 0 ? readProbe(result.stdout) : null;
+    const where = sif ? `the package in ${sif}` : `python3 on ${profile.host}`;
+    return { version, how: version ? where : `${where}: no ${GPU_SERVERS[engine].module.split(".")[0]} module (${(result.stderr.trim().split("\n").at(-1) ?? "").slice(0, 200) || `exit code ${result.code}`})` };
   }
 
   async readJobFile(_handle: string, path: string, options: { maxBytes?: number } = {}): Promise<string | undefined> {

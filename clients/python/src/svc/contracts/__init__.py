@@ -29,11 +29,12 @@ from .queues import FairShareSettings, ModelQueue, QueuedKey, QueueRefusals, Que
 from .inference import ChatChoice, ChatCompletion, ChatMessage, ChatMessageParam, Segment, Transcription, TranscriptionFormat, Usage
 from .models import AdapterBase, AdapterFacts, AdapterModule, DownloadFailure, DownloadTask, Model, ModelFacts, ModelImage, ModelKind, ProfileRefresh, RefreshReport, ScanIssue, VisionFacts
 from .profiles import ClusterGpus, GpuPartition, HostKeyNotice, LocalProfile, Profile, ProfileAttributes, ProfileChange, SlurmProfile
-from .runtimes import RuntimeInstall, RuntimeList, RuntimeRemoval, RuntimeVersion, UnavailableTask
+from .runtimes import FoundEngineVersion, RuntimeInstall, RuntimeList, RuntimeRemoval, RuntimeVersion, UnavailableTask
 from .services import (
     SERVICE_STATUSES,
     TASKS,
     TERMINAL_STATUSES,
+    EngineVersionCheck,
     JobOptions,
     Placement,
     PlacementMemory,
@@ -123,12 +124,14 @@ __all__ = [
     "ProfileChange",
     "ProfileRefresh",
     "RefreshReport",
+    "EngineVersionCheck",
     "Placement",
     "PlacementMemory",
     "RunResponse",
     "RuntimeImage",
     "RuntimeInstall",
     "RuntimeList",
+    "FoundEngineVersion",
     "RuntimeRemoval",
     "RuntimeVersion",
     "SERVICE_STATUSES",

@@ -11,6 +11,19 @@ from .services import Task
 
 
 @dataclass(frozen=True, kw_only=True)
+class FoundEngineVersion:
+    """A vLLM or SGLang version found where a profile runs it (`svc profile show`; docs/engines.md)."""
+
+    engine: Literal["vllm", "sglang"]
+    #: The image it runs in; None for a bare Slurm job (the cluster's python3).
+    image: str | None
+    #: None: not installed there, or not readable.
+    version: str | None
+    how: str
+    found_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
 class RuntimeVersion:
     """One installed version of the svc runtime (a content hash of its bundle)."""
 

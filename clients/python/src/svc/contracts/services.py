@@ -191,6 +191,21 @@ class Placement:
 
 
 @dataclass(frozen=True, kw_only=True)
+class EngineVersionCheck:
+    """A GPU launch's engine version (docs/engines.md) and the option list its arguments were checked against."""
+
+    engine: Literal["vllm", "sglang"]
+    #: The version where it runs; None when it could not be found (arguments unchecked).
+    version: str | None
+    #: "given" (engine_version=), "found" (read where it runs), "pinned" (svc's image), "unknown".
+    source: Literal["given", "found", "pinned", "unknown"]
+    #: The release whose option list checked the arguments; None when unchecked.
+    checked_against: str | None
+    #: Where the version was read.
+    how: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunResponse:
     """Answer of a run or dry run."""
 
@@ -206,5 +221,7 @@ class RunResponse:
     policies: ServicePolicyState | None = None
     #: A GPU launch: where it runs and why (also on a dry run).
     placement: Placement | None = None
+    #: A GPU launch: its engine's version and the option list its arguments were checked against.
+    engine_version: EngineVersionCheck | None = None
     #: A run with `replicas`: the deployment it made (its replicas are services).
     deployment: DeploymentRecord | None = None

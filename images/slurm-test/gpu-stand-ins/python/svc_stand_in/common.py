@@ -3,10 +3,13 @@ and reading an engine's arguments against the option list svc pins for it."""
 import argparse
 import json
 import os
+import re
 import socket
 import sys
 
 OPTIONS_DIR = "/usr/share/svc-stand-ins/options"
+# A test sets the version a stand-in reports (`vllm.__version__`) by writing it here, one file per engine.
+VERSION_DIR = "/etc/svc-stand-ins"
 PID_DIR = "/tmp/svc-stand-ins"
 
 
@@ -37,9 +40,39 @@ def write_pid(role):
         file.write(f"{os.getpid()}\n")
 
 
+def _line(version):
+    match = re.match(r"^v?(\d+)\.(\d+)", version)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def _lists(engine):
+    """Every option list svc has for `engine` (<engine>.json, the pinned one, and <engine>-<version>.json), oldest line first."""
+    found = []
+    for name in sorted(os.listdir(OPTIONS_DIR)):
+        if name == f"{engine}.json" or (name.startswith(f"{engine}-") and name.endswith(".json")):
+            with open(os.path.join(OPTIONS_DIR, name)) as file:
+                found.append(json.load(file))
+    return sorted(found, key=lambda each: _line(each["version"]))
+
+
+def engine_version(engine):
+    """The version this stand-in plays: the test's file in VERSION_DIR, else the pinned list's."""
+    try:
+        with open(os.path.join(VERSION_DIR, f"{engine}-version")) as file:
+            version = file.read().strip()
+        if _line(version):
+            return version
+    except OSError:
+        pass
+    return _lists(engine)[-1]["version"].lstrip("v")
+
+
 def option_list(engine):
-    with open(os.path.join(OPTIONS_DIR, f"{engine}.json")) as file:
-        return json.load(file)
+    """The list of the version played, as svc picks it: its release line's, else the nearest older, else the oldest."""
+    lists = _lists(engine)
+    wanted = _line(engine_version(engine))
+    older = [each for each in lists if _line(each["version"]) <= wanted]
+    return older[-1] if older else lists[0]
 
 
 class ArgumentError(Exception):
@@ -75,7 +108,7 @@ def parse_engine_args(prog, engine, argv):
     try:
         values = vars(parser.parse_args(argv))
     except ArgumentError as error:
-        fail(prog, f"{error} (checked against {engine} {pinned['version']}'s options)", 2)
+        fail(prog, f"{error} (checked against {engine} {pinned['version']}'s options, for {engine} {engine_version(engine)})", 2)
     return {f"--{dest}": value for dest, value in values.items() if value is not None}
 
 

@@ -16,7 +16,7 @@ import threading
 import time
 
 from . import wire
-from .common import check_parallel, fail, integer, lora_adapters, model_config, node_name, one, option_list, parse_engine_args, say, visible_gpus, write_pid
+from .common import check_parallel, engine_version, fail, integer, lora_adapters, model_config, node_name, one, option_list, parse_engine_args, say, visible_gpus, write_pid
 from .serve import Lost, serve
 
 WAIT_FOR_RANKS_SECONDS = 120
@@ -28,7 +28,7 @@ def command_line():
 
 
 def main(argv):
-    prog = f"sglang (stand-in for SGLang {option_list('sglang')['version']})"
+    prog = f"sglang (stand-in for SGLang {engine_version('sglang')})"
     if any(word == "--api-key" or word.startswith("--api-key=") for word in command_line()):
         fail(prog, "the API key is on the command line, where `ps` shows it: svc's launcher adds --api-key inside the process", 2)
     if "SGLANG_API_KEY" in os.environ:

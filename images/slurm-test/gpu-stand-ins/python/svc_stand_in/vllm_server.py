@@ -14,7 +14,7 @@ import threading
 import time
 
 from . import wire
-from .common import check_parallel, fail, integer, lora_adapters, model_config, node_name, one, option_list, parse_engine_args, say, visible_gpus, write_pid
+from .common import check_parallel, engine_version, fail, integer, lora_adapters, model_config, node_name, one, option_list, parse_engine_args, say, visible_gpus, write_pid
 from .ray_cli import cluster_status
 from .serve import Lost, serve
 
@@ -22,7 +22,7 @@ WAIT_FOR_NODES_SECONDS = 120
 
 
 def main(argv):
-    prog = f"vllm (stand-in for vLLM {option_list('vllm')['version']})"
+    prog = f"vllm (stand-in for vLLM {engine_version('vllm')})"
     args = parse_engine_args(prog, "vllm", argv)
     if "--api-key" in args:
         fail(prog, "the API key is on the command line, where `ps` shows it: svc hands it over in VLLM_API_KEY", 2)

@@ -1,0 +1,68 @@
+import { badRequest, type GpuEngine } from "@svc/contracts";
+import type { EngineOptionList } from "./option-list";
+import sglang from "./sglang.json";
+import vllm from "./vllm.json";
+
+/**
+ * Every option list svc has, by engine, one per release line (minor version), oldest first. A new
+ * release's list (generate.ts writes `<engine>-<version>.json`) is imported here; the newest of each
+ * engine is the one its pinned image runs (platform/src/config/images.ts).
+ */
+export const OPTION_LISTS: Record<GpuEngine, EngineOptionList[]> = {
+  vllm: [vllm as EngineOptionList],
+  sglang: [sglang as EngineOptionList],
+};
+
+const LABELS: Record<GpuEngine, string> = { vllm: "vLLM", sglang: "SGLang" };
+
+/** A version as the engines write theirs (`0.11.1`, `v0.13.0rc2`, `0.11.1.post1+cu128`, `0.5.5.post3`): its numbers. */
+export function parseEngineVersion(text: string): number[] | undefined {
+  const match = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[.+-]?[0-9A-Za-z.+-]*)?$/.exec(text.trim());
+  if (!match) return undefined;
+  return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+}
+
+/** A version's release line, `major.minor` (the lists are one per line: patch releases keep the options). */
+export function releaseLine(version: string): string | undefined {
+  const numbers = parseEngineVersion(version);
+  return numbers ? `${numbers[0]}.${numbers[1]}` : undefined;
+}
+
+const compareLines = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1];
+
+export interface ChosenOptionList {
+  list: EngineOptionList;
+  /** The engine's version the arguments are for: the one found or given, else the list's own. */
+  version: string;
+  /** Set when the list is of another release line than `version` (no list for it): says which. */
+  warning?: string;
+}
+
+/** The newest list of an engine: what its pinned image runs. */
+export const pinnedList = (engine: GpuEngine, lists = OPTION_LISTS[engine]): EngineOptionList => lists[lists.length - 1];
+
+/**
+ * The option list to check `engine`'s arguments against for `version` (without one: the pinned
+ * list). A version of a release line svc has no list for is checked against the nearest older line,
+ * or the oldest where it is older than every list, with a warning saying so. A version that is no
+ * version is a 400 naming `field`.
+ */
+export function optionListFor(engine: GpuEngine, version: string | undefined, lists = OPTION_LISTS[engine], field = "engineVersion"): ChosenOptionList {
+  if (version === undefined) {
+    const list = pinnedList(engine, lists);
+    return { list, version: list.version };
+  }
+  const wanted = parseEngineVersion(version);
+  if (!wanted) throw badRequest(`${field} ${JSON.stringify(version)} is not a version of ${LABELS[engine]}: give one such as 0.11.1.`, { field });
+  const lines = lists.map((list) => ({ list, numbers: parseEngineVersion(list.version)! }));
+  const same = lines.find((each) => compareLines(each.numbers, wanted) === 0);
+  if (same) return { list: same.list, version };
+  const older = lines.filter((each) => compareLines(each.numbers, wanted) < 0).at(-1);
+  const chosen = older ?? lines[0];
+  const why = older ? "the nearest older release svc has a list for" : "the oldest svc has a list for";
+  return {
+    list: chosen.list,
+    version,
+    warning: `svc has no option list for ${LABELS[engine]} ${version}: its arguments are checked against ${LABELS[engine]} ${chosen.list.version}'s, ${why} (options added or removed since may be judged wrongly).`,
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The engine version of a launch found where it runs, on the Slurm test cluster: its stand-in vLLM
+ * and SGLang report the versions a test writes into /etc/svc-stand-ins (as `vllm.__version__` does
+ * on a real cluster); svc reads them over the profile's connection with `python3 -c`, lists them in
+ * `svc profile show`, checks engine arguments against the list of that version (the nearest older
+ * one where svc has none, with a warning) and says so in the dry run; `--engine-version` wins.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { SvcClient } from "@svc/client";
+import { runSvc, startAppWithCluster, type ClusterApp } from "@svc/testing";
+
+const PROFILE = "cluster";
+const MODEL = "svc-tiny/tiny-llama-gguf";
+let started: ClusterApp;
+let client: SvcClient;
+let env: Record<string, string>;
+
+const asRoot = async (command: string) => {
+  const result = await started.cluster.container.exec(["sh", "-c", command]);
+  if (result.exitCode !== 0) throw new Error(`${command} failed (${result.exitCode}): ${result.output}`);
+};
+const dryRun = (...args: string[]) => runSvc(["run", "--profile", PROFILE, "--dry-run", "--gres", "1", "text-generation", MODEL, ...args], env);
+
+beforeAll(async () => {
+  started = await startAppWithCluster(PROFILE);
+  ({ client, env } = started);
+  await asRoot("mkdir -p /etc/svc-stand-ins && echo 0.26.1 > /etc/svc-stand-ins/vllm-version && echo 0.5.9 > /etc/svc-stand-ins/sglang-version");
+}, 300_000);
+
+afterAll(async () => {
+  await started?.cleanup();
+});
+
+describe("a cluster whose vLLM and SGLang are newer than svc's pinned ones", () => {
+  test("svc profile show lists the versions found in the cluster's python3", async () => {
+    const shown = await runSvc(["profile", "show", "--name", PROFILE], env);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("Engine versions");
+    expect(shown.stdout).toMatch(/vllm\s+0\.26\.1\s+\(bare job\)\s+python3 on 127\.0\.0\.1/);
+    expect(shown.stdout).toMatch(/sglang\s+0\.5\.9\s+\(bare job\)/);
+    const json = JSON.parse((await runSvc(["profile", "show", "--name", PROFILE, "--json"], env)).stdout);
+    expect(json.engineVersions.map((each: { engine: string; version: string }) => [each.engine, each.version]).sort()).toEqual([["sglang", "0.5.9"], ["vllm", "0.26.1"]]);
+  }, 120_000);
+
+  test("the dry run names the version found and the list that checked the arguments, with a warning where svc has no list of that line", async () => {
+    const vllm = await dryRun("--max-model-len", "512");
+    expect(vllm.code).toBe(0);
+    expect(vllm.stderr).toContain("Engine: vLLM 0.26.1 (found: python3 on 127.0.0.1), checked against vLLM v0.11.1's options.");
+    expect(vllm.stderr).toContain("svc has no option list for vLLM 0.26.1");
+    const sglang = await dryRun("--engine", "sglang", "--context-length", "512");
+    expect(sglang.code).toBe(0);
+    expect(sglang.stderr).toContain("Engine: SGLang 0.5.9 (found: python3 on 127.0.0.1), checked against SGLang v0.5.5's options.");
+    const answer = await client.services.run({ task: "text-generation", model: MODEL, profile: PROFILE, dryRun: true, job: { gres: 1 } });
+    expect(answer.engineVersion).toEqual({ engine: "vllm", version: "0.26.1", source: "found", checkedAgainst: "v0.11.1", how: "python3 on 127.0.0.1" });
+  }, 120_000);
+
+  test("an option the version's list lacks is refused naming the version; --engine-version wins over what was found", async () => {
+    const refused = await dryRun("--max-modle-len", "512");
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("--max-modle-len is not an option of vLLM v0.11.1");
+    expect(refused.stderr).toContain("vLLM v0.11.1 (for 0.26.1)");
+    const given = await dryRun("--engine-version", "0.11.1", "--max-model-len", "512");
+    expect(given.code).toBe(0);
+    expect(given.stderr).toContain("Engine: vLLM 0.11.1 (--engine-version): arguments checked against its options.");
+    expect(given.stderr).not.toContain("no option list");
+    const bad = await client.services.run({ task: "text-generation", model: MODEL, profile: PROFILE, dryRun: true, job: { gres: 1 }, engineVersion: "newest" }).catch((error) => error);
+    expect(bad.status).toBe(400);
+    expect(bad.message).toContain("--engine-version \"newest\"");
+  }, 120_000);
+});
