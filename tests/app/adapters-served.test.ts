@@ -16,6 +16,8 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
+  // A deployment first: its scaler would start its replica again.
+  for (const d of (await tiny?.client.deployments.list({ all: true }).catch(() => [])) ?? []) await tiny.client.deployments.remove(d.id, { force: true }).catch(() => {});
   await tiny?.cleanup();
 });
 
