@@ -71,8 +71,8 @@ export async function planLaunch(request: RunRequest, deps: PlannerDeps, default
   validateRunRequest(request);
   const profile = await deps.profile(request.profile ?? defaultProfile);
   const rows = await deps.models(profile.name, request.model);
-  // Only for the message when the model is not there: which registered ones it may mean.
-  const registered = rows.length === 0 ? (await deps.models(profile.name)).map((row) => row.repo) : [];
+  // Only for the message when the model is not there: which registered models it may mean (an adapter is not one to run).
+  const registered = rows.length === 0 ? (await deps.models(profile.name)).filter((row) => !row.adapter).map((row) => row.repo) : [];
   const choice = chooseModel(rows, request.model, request.task, profile.name, request.revision, registered);
   const capabilities = deps.capabilities(profile);
   const withDefaults = jobWithProfileDefaults(request.job ?? {}, profile, capabilities);

@@ -47,7 +47,7 @@ const STYLE = html`<style>
   .models code.rev { white-space: nowrap; font-size: .8rem; font-weight: 400; color: var(--muted); }
   .models td.repo { white-space: nowrap; font-weight: 600; }
   .models td.folder { white-space: nowrap; font-size: .85rem; }
-  .models th, .models td { padding: .45rem .45rem; }
+  .models th, .models td { padding: .45rem .35rem; }
   .models td.folder code { font-size: .8rem; }
   .models-wrap { overflow-x: auto; }
   .models td.folder .copy-path { margin: 0 0 0 .3rem; padding: .1rem .4rem; font-size: .8rem; }
