@@ -103,7 +103,7 @@ export function createGateway({ settings, internalSecret, upstreams, authToken, 
   const router = new OpenAiRouter(catalog, v1Authenticator(keys, authToken), (outcome) => {
     recordUsage(outcome);
     metrics?.observe(outcome);
-  }, { lifecycle: { activity, starts }, responses: new ResponsesApi(responses), admission, slots, chooser, ends: new RequestEndWatch({ hurry: (id) => slots.waitsFor(id) }) });
+  }, { lifecycle: { activity, starts }, responses: new ResponsesApi(responses), admission, slots, chooser, ends: new RequestEndWatch({ hurry: (id) => slots.waitsFor(id) }), endsAtOnce: (id) => slots.waitsFor(id) });
   const queues = (model?: string) => queueReport(slots, (id) => chooser.balancer.count(id), model);
   metrics = new GatewayMetrics(client, router.chooser, queues);
   // /proxy/<id> requests count in flight with /v1's.

@@ -212,3 +212,25 @@ test("a service not streamed to for a while is forgotten once another one appear
   expect(watch.watch(route, ignore)).toBeUndefined();
   await eventually(async () => pagesAsked >= asked + 2, 5000, "the service to be asked again");
 });
+
+test("while requests wait for a slot at the service (endsAtOnce), a stream is read on its way: its end is known as it passes, not from the records", async () => {
+  await untilNamed();
+  let waiting = true;
+  const hurried = new OpenAiRouter(new ServiceCatalog(async () => [route]), () => ({ kind: "anonymous" }), (outcome) => outcomes.push(outcome), {
+    ends: new RequestEndWatch({ waitMs: 500 }),
+    endsAtOnce: () => waiting,
+  });
+  const send = () => hurried.handle(new Request("http://localhost:8000/v1/chat/completions", { method: "POST", headers: { "content-type": "application/json" }, body: BODY }));
+  const before = seen.length;
+  expect(await (await send()).text()).toBe(events({}).join(""));
+  expect(seen[before]).toEqual({ body: expect.stringContaining('"include_usage":true'), requestId: null });
+  expect(outcomes.at(-1)).toMatchObject({ status: 200, end: "complete", streamEnd: "read", usage: { promptTokens: 7, completionTokens: 3 } });
+  expect(hurried.balancer.count("svc-1")).toBe(0);
+  // Nobody waiting: named again (once this router's watch has asked the service), its end from the records.
+  waiting = false;
+  for (let tries = 0; tries < 50 && !seen.at(-1)!.requestId; tries++) {
+    await (await send()).text();
+    await Bun.sleep(20);
+  }
+  expect(seen.at(-1)!.requestId).toMatch(/^[0-9a-f-]{36}$/);
+});

@@ -48,6 +48,8 @@ export interface ForwardDeps {
   chooser: ReplicaChooser;
   ends: RequestEndWatch;
   lifecycle?: V1Lifecycle;
+  /** Whether a stream's end at the service is wanted the moment it passes (requests wait for a slot there): it is then read on its way, not learned later from the runtime's records. */
+  endsAtOnce?: (serviceId: string) => boolean;
 }
 
 /**
@@ -121,7 +123,7 @@ async function relayTo(
     if (!service.outside) deps.lifecycle?.activity.touch(service.id);
     record.answered({ status: response!.status, model: repo, modelServed: true, serviceId: service.id, serviceName: service.name, end: how, usage: tokens, streamEnd: end });
   };
-  const watched = usage.stream ? deps.ends.watch(service, (...end) => (response ? finish(...end) : (heardEnd = end))) : undefined;
+  const watched = usage.stream && !deps.endsAtOnce?.(service.id) ? deps.ends.watch(service, (...end) => (response ? finish(...end) : (heardEnd = end))) : undefined;
   const key: Record<string, string> = service.apiKey ? { authorization: `Bearer ${service.apiKey}` } : {};
   try {
     response = await relay(request, `${service.url}${planned?.path ?? routed.path}`, {

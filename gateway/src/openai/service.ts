@@ -34,6 +34,8 @@ export interface OpenAiRouterOptions {
   admission?: Admission;
   /** The wait stage: fair share of a saturated model (default: no wait). */
   slots?: SlotGate;
+  /** See ForwardDeps.endsAtOnce. */
+  endsAtOnce?: (serviceId: string) => boolean;
   /** Chooses replicas and counts their requests in flight (given when the wait stage needs its counts). */
   chooser?: ReplicaChooser;
 }
@@ -64,7 +66,7 @@ export class OpenAiRouter {
     this.ends = options.ends ?? new RequestEndWatch();
     this.admission = options.admission ?? ADMIT_ALL;
     this.slots = options.slots ?? NO_WAIT;
-    this.forwarding = { catalog, chooser: this.chooser, ends: this.ends, lifecycle: options.lifecycle };
+    this.forwarding = { catalog, chooser: this.chooser, ends: this.ends, lifecycle: options.lifecycle, endsAtOnce: options.endsAtOnce };
   }
 
   async handle(request: Request, server?: TimeoutControl): Promise<Response> {
