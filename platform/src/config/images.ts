@@ -16,7 +16,7 @@ export const DEFAULT_IMAGES: Record<ImageSlot, string> = {
   "text-generation": "svc-text-generation:latest",
   "speech-recognition": "svc-speech-recognition:latest",
   // The versions whose options svc checks engine arguments against (orchestrator-svc/src/engines/options/).
-  vllm: "vllm/vllm-openai:v0.11.1",
+  vllm: "vllm/vllm-openai:v0.28.0",
   sglang: "lmsysorg/sglang:v0.5.5",
 };
 

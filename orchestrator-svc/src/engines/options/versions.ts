@@ -2,6 +2,7 @@ import { badRequest, type GpuEngine } from "@svc/contracts";
 import type { EngineOptionList } from "./option-list";
 import sglang from "./sglang.json";
 import vllm from "./vllm.json";
+import vllm028 from "./vllm-v0.28.0.json";
 
 /**
  * Every option list svc has, by engine, one per release line (minor version), oldest first. A new
@@ -9,7 +10,7 @@ import vllm from "./vllm.json";
  * engine is the one its pinned image runs (platform/src/config/images.ts).
  */
 export const OPTION_LISTS: Record<GpuEngine, EngineOptionList[]> = {
-  vllm: [vllm as EngineOptionList],
+  vllm: [vllm as EngineOptionList, vllm028 as EngineOptionList],
   sglang: [sglang as EngineOptionList],
 };
 

@@ -1,0 +1,53 @@
+/** The generated option lists themselves: a cluster's vLLM 0.28 gets 0.28's options, 0.11 keeps its own. */
+import { expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ApiError, Model, Profile, RunRequest } from "@svc/contracts";
+import { DEFAULT_IMAGES } from "../../platform/src/config/images";
+import { planLaunch } from "../src/launch/planner";
+import { OPTION_LISTS, pinnedList } from "../src/engines/options/versions";
+import { plannerDeps } from "./planner-deps";
+
+const home = mkdtempSync(join(tmpdir(), "svc-option-lists-"));
+const cluster = { name: "cluster", schema: "slurm", host: "localhost", user: "me", home: "~/svc", cache: "/cache" } as Profile;
+const model: Model = { repo: "acme/tiny", revision: "a".repeat(40), profile: "cluster", image: "text-generation", modelDir: home, sizeBytes: 1, partial: false, seenAt: "2026-01-01T00:00:00.000Z" };
+const plan = (extra: Partial<RunRequest>, found: string) =>
+  planLaunch(
+    { task: "text-generation", model: "acme/tiny", job: { gres: 1 }, ...extra },
+    { ...plannerDeps({}, cluster, model), engineVersion: async () => ({ version: found, how: "python3 on the cluster" }) },
+    "cluster",
+  );
+const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Error("accepted"); }, (error) => error as ApiError);
+const names = (version: string) => new Set(OPTION_LISTS.vllm.find((list) => list.version === version)!.options.flatMap((option) => [option.name, ...option.aliases]));
+
+test("vLLM's lists are the v0.11 and v0.28 lines, the newest pinned, and its image follows it", () => {
+  expect(OPTION_LISTS.vllm.map((list) => list.version)).toEqual(["v0.11.1", "v0.28.0"]);
+  expect(pinnedList("vllm").version).toBe("v0.28.0");
+  expect(DEFAULT_IMAGES.vllm).toBe("vllm/vllm-openai:v0.28.0");
+  // The real differences the tests below lean on.
+  expect(names("v0.28.0").has("--performance-mode")).toBe(true);
+  expect(names("v0.11.1").has("--performance-mode")).toBe(false);
+  expect(names("v0.11.1").has("--swap-space")).toBe(true);
+  expect(names("v0.28.0").has("--swap-space")).toBe(false);
+  // What svc sets itself exists in both.
+  for (const option of ["--host", "--port", "--served-model-name", "--tensor-parallel-size", "--enable-auto-tool-choice", "--tool-call-parser"]) {
+    expect(names("v0.28.0").has(option)).toBe(true);
+  }
+});
+
+test("a cluster with vLLM 0.28 gets 0.28's options and has a 0.11-only one refused, naming the version; the dry run names it", async () => {
+  const launched = await plan({ engineArgs: ["--performance-mode", "throughput", "-dpl", "1"] }, "0.28.0");
+  expect(launched.engineVersion).toMatchObject({ engine: "vllm", version: "0.28.0", source: "found", checkedAgainst: "v0.28.0" });
+  expect(launched.warnings.join(" ")).not.toContain("no option list");
+  const refused = await refusal(plan({ engineArgs: ["--swap-space", "4"] }, "0.28.0"));
+  expect(refused.status).toBe(400);
+  expect(refused.message).toContain("--swap-space is not an option of vLLM v0.28.0");
+});
+
+test("a cluster with vLLM 0.11 keeps 0.11's options: --swap-space passes, --performance-mode is refused", async () => {
+  const launched = await plan({ engineArgs: ["--swap-space", "4"] }, "0.11.2");
+  expect(launched.engineVersion).toMatchObject({ version: "0.11.2", checkedAgainst: "v0.11.1" });
+  const refused = await refusal(plan({ engineArgs: ["--performance-mode", "throughput"] }, "0.11.2"));
+  expect(refused.message).toContain("--performance-mode is not an option of vLLM v0.11.1");
+});
