@@ -24,7 +24,7 @@ const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Er
 
 test("with GPUs vLLM serves by default; --engine sglang, or the profile's engine, picks SGLang at its pinned image", async () => {
   const vllm = await plan({ job: { gres: 2 } });
-  expect([vllm.server, vllm.image]).toEqual(["vllm", "vllm/vllm-openai:v0.11.1"]);
+  expect([vllm.server, vllm.image]).toEqual(["vllm", "vllm/vllm-openai:v0.28.0"]);
   expect(vllm.args).toEqual(["--served-model-name", "acme/tiny", "--tensor-parallel-size", "2"]);
   const sglang = await plan({ job: { gres: 2 }, engine: "sglang" });
   expect([sglang.server, sglang.image]).toEqual(["sglang", "lmsysorg/sglang:v0.5.5"]);
@@ -44,8 +44,8 @@ test("two nodes: tensor parallel within each, pipeline parallel across them, svc
 test("a misspelt option is a 400 naming the nearest real one of that engine's pinned version", async () => {
   const vllm = await refusal(plan({ job: { gres: 1 }, engineArgs: ["--max-modle-len", "4096"] }));
   expect(vllm.status).toBe(400);
-  expect(vllm.message).toStartWith("--max-modle-len is not an option of vLLM v0.11.1. Did you mean --max-model-len");
-  expect(vllm.details).toMatchObject({ engine: "vllm", version: "v0.11.1" });
+  expect(vllm.message).toStartWith("--max-modle-len is not an option of vLLM v0.28.0. Did you mean --max-model-len");
+  expect(vllm.details).toMatchObject({ engine: "vllm", version: "v0.28.0" });
   const sglang = await refusal(plan({ engine: "sglang", job: { gres: 1 }, engineArgs: ["--mem-fraction-statc", "0.8"] }));
   expect(sglang.message).toStartWith("--mem-fraction-statc is not an option of SGLang v0.5.5. Did you mean --mem-fraction-static?");
   // Each engine's names: vLLM's option is no SGLang option.
@@ -58,10 +58,10 @@ test("values are read as the engine's parser reads them: flags, choices, =value,
   expect(given.problems).toEqual([]);
   expect([...given.given.keys()]).toEqual(["--enforce-eager", "--dtype", "--quantization", "--max-num-seqs", "--gpu-memory-utilization", "--allowed-origins"]);
   expect(given.given.get("--allowed-origins")).toEqual(["a", "b"]);
-  expect(readUpstreamArgs(["--enforce-eager=yes"], ENGINE_OPTIONS.vllm).problems).toEqual(["--enforce-eager is a flag of vLLM v0.11.1 and takes no value."]);
+  expect(readUpstreamArgs(["--enforce-eager=yes"], ENGINE_OPTIONS.vllm).problems).toEqual(["--enforce-eager is a flag of vLLM v0.28.0 and takes no value."]);
   expect(readUpstreamArgs(["--max-model-len"], ENGINE_OPTIONS.vllm).problems).toEqual(["--max-model-len needs a value."]);
   expect(readUpstreamArgs(["--kv-cache-dtype", "fp9"], ENGINE_OPTIONS.sglang).problems[0]).toStartWith('--kv-cache-dtype "fp9": use one of auto, fp8_e5m2');
-  expect(readUpstreamArgs(["--max-num"], ENGINE_OPTIONS.vllm).problems[0]).toStartWith("--max-num is ambiguous in vLLM v0.11.1");
+  expect(readUpstreamArgs(["--max-num"], ENGINE_OPTIONS.vllm).problems[0]).toStartWith("--max-num is ambiguous in vLLM v0.28.0");
   expect(readUpstreamArgs(["stray"], ENGINE_OPTIONS.sglang).problems[0]).toContain('"stray" is not an option of SGLang v0.5.5');
   // SGLang's parser takes no underscores.
   expect(readUpstreamArgs(["--max_running_requests", "8"], ENGINE_OPTIONS.sglang).problems[0]).toContain("Did you mean --max-running-requests?");

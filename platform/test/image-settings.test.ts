@@ -8,7 +8,7 @@ test("defaults, each set by nobody", () => {
   expect(pick({})).toEqual({
     "text-generation/svc": ["svc-text-generation:latest", null],
     "speech-recognition/svc": ["svc-speech-recognition:latest", null],
-    "text-generation/vllm": ["vllm/vllm-openai:v0.11.1", null],
+    "text-generation/vllm": ["vllm/vllm-openai:v0.28.0", null],
     "text-generation/sglang": ["lmsysorg/sglang:v0.5.5", null],
   });
 });
