@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SvcClient } from "@svc/client";
+import { join } from "node:path";
 import { runSvc, startAppWithCluster, type ClusterApp } from "@svc/testing";
 
 const PROFILE = "cluster";
@@ -67,4 +68,19 @@ describe("a cluster whose vLLM and SGLang are newer than svc's pinned ones", () 
     expect(bad.status).toBe(400);
     expect(bad.message).toContain("--engine-version \"newest\"");
   }, 120_000);
+
+  test("a cluster on vLLM 0.28 and SGLang 0.5.9: 0.28's options are accepted and the 0.11-only ones refused, naming the version", async () => {
+    // Versions are cached per profile: a second profile of the same cluster looks again.
+    await asRoot("echo 0.28.1 > /etc/svc-stand-ins/vllm-version");
+    const add = await runSvc(["profile", "add", "--name", "newer", "--schema", "slurm", "--host", "127.0.0.1", "--port", String(started.cluster.port), "--user", "svc", "--home", "~/svc", "--cache", "/shared/cache", "--identity-file", join(started.localHome, ".ssh", "id_ed25519"), "--yes"], env);
+    expect(add.code).toBe(0);
+    const newer = (...args: string[]) => runSvc(["run", "--profile", "newer", "--dry-run", "--gres", "1", "text-generation", MODEL, ...args], env);
+    const accepted = await newer("--performance-mode", "throughput");
+    expect(accepted.stderr).toContain("Engine: vLLM 0.28.1 (found: python3 on 127.0.0.1), checked against vLLM v0.28.0's options.");
+    expect(accepted.code).toBe(0);
+    expect(accepted.stdout).toContain("--performance-mode throughput");
+    const refused = await newer("--swap-space", "4");
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("--swap-space is not an option of vLLM v0.28.0");
+  }, 180_000);
 });

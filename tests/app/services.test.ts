@@ -200,7 +200,7 @@ describe("services on Docker, end to end", () => {
     );
     expect(run.code).toBe(0);
     // vLLM takes its key from VLLM_API_KEY, which a shell sets from the mounted key file: the key is in no argument.
-    expect(run.stdout).toContain("--gpus 2 --entrypoint /bin/sh vllm/vllm-openai:v0.11.1 -c ");
+    expect(run.stdout).toContain("--gpus 2 --entrypoint /bin/sh vllm/vllm-openai:v0.28.0 -c ");
     expect(run.stdout).toContain(`--served-model-name ${TEXT_MODEL} --max-model-len 4096 --tensor-parallel-size 2 --enforce-eager`);
     expect(run.stdout).toContain("target=/run/secrets/svc-api-key,readonly");
     expect(run.stdout).not.toContain("sk-vllm-key");
