@@ -99,17 +99,24 @@ export async function startSvc(
   return running;
 }
 
-/** Polls `check` until it returns true (or throws after `ms`). */
-export async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000, what = "condition", everyMs = 50): Promise<void> {
+/** How often `eventually` looks by default: soon at first, then less often (most waits are seconds long, and each look is a request through the app). */
+const FIRST_LOOK_MS = 20;
+const MOST_BETWEEN_LOOKS_MS = 250;
+
+/** Polls `check` until it returns true (or throws after `ms`): every `everyMs`, or by default 20 ms after the first look and growing to 250 ms. */
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000, what = "condition", everyMs?: number): Promise<void> {
   const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
+  let pause = everyMs ?? FIRST_LOOK_MS;
+  for (;;) {
     try {
       if (await check()) return;
     } catch (error) {
       // An answer the API document does not describe is a failure now, not a "not yet".
       if (error instanceof ContractViolation) throw error;
     }
-    await Bun.sleep(everyMs);
+    if (Date.now() >= deadline) break;
+    await Bun.sleep(Math.min(pause, deadline - Date.now()));
+    if (everyMs === undefined) pause = Math.min(MOST_BETWEEN_LOOKS_MS, pause * 1.5);
   }
   throw new Error(`timed out waiting for ${what}`);
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, like, or } from "drizzle-orm";
+import { asc, desc, eq, gte, inArray, like, or, sql } from "drizzle-orm";
 import type { DeploymentEvent } from "@svc/contracts";
 import { openDatabase } from "@svc/platform/db";
 import * as schema from "./schema";
@@ -12,8 +12,19 @@ export type DeploymentPatch = Partial<Pick<DeploymentRow, "spec" | "status" | "m
 export class DeploymentStore {
   private readonly db;
 
+  /** What each deployment's details and every scaler tick ask, prepared once. */
+  private readonly prepared;
+
   constructor(file: string) {
     this.db = openDatabase(file, schema, MIGRATIONS);
+    const t = schema.deployments;
+    const e = schema.deploymentEvents;
+    this.prepared = {
+      get: this.db.select().from(t).where(eq(t.id, sql.placeholder("id"))).prepare(),
+      named: this.db.select().from(t).where(eq(t.name, sql.placeholder("name"))).orderBy(desc(t.createdAt)).prepare(),
+      active: this.db.select().from(t).where(eq(t.status, "ACTIVE")).orderBy(asc(t.createdAt)).prepare(),
+      events: this.db.select({ at: e.at, from: e.from, to: e.to, message: e.message }).from(e).where(eq(e.deploymentId, sql.placeholder("id"))).orderBy(asc(e.id)).prepare(),
+    };
   }
 
   /** A new deployment, with its first event. */
@@ -25,7 +36,7 @@ export class DeploymentStore {
   }
 
   get(id: string): DeploymentRow | undefined {
-    return this.db.select().from(schema.deployments).where(eq(schema.deployments.id, id)).get();
+    return this.prepared.get.get({ id });
   }
 
   byIds(ids: string[]): Map<string, DeploymentRow> {
@@ -40,11 +51,11 @@ export class DeploymentStore {
 
   /** Newest first. */
   named(name: string): DeploymentRow[] {
-    return this.db.select().from(schema.deployments).where(eq(schema.deployments.name, name)).orderBy(desc(schema.deployments.createdAt)).all();
+    return this.prepared.named.all({ name });
   }
 
   active(): DeploymentRow[] {
-    return this.db.select().from(schema.deployments).where(eq(schema.deployments.status, "ACTIVE")).orderBy(asc(schema.deployments.createdAt)).all();
+    return this.prepared.active.all();
   }
 
   /** Active ones and, without `all`, those stopped (last changed) since `endedSince`; newest first. */
@@ -72,12 +83,7 @@ export class DeploymentStore {
 
   /** Oldest first. */
   events(id: string): DeploymentEvent[] {
-    return this.db
-      .select({ at: schema.deploymentEvents.at, from: schema.deploymentEvents.from, to: schema.deploymentEvents.to, message: schema.deploymentEvents.message })
-      .from(schema.deploymentEvents)
-      .where(and(eq(schema.deploymentEvents.deploymentId, id)))
-      .orderBy(asc(schema.deploymentEvents.id))
-      .all();
+    return this.prepared.events.all({ id });
   }
 
   /** Removes the deployment and its events (its replicas' records are removed by the caller). */

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, like, sql } from "drizzle-orm";
 import { DORMANT_STATUSES, LIVE_STATUSES, type ServiceStatus } from "@svc/contracts";
+import { fieldsOf, NativeRows } from "./native-rows";
 import * as schema from "./schema";
 import { WorkloadStore, type ListFilter as WorkloadListFilter } from "./workload-store";
 
@@ -27,7 +28,20 @@ export class ServiceStore extends WorkloadStore<ServiceRow, NewServiceRow, Servi
   constructor(file: string) {
     super(file, { table: schema.services, events: schema.serviceEvents, live: LIVE_STATUSES });
     this.keepKeysOnce();
+    const t = schema.services;
+    this.replicaRows = new NativeRows<ServiceRow>(
+      this.db.$client,
+      this.db
+        .select(fieldsOf(t))
+        .from(t)
+        .where(sql`${t.deploymentId} in (select value from json_each(${sql.placeholder("ids")}))`)
+        .orderBy(asc(t.createdAt), asc(t.name)),
+      t,
+    );
   }
+
+  /** The replicas of deployments, asked by every deployment's details and each scaler tick: prepared once. */
+  private readonly replicaRows: NativeRows<ServiceRow>;
 
   /**
    * A service's API key is kept once, in `api_key`. Records written before that also carried it as
@@ -93,8 +107,7 @@ export class ServiceStore extends WorkloadStore<ServiceRow, NewServiceRow, Servi
   replicasOf(deploymentIds: string[]): Map<string, ServiceRow[]> {
     const found = new Map<string, ServiceRow[]>(deploymentIds.map((id) => [id, []]));
     if (deploymentIds.length === 0) return found;
-    const rows = this.db.select().from(schema.services).where(inArray(schema.services.deploymentId, deploymentIds)).orderBy(asc(schema.services.createdAt), asc(schema.services.name)).all();
-    for (const row of rows) found.get(row.deploymentId!)?.push(row);
+    for (const row of this.replicaRows.all({ ids: JSON.stringify(deploymentIds) })) found.get(row.deploymentId!)?.push(row);
     return found;
   }
 

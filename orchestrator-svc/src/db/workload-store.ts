@@ -61,6 +61,8 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
     const { table, events } = tables;
     this.prepared = {
       get: this.db.select().from(table).where(eq(table.id, sql.placeholder("id"))).prepare(),
+      named: this.db.select().from(table).where(eq(table.name, sql.placeholder("name"))).orderBy(desc(table.createdAt)).prepare(),
+      byIds: new NativeRows<Row>(this.db.$client, this.db.select(fieldsOf(table)).from(table).where(sql`${table.id} in (select value from json_each(${sql.placeholder("ids")}))`), table),
       live: this.db.select().from(table).where(inArray(table.status, tables.live)).prepare(),
       events: this.db.select().from(events).where(eq(events.ownerId, sql.placeholder("id"))).orderBy(asc(events.id)).prepare(),
       // The ids go in as one JSON array: one statement for any number of them (an IN list of its own
@@ -88,17 +90,14 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
     return this.prepared.get.get({ id }) as Row | undefined;
   }
 
-  /** The rows with these ids, by id, in one query a few hundred at a time (a reconcile tick re-reads all it follows). */
+  /** The rows with these ids, by id, in one query (a reconcile tick re-reads all it follows). */
   byIds(ids: string[]): Map<string, Row> {
     const found = new Map<string, Row>();
-    const { table } = this.tables;
-    for (let i = 0; i < ids.length; i += 500) {
-      for (const row of this.db.select().from(table).where(inArray(table.id, ids.slice(i, i + 500))).all() as Row[]) found.set(row.id, row);
-    }
+    if (ids.length === 0) return found;
+    for (const row of this.prepared.byIds.all({ ids: JSON.stringify(ids) })) found.set(row.id, row);
     return found;
   }
 
-  /** Rows whose id starts with `prefix` (at most `limit`). */
   byPrefix(prefix: string, limit = 10): Row[] {
     const { table } = this.tables;
     return this.db.select().from(table).where(like(table.id, likePrefix(prefix))).limit(limit).all() as Row[];
@@ -106,8 +105,7 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
 
   /** Rows with this name, newest first. */
   named(name: string): Row[] {
-    const { table } = this.tables;
-    return this.db.select().from(table).where(eq(table.name, name)).orderBy(desc(table.createdAt)).all() as Row[];
+    return this.prepared.named.all({ name }) as Row[];
   }
 
   /** Rows matching `filter`, newest first. */
