@@ -69,7 +69,7 @@ beforeAll(async () => {
   ensureDocker();
   localHome = tempHome("svc-apptainer-user-");
   key = writeKeyPair(join(localHome, ".ssh"));
-  cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey] });
+  cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey], sharedRuntime: true });
   await cluster.container.copyFilesToContainer([
     { source: APPTAINER_STAND_IN, target: "/usr/local/bin/apptainer", mode: 0o755 },
     { source: VLLM_PYTHON_STAND_IN, target: "/home/svc/.local/bin/python3", mode: 0o755 },

@@ -26,7 +26,7 @@ beforeAll(async () => {
   ensureDocker();
   here = tempHome("svc-blackfish-");
   const key = writeKeyPair(join(here, ".ssh"));
-  cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey] });
+  cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey], sharedRuntime: true });
   writeFileSync(join(here, ".ssh", "config"), `Host hpc.example.com\n  HostName 127.0.0.1\n  Port ${cluster.port}\n  IdentityFile ${key.privateKeyFile}\n`);
   const cache = join(here, ".blackfish", "cache");
   writeCachedSnapshot(join(cache, "models"), LOCAL_MODEL, commitOf("bf"), files.gguf(), ["main"]);

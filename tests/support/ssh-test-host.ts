@@ -6,7 +6,7 @@
  * Nothing here sends traffic anywhere but loopback.
  */
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -161,9 +161,9 @@ const BIND_FAILED = /Cannot bind any address|Address already in use/;
 async function startContainer(tag: string, port: number, options: SshTestHostOptions) {
   const slurmPorts: Record<string, string> = options.slurm ? { SLURMCTLD_PORT: String(await freeLoopbackPort()), SLURMD_PORT: String(await freeLoopbackPort()) } : {};
   if (options.slurm && options.gpuNodes) slurmPorts.SLURMD_GPU_PORTS = `${await freeLoopbackPort()} ${await freeLoopbackPort()}`;
-  const container = await new GenericContainer(tag)
-    .withLabels(testFileLabels())
-    .withNetworkMode("host")
+  let starting = new GenericContainer(tag).withLabels(testFileLabels()).withNetworkMode("host");
+  if (options.sharedRuntime) starting = starting.withBindMounts([{ source: sharedRuntimeFolder(), target: SHARED_RUNTIME_TARGET, mode: "rw" }]);
+  const container = await starting
     .withEnvironment({ SSHD_PORT: String(port), AUTHORIZED_KEYS: options.authorizedKeys.join("\n"), ...slurmPorts })
     .withWaitStrategy(Wait.forLogMessage(new RegExp(`${SSHD_UP.source}|${BIND_FAILED.source}|slurm did not come up`)))
     .withStartupTimeout(60_000)
@@ -176,8 +176,33 @@ async function startContainer(tag: string, port: number, options: SshTestHostOpt
   throw new Error(`the test host did not come up:\n${said.slice(-4000)}`);
 }
 
+/** Where svc installs its runtime for the profile home `~/svc` of the user `svc` (runtimeRoot in orchestrator-svc). */
+const SHARED_RUNTIME_TARGET = "/home/svc/svc/runtime";
+/** Runtime versions in the shared folder untouched this long are removed (each change to the runtimes makes a new one). */
+const STALE_RUNTIME_MS = 6 * 3600_000;
+
+/**
+ * One folder on this machine that every test cluster started with `sharedRuntime` mounts as the svc
+ * user's runtime folder, as login nodes share a home: the first file's run installs the svc runtime
+ * (tens of MB through SSH, unpacked and hashed), the others find it there. Installs of the same
+ * version at once are safe (each goes to its own folder and appears by one `mv -T`), as on a real
+ * cluster. Writable by the container's `svc`, whatever its uid.
+ */
+export function sharedRuntimeFolder(): string {
+  const folder = join(tmpdir(), "svc-test-cluster-runtime");
+  mkdirSync(folder, { recursive: true });
+  chmodSync(folder, 0o777);
+  for (const name of readdirSync(folder)) {
+    const path = join(folder, name);
+    if (Date.now() - statSync(path).mtimeMs > STALE_RUNTIME_MS) rmSync(path, { recursive: true, force: true });
+  }
+  return folder;
+}
+
 export interface SshTestHostOptions {
   authorizedKeys: string[];
+  /** The svc user's runtime folder is sharedRuntimeFolder() (tests that install or remove runtimes themselves leave it out). */
+  sharedRuntime?: boolean;
   port?: number;
   /** Also start a Slurm cluster in the container (see startSlurmCluster). */
   slurm?: boolean;
@@ -253,6 +278,6 @@ export const GPU_TEST_NODES = { partition: "gpu", nodes: ["gpu-a", "gpu-b"], gpu
  * partition `gpu` of GPU_TEST_NODES (two more slurmd: about 5 MB each, no measurable start-up time;
  * opt-in so that the clusters of tests about CPU services have no GPUs anywhere).
  */
-export function startSlurmCluster(options: { authorizedKeys: string[]; gpuNodes?: boolean }): Promise<SshTestHost> {
+export function startSlurmCluster(options: { authorizedKeys: string[]; gpuNodes?: boolean; sharedRuntime?: boolean }): Promise<SshTestHost> {
   return startSshTestHost({ ...options, slurm: true });
 }
