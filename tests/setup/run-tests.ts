@@ -4,9 +4,7 @@
  * `bun test` process, a few at a time (SVC_TEST_WORKERS, default 4: most files wait on containers,
  * Slurm and sockets rather than use the two cores; on the 2-core machine the whole suite took 456 s
  * with 4, 620 s with 3), with the Python API's pytest suite
- * (tests/setup/python-tests.ts) as one more job. The files that mostly wait on the clock
- * (LONG_WAITING_FILES: Slurm time limits, a soak, rate-limit windows) run from the start beside
- * those workers rather than hold one of them for minutes. Each file's output is printed whole when it ends.
+ * (tests/setup/python-tests.ts) as one more job. Each file's output is printed whole when it ends.
  * The end is the test time (setup not counted) and the plain line `N passed, N failed` that CI reads.
  * `npm test -- <files>` runs only those bun tests, in one `bun test` process, its output as it comes.
  */
@@ -16,7 +14,7 @@ import { runPythonTests } from "./python-tests";
 import { runQueue } from "./run-queue";
 import { buildTestImages } from "./test-images";
 import { PREBUILT_IMAGES_VARIABLE } from "@svc/testing/prebuilt-images";
-import { LONG_WAITING_FILES, readDurations, scheduleOrder, testFiles, writeDurations } from "./test-files";
+import { readDurations, scheduleOrder, testFiles, writeDurations } from "./test-files";
 
 const root = new URL("../..", import.meta.url).pathname;
 const DEFAULT_WORKERS = 4;
@@ -52,17 +50,14 @@ async function wholeSuite(): Promise<Counts> {
   const durations = readDurations(root);
   const jobs = scheduleOrder([...testFiles(root), PYTHON_JOB], durations);
   const workers = workerCount();
-  const waiting = jobs.filter((job) => LONG_WAITING_FILES.includes(job));
-  const others = jobs.filter((job) => !waiting.includes(job));
-  process.stderr.write(`Running ${jobs.length - 1} test files and the Python tests: ${others.length} of them ${workers} at a time, beside them the ${waiting.length} that mostly wait.\n`);
+  process.stderr.write(`Running ${jobs.length - 1} test files and the Python tests, ${workers} at a time.\n`);
   let done = 0;
-  const runJob = async (job: string): Promise<FileRun> => {
+  const runs = await runQueue(jobs, workers, async (job): Promise<FileRun> => {
     const run = job === PYTHON_JOB ? await pythonJob() : await runTestFile(root, job);
     done++;
     process.stderr.write(`\n── ${run.file} (${done}/${jobs.length}, ${seconds(run.ms)}): ${run.passed} passed, ${run.failed} failed\n${run.output.trimEnd()}\n`);
     return run;
-  };
-  const runs = (await Promise.all([runQueue(waiting, waiting.length, runJob), runQueue(others, workers, runJob)])).flat();
+  });
   writeDurations(root, Object.fromEntries(runs.map((run) => [run.file, Math.round(run.ms)])));
   const failed = runs.filter((run) => run.failed > 0);
   if (failed.length > 0) {
