@@ -10,7 +10,8 @@ import { GPU_SERVERS, givenOptions } from "./gpu-servers";
 const PARSERS: Array<{ family: string; matches: (facts: ModelFacts) => boolean; vllm?: string; sglang?: string }> = [
   { family: "Llama 3.x", matches: (facts) => facts.modelType === "llama" && (facts.vocabSize ?? 0) >= 128_000, vllm: "llama3_json", sglang: "llama3" },
   { family: "Llama 4", matches: (facts) => facts.modelType === "llama4", vllm: "llama4_pythonic", sglang: "pythonic" },
-  { family: "Qwen 2.5/3 (Hermes-style <tool_call>)", matches: (facts) => /^qwen[23](_moe)?$/.test(facts.modelType ?? ""), vllm: "hermes", sglang: "qwen25" },
+  // The vision-language ones (qwen2_vl, qwen2_5_vl, qwen3_vl…) write their calls as the text models do.
+  { family: "Qwen 2/2.5/3, text and vision (Hermes-style <tool_call>)", matches: (facts) => /^qwen(2|2_5|3)(_vl)?(_moe)?$/.test(facts.modelType ?? ""), vllm: "hermes", sglang: "qwen25" },
   { family: "Mistral", matches: (facts) => facts.modelType === "mistral" || facts.modelType === "mixtral", vllm: "mistral", sglang: "mistral" },
   { family: "DeepSeek V3", matches: (facts) => facts.modelType === "deepseek_v3", vllm: "deepseek_v3", sglang: "deepseekv3" },
   { family: "Granite", matches: (facts) => facts.modelType === "granite", vllm: "granite" },

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { invalidRequest } from "@svc/runtime-common";
 import { decodeAudio } from "./audio-input";
 import { foldArrayFields } from "./form-array-fields";
+import { refuseFieldsNotHonoured, TRANSCRIPTION_ARRAY_FIELDS } from "./transcription-fields";
 import { durationUsage, toSrt, toVtt, verboseSegments } from "./openai-formats";
 import { transcribe, type TranscriptionDeps } from "./transcription";
 
@@ -18,9 +19,6 @@ const TranscriptionUpload = t.Object({
   temperature: t.Optional(t.Numeric({ minimum: 0, maximum: 1 })),
   timestamp_granularities: t.Optional(t.Array(t.String())),
 });
-
-/** Form fields that hold a list (see form-array-fields.ts). */
-const ARRAY_FIELDS = ["timestamp_granularities"];
 
 /** OpenAI's rules for `timestamp_granularities`: verbose_json only; svc has segment timestamps, not word ones. */
 function checkGranularities(body: { response_format?: string; timestamp_granularities?: string[] }): void {
@@ -64,6 +62,12 @@ export function openAiTranscriptionsRoute(deps: TranscriptionDeps) {
           };
       }
     },
-    { body: TranscriptionUpload, transform: ({ body }) => foldArrayFields(body, ARRAY_FIELDS) },
+    {
+      body: TranscriptionUpload,
+      transform: ({ body }) => {
+        foldArrayFields(body, TRANSCRIPTION_ARRAY_FIELDS);
+        refuseFieldsNotHonoured(body as Record<string, unknown>);
+      },
+    },
   );
 }

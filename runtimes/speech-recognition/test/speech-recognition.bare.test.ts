@@ -64,6 +64,21 @@ describe("speech-recognition runtime, bare", () => {
     expect((await unknown.json()).error.message).toBe('timestamp_granularities: "sentence" is not one of segment, word');
   });
 
+  test("a field whisper.cpp cannot honour (include[], stream, diarization) or does not know is refused naming it, never dropped", async () => {
+    const upload = async (fields: Array<[string, string]>) => {
+      const form = new FormData();
+      form.append("file", new Blob([await Bun.file(wavIn(fixtures.inputDir)).arrayBuffer()], { type: "audio/wav" }), "hello.wav");
+      for (const [name, value] of fields) form.append(name, value);
+      const response = await fetch(`${runtime.url}/v1/audio/transcriptions`, { method: "POST", headers: { authorization: `Bearer ${API_KEY}` }, body: form });
+      return { status: response.status, error: response.status === 200 ? undefined : (await response.json()).error };
+    };
+    expect(await upload([["include[]", "logprobs"]])).toMatchObject({ status: 400, error: { param: "include", message: "include: whisper.cpp gives no logprobs of the transcript; leave include out" } });
+    expect(await upload([["stream", "true"]])).toMatchObject({ status: 400, error: { param: "stream" } });
+    expect(await upload([["known_speaker_names[]", "ann"]])).toMatchObject({ status: 400, error: { param: "known_speaker_names" } });
+    expect(await upload([["temprature", "0.2"]])).toMatchObject({ status: 400, error: { param: "temprature", message: "Unrecognized request argument supplied: temprature" } });
+    expect((await upload([["stream", "false"], ["chunking_strategy", "auto"]])).status).toBe(200);
+  });
+
   test("the API key is required; health is open", () => expectKeyRequired(runtime.url));
   test("GET /v1/models lists the model in OpenAI's shape, through the openai client", () => expectModelList(runtime.url, modelPath));
 
