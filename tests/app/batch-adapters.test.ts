@@ -50,7 +50,7 @@ describe("batch jobs of a LoRA adapter", () => {
       expect(await tiny.client.batches.get(adapted.id)).toMatchObject({ model: TEXT_MODEL, adapter: LORA_GGUF, progress: { done: TEXTS.length, failed: 0 } });
       expect((await tiny.client.batches.get(base.id)).adapter).toBeNull();
       const details = await svc("batch", "details", adapted.id);
-      expect(details.stdout).toContain(`adapter      ${LORA_GGUF} (LoRA, every request names it)`);
+      expect(details.stdout).toMatch(new RegExp(`^adapter +${LORA_GGUF} \\(LoRA, every request names it\\)$`, "m"));
       expect((await svc("batch", "ls")).stdout).toContain(`${LORA_GGUF} on ${TEXT_MODEL}`);
     },
     2 * JOB_MS + 60_000,
