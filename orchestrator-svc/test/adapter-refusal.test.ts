@@ -1,7 +1,8 @@
 /**
- * A LoRA adapter is refused as a model before anything starts (issue 42): `svc run`, deployments
- * (planned like a run) and batch jobs answer 400 `model_is_adapter`, naming its base and the
- * command that serves it there, with what the registry lacks of that base.
+ * A LoRA adapter is refused as a model before anything starts (issue 42): `svc run` and deployments
+ * (planned like a run) answer 400 `model_is_adapter`, naming its base and the command that serves it
+ * there, with what the registry lacks of that base. A batch job runs an adapter on its base
+ * (batch-adapters.test.ts), so there only a missing base is refused.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
@@ -63,8 +64,8 @@ describe("svc run <adapter>", () => {
   });
 });
 
-test("a batch job of an adapter is refused the same way, before its paths are looked at", async () => {
+test("a batch job of an adapter whose base is not registered is refused, before its paths are looked at", async () => {
   const error = await refusal(planBatch({ task: "openai", model: peft.repo, input: "/nowhere/requests.jsonl", output: "/nowhere/results.jsonl" }, plannerDeps({}, local, peft), { uploadsDir: home, id: "job" }));
-  expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: "model_is_adapter" });
-  expect(error.message).toStartWith("acme/lora is a LoRA adapter (peft) of meta-llama/Llama-3.1-8B, not a model");
+  expect({ status: error.status, code: error.code }).toEqual({ status: 404, code: "adapter_base_not_found" });
+  expect(error.message).toStartWith("acme/lora is a LoRA adapter (peft) of meta-llama/Llama-3.1-8B, which is not in the registry of profile default");
 });

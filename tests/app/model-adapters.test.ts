@@ -2,10 +2,11 @@
  * LoRA adapters in the registry, end to end (issue 42, part 1): the tiny adapters the generator
  * writes are listed by `svc model ls` with their bases, `svc model show` prints their facts, the
  * API, the client and the Models page show them, and an adapter is refused as a model — by `svc
- * run`, a deployment and a batch job — before anything starts, naming its base and how to serve it.
+ * run` and a deployment — before anything starts, naming its base and how to serve it. A batch job
+ * runs an adapter on its base (batch-adapters.test.ts), but not a PEFT one on the CPU runtime.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiError, SvcClient } from "@svc/client";
 import { LORA_GGUF, LORA_PEFT, registerTinyModels, repoDir, runSvc, SAFETENSORS_MODEL, startSvc, TEXT_MODEL, type RunningSvc } from "@svc/testing";
@@ -97,10 +98,12 @@ describe("an adapter is refused as a model, before anything starts", () => {
     expect(await client.deployments.list()).toEqual([]);
   });
 
-  test("a batch job of an adapter is refused the same way", async () => {
-    const error = await refusal(client.batches.run({ task: "openai", model: LORA_PEFT, input: join(app.home, "requests.jsonl"), output: join(app.home, "results.jsonl") }));
-    expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: "model_is_adapter" });
-    expect(error.message).toContain(`'svc run text-generation ${SAFETENSORS_MODEL} --adapter ${LORA_PEFT}'`);
+  test("a batch job of a PEFT adapter on the CPU runtime is refused, saying why", async () => {
+    const input = join(app.home, "requests.jsonl");
+    writeFileSync(input, "{}\n");
+    const error = await refusal(client.batches.run({ task: "openai", model: LORA_PEFT, input, output: join(app.home, "results.jsonl") }));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 400, code: "invalid_request" });
+    expect(error.message).toStartWith(`${LORA_PEFT} is a PEFT adapter: the CPU runtime serves GGUF LoRA adapters`);
   });
 
   test("an adapter whose base is not in the registry: listed with what is missing, and the refusal says it too", async () => {

@@ -23,7 +23,11 @@ export function batchesController(batches: BatchesService) {
         runStatus(set, result.batch);
         return result;
       },
-      { body: BatchRunRequest, ...docs.run("runBatch", BatchRunResponse, { refused: "the model cannot serve the task (the message lists the tasks it can)" }) },
+      { body: BatchRunRequest, ...docs.run("runBatch", BatchRunResponse, {
+        refused: "the model cannot serve the task (the message lists the tasks it can)",
+        adapter: "a LoRA adapter given as the model does not fit its base or the server (the message says why, `field` model)",
+        missing: "or the base of a LoRA adapter given as the model (`adapter_base_not_found`)",
+      }) },
     )
     .get("/:ref", ({ params }) => batches.details(params.ref), {
       params: BatchRefParams,

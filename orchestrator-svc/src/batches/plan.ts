@@ -1,11 +1,11 @@
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, posix } from "node:path";
 import { badRequest, batchParamsProblem, BATCH_TASK_MODEL, batchTasksFor, DEFAULT_PROFILE, profileFolders, type BatchRunRequest, type JobOptions, type Profile, type RunRequest } from "@svc/contracts";
-import type { BatchLaunch, EngineCapabilities } from "../engines/engine";
+import type { BatchLaunch, EngineCapabilities, Mount } from "../engines/engine";
 import { checkDataPath, type DataPathUse, type ProtectedPlace } from "../launch/data-paths";
 import { checkContainerPlace } from "../launch/mounts";
 import { planLaunch, type LaunchPlan, type PlannerDeps } from "../launch/planner";
-import { refuseAdapter } from "../launch/model-choice";
+import { asBatchAdapterRefusal, batchAdapterOf, checkAdapterTask } from "./batch-adapter";
 
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_IDLE_TIMEOUT_S = 120;
@@ -24,7 +24,10 @@ export interface StoredBatchSpec {
   idleTimeout: number;
   job: JobOptions;
   textGeneration?: RunRequest["textGeneration"];
-  launch: { image: string; args: string[]; modelDir: string };
+  /** The LoRA adapter every request names (its weights are in `launch.args`); the job's model is its base. */
+  adapter?: string;
+  /** What the runtime's container sees besides the model (an adapter's folder). */
+  launch: { image: string; args: string[]; modelDir: string; mounts?: Mount[] };
 }
 
 export interface BatchPlan {
@@ -56,6 +59,7 @@ export function batchLaunch(task: BatchRunRequest["task"], stored: StoredBatchSp
     "--idle-timeout",
     String(stored.idleTimeout),
     ...(Object.keys(stored.params).length ? ["--params", JSON.stringify(stored.params)] : []),
+    ...(stored.adapter ? ["--model", stored.adapter] : []),
     ...(retryFailed ? ["--retry-failed"] : []),
   ];
   return {
@@ -132,12 +136,13 @@ function checkUpload(given: string, uploadsDir: string): string {
 /**
  * Checks a batch request and plans its runtime as `svc run` would (the same profile, model choice,
  * server, image and job option rules: with --gres, vLLM on GPUs, sized like a service). A task the model cannot serve is refused naming those it can.
+ * A LoRA adapter named as the model runs as `svc run BASE --adapter ADAPTER` would serve it (`--revision` then pins the base).
  */
 export async function planBatch(request: BatchRunRequest, deps: PlannerDeps, staging: Omit<Staging, "home">): Promise<BatchPlan> {
   const modelTask = BATCH_TASK_MODEL[request.task];
   const profile = await deps.profile(request.profile ?? DEFAULT_PROFILE);
   const rows = await deps.models(profile.name, request.model);
-  refuseAdapter(rows);
+  const adapter = await batchAdapterOf(rows, profile.name, (repo) => deps.models(profile.name, repo));
   if (rows.length > 0 && !rows.some((row) => row.image === modelTask)) {
     const can = batchTasksFor(rows[0].image);
     throw badRequest(`${request.model} is a ${rows[0].image} model: it cannot ${request.task}. Its batch tasks: ${can.join(", ")}.`, { field: "task" });
@@ -146,10 +151,22 @@ export async function planBatch(request: BatchRunRequest, deps: PlannerDeps, sta
   if (problem) throw badRequest(problem, { field: "params" });
   const paths = checkPaths(request, deps.capabilities(profile), deps.protectedPlaces, { ...staging, home: profileFolders(profile).home });
   const plan = await planLaunch(
-    { task: modelTask, model: request.model, revision: request.revision, profile: profile.name, name: request.name, job: request.job, textGeneration: request.textGeneration },
+    {
+      task: modelTask,
+      model: adapter?.base ?? request.model,
+      ...(adapter ? { adapters: [adapter.adapter] } : {}),
+      revision: request.revision,
+      profile: profile.name,
+      name: request.name,
+      job: request.job,
+      textGeneration: request.textGeneration,
+    },
     deps,
     DEFAULT_PROFILE,
-  );
+  ).catch((error) => {
+    throw asBatchAdapterRefusal(error);
+  });
+  if (adapter) checkAdapterTask(request.task, plan.server, adapter);
   return {
     plan,
     stored: {
@@ -160,7 +177,8 @@ export async function planBatch(request: BatchRunRequest, deps: PlannerDeps, sta
       idleTimeout: request.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S,
       job: plan.job,
       textGeneration: request.textGeneration,
-      launch: { image: plan.image, args: plan.args, modelDir: plan.model.modelDir },
+      ...(adapter ? { adapter: adapter.adapter } : {}),
+      launch: { image: plan.image, args: plan.args, modelDir: plan.model.modelDir, ...(plan.mounts.length ? { mounts: plan.mounts } : {}) },
     },
   };
 }

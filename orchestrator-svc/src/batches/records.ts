@@ -54,6 +54,7 @@ export function toBatchRecord(row: BatchRow): BatchRecord {
   const spec = readBatchSpec(row);
   return {
     ...identityOf(row),
+    adapter: spec.adapter ?? null,
     reason: row.reason,
     allocations: row.allocations,
     progress: toProgress(row.progress),

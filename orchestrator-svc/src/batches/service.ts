@@ -64,7 +64,7 @@ export class BatchesService implements JobFollower {
     if (request.dryRun) return { ...base, batch: null };
     if (stored.upload) await stageUpload(engine, stored.upload, stored.input!);
     store.insert(
-      { ...submittedRow({ id, name, task: request.task, model: request.model, revision: plan.model.revision, profile: plan.profile.name, engine: engine.kind, spec: stored }), allocations: 1, progress: null },
+      { ...submittedRow({ id, name, task: request.task, model: plan.model.repo, revision: plan.model.revision, profile: plan.profile.name, engine: engine.kind, spec: stored }), allocations: 1, progress: null },
       `submitted to ${engine.kind}`,
     );
     const notes = await this.submit(engine, spec);
@@ -79,6 +79,7 @@ export class BatchesService implements JobFollower {
       image: stored.launch.image,
       args: stored.launch.args,
       modelDir: stored.launch.modelDir,
+      ...(stored.launch.mounts ? { mounts: stored.launch.mounts } : {}),
       job: stored.job,
       batch: batchLaunch(row.task, stored, retryFailed),
     };

@@ -21,15 +21,15 @@ export function workloadDocs(words: WorkloadWords & { field: string; tags: strin
   const ambiguous = `The id prefix matches several ${words.many} (\`ambiguous_id\`)`;
   return {
     /** `POST /api/<workloads>`: 201 with the new record, 200 for a dry run; `also` says why else one is refused (400) and what else conflicts (409). */
-    run<const Answer extends TSchema>(operationId: string, answer: Answer, also: { refused: string; conflicts?: string }) {
+    run<const Answer extends TSchema>(operationId: string, answer: Answer, also: { refused: string; conflicts?: string; adapter?: string; missing?: string }) {
       return operation(operationId, {
         summary: `Run a ${words.one} (${words.cli} run); dryRun only renders the start-up script`,
         description: `201 with the new ${words.one}'s record; 200 for a dry run (\`${words.field}\` is null).`,
         tags: words.tags,
         ok: { 200: answer, 201: answer },
         errors: {
-          400: `A value is not allowed (the message names the option and what it accepts), the model is a LoRA adapter (\`model_is_adapter\`: the message names its base and how to serve it there), ${also.refused}, or the engine refused the job.`,
-          404: "The profile, model or revision is not registered (`not_found`, `model_not_found`, `revision_not_found`).",
+          400: `A value is not allowed (the message names the option and what it accepts), ${also.adapter ?? "the model is a LoRA adapter (`model_is_adapter`: the message names its base and how to serve it there)"}, ${also.refused}, or the engine refused the job.`,
+          404: `The profile, model or revision is not registered (\`not_found\`, \`model_not_found\`, \`revision_not_found\`)${also.missing ? `, ${also.missing}` : ""}.`,
           409: `A live ${words.one} already has that name (\`conflict\`)${also.conflicts ? `, ${also.conflicts}` : ""}.`,
           ...ENGINE_REACH_ERRORS,
         },

@@ -25,6 +25,8 @@ export interface DriverOptions {
   params: Record<string, unknown>;
   extensions: string[];
   retryFailed: boolean;
+  /** The model every request names (a LoRA adapter the runtime serves beside its base); default: the one the runtime lists first. */
+  model?: string;
   /** A runtime already serving (bench, tests) instead of starting `runtime`. */
   runtimeUrl?: string;
   runtimeKey?: string;
@@ -64,6 +66,7 @@ export function parseDriverArgs(argv: string[]): DriverOptions {
       params: { type: "string" },
       "input-ext": { type: "string" },
       "retry-failed": { type: "boolean" },
+      model: { type: "string" },
       "runtime-url": { type: "string" },
       "api-key-variable": { type: "string" },
     },
@@ -107,6 +110,7 @@ export function parseDriverArgs(argv: string[]): DriverOptions {
     params,
     extensions: (values["input-ext"]?.split(",") ?? (task === "openai" ? [] : DEFAULT_EXTENSIONS[task])).map((ext) => (ext.startsWith(".") ? ext : `.${ext}`).toLowerCase()),
     retryFailed: values["retry-failed"] ?? false,
+    ...(values.model ? { model: values.model } : {}),
     runtimeUrl: values["runtime-url"],
     runtimeKey: process.env.SVC_BATCH_RUNTIME_KEY,
     runtime,

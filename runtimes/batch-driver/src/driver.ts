@@ -29,13 +29,13 @@ export async function runDriver(options: DriverOptions, signal: AbortSignal, log
   state.flush();
   const child = options.runtimeUrl ? RuntimeChild.external(options.runtimeUrl, options.runtimeKey) : RuntimeChild.start(options.runtime, options.apiKeyVariable);
   try {
-    await Promise.race([child.ready(), new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true }))]).catch((error) => {
+    await Promise.race([child.ready(options.model), new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true }))]).catch((error) => {
       if (signal.aborted) return;
       throw error;
     });
     if (signal.aborted) return stopped(state);
     state.setPhase("running");
-    log(`svc batch: the runtime is ready; ${options.task}, up to ${options.concurrency} requests at once`);
+    log(`svc batch: the runtime is ready; ${options.task}${options.model ? ` with ${options.model}` : ""}, up to ${options.concurrency} requests at once`);
 
     const queue: string[] = [];
     const unanswered = new Map<string, number>();

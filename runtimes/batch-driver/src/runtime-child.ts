@@ -44,12 +44,12 @@ export class RuntimeChild {
     return this.proc?.exitCode ?? undefined;
   }
 
-  /** Waits for /health to answer 200, then learns the model it serves; throws when the runtime exits first or takes too long. */
-  async ready(): Promise<void> {
+  /** Waits for /health to answer 200, then learns the model it serves (`model`: what requests name instead); throws when the runtime exits first or takes too long. */
+  async ready(model?: string): Promise<void> {
     const deadline = Date.now() + READY_WAIT_MS;
     while (Date.now() < deadline) {
       if (this.proc && this.proc.exitCode !== null) throw new Error(`the runtime exited with code ${this.proc.exitCode} before it was ready`);
-      if (await this.client.healthy()) return this.client.learnModel();
+      if (await this.client.healthy()) return this.client.learnModel(model);
       await Bun.sleep(200);
     }
     throw new Error(`the runtime was not ready after ${READY_WAIT_MS / 60_000} minutes`);

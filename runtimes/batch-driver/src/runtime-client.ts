@@ -46,15 +46,22 @@ export class RuntimeClient {
     private readonly key: string | undefined,
   ) {}
 
-  /** Asks the runtime which model it serves (left unknown when it does not say). */
-  async learnModel(): Promise<void> {
+  /**
+   * Asks the runtime which model it serves (left unknown when it does not say). `wanted` (a LoRA
+   * adapter served beside the base) is what requests name instead; a runtime that lists its models
+   * without it would answer them with the base or not at all, so that is an error.
+   */
+  async learnModel(wanted?: string): Promise<void> {
+    let ids: string[] | undefined;
     try {
       const response = await fetch(`${this.url}/v1/models`, { headers: this.headers(false), signal: AbortSignal.timeout(10_000) });
-      const id = response.ok ? ((await response.json()) as { data?: { id?: unknown }[] }).data?.[0]?.id : undefined;
-      this.model = typeof id === "string" ? id : undefined;
+      const data = response.ok ? ((await response.json()) as { data?: { id?: unknown }[] }).data : undefined;
+      ids = Array.isArray(data) ? data.map((model) => model?.id).filter((id): id is string => typeof id === "string") : undefined;
     } catch {
-      this.model = undefined;
+      ids = undefined;
     }
+    if (wanted !== undefined && ids?.length && !ids.includes(wanted)) throw new Error(`the runtime does not serve ${wanted}: it serves ${ids.join(", ")}`);
+    this.model = wanted ?? ids?.[0];
   }
 
   private headers(json: boolean): Record<string, string> {

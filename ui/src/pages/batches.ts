@@ -77,7 +77,7 @@ export function batchesTable(batches: BatchRecord[], options: { version: string;
               ${batches.map(
                 (b) => html`<tr data-batch-id="${b.id}" ${isLiveBatch(b.status) ? "" : html`class="ended"`}>
                   <td><a href="${batchUrl(b.id)}" title="${b.id}"><code>${b.id.slice(0, 13)}</code></a></td>
-                  <td>${b.task}</td><td>${b.model}</td>
+                  <td>${b.task}</td><td>${b.adapter ? `${b.adapter} on ${b.model}` : b.model}</td>
                   <td>${statusBadge(b.status)}${b.reason && isNotedBatch(b.status) ? html`<span class="reason">${b.reason.split("\n")[0]}</span>` : ""}</td>
                   <td>${progressBar(b)}</td><td class="outputs">${outputsOf(b)}</td>
                   <td>${b.progress ? b.progress.filesPerMinute : "—"}</td><td>${eta(b)}</td><td>${b.allocations}</td>
@@ -135,6 +135,7 @@ export function batchDetailsPage(d: BatchDetails, options: { session: boolean; n
   const fields: [string, unknown][] = [
     ["Task", d.task],
     ["Model", `${d.model}@${d.revision.slice(0, 12)}`],
+    ...(d.adapter ? ([["LoRA adapter", `${d.adapter} (every request names it)`]] as [string, unknown][]) : []),
     ["Profile", `${d.profile} (${d.engine})`],
     ["Input", d.input ?? d.inputDir],
     ["Output", d.output ?? d.outputDir],

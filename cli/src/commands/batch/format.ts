@@ -20,10 +20,13 @@ export function etaCell(record: Pick<BatchRecord, "progress" | "status">): strin
   return s < 60 ? `${s}s` : s < 3600 ? `${Math.round(s / 60)}m` : `${(s / 3600).toFixed(1)}h`;
 }
 
+/** The model a job runs: with an adapter, `ADAPTER on BASE`. */
+export const modelCell = (record: Pick<BatchRecord, "model" | "adapter">) => (record.adapter ? `${record.adapter} on ${record.model}` : record.model);
+
 export function formatBatchTable(batches: BatchRecord[]): string {
   return formatTable(
     ["batch id", "task", "model", "status", "progress", "files/min", "eta", "allocations", "name", "profile"],
-    batches.map((b) => [b.id.slice(0, 13), b.task, b.model, b.status, progressCell(b), b.progress ? b.progress.filesPerMinute : "-", etaCell(b), b.allocations, b.name, b.profile]),
+    batches.map((b) => [b.id.slice(0, 13), b.task, modelCell(b), b.status, progressCell(b), b.progress ? b.progress.filesPerMinute : "-", etaCell(b), b.allocations, b.name, b.profile]),
   );
 }
 
@@ -34,6 +37,7 @@ export function formatBatchDetails(d: BatchDetails): string {
     ["status", d.reason ? `${d.status} (${d.reason.split("\n")[0]})` : d.status],
     ["task", d.task],
     ["model", `${d.model}@${d.revision}`],
+    ...(d.adapter ? ([["adapter", `${d.adapter} (LoRA, every request names it)`]] as [string, unknown][]) : []),
     ["profile", `${d.profile} (${d.engine}${d.handle ? `: ${d.handle}` : ""})`],
     ["input", d.input ?? d.inputDir],
     ["output", d.output ?? d.outputDir],

@@ -110,6 +110,8 @@ export const BATCH_RUN_HELP = `Usage: svc batch run [job options] TASK MODEL --i
 Runs MODEL over every input with the same runtime 'svc run' would start (a container, or a Slurm
 job), with svc's batch driver beside it. Outputs are written whole (temporary name, then rename);
 an input whose output exists is skipped, so a stopped, failed or resubmitted job goes on where it was.
+MODEL may be a LoRA adapter (chat, openai; embed on vLLM): its base runs with it and every request
+names the adapter; --revision then pins the base.
 
 Tasks:
   transcribe   speech-recognition models: audio -> NAME.txt and NAME.json (segments)

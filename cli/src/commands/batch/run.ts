@@ -13,6 +13,6 @@ export async function runBatch(args: string[], ctx: CliContext) {
     ctx.io.out(result.script);
     return;
   }
-  ctx.io.err(`Started batch job ${result.batch!.name} (${request.task}, ${request.model}@${result.revision.slice(0, 12)}); 'svc batch ls' shows its progress.`);
+  ctx.io.err(`Started batch job ${result.batch!.name} (${request.task}, ${result.batch!.adapter ? `${result.batch!.adapter} on ${result.batch!.model}` : request.model}@${result.revision.slice(0, 12)}); 'svc batch ls' shows its progress.`);
   ctx.io.out(result.batch!.id);
 }

@@ -40,8 +40,11 @@ class BatchRecord:
     id: str
     name: str
     task: BatchTask
+    #: The model it runs (with an adapter: the adapter's base).
     model: str
     revision: str
+    #: The LoRA adapter every request names, applied to `model` (its base), when the job was given an adapter.
+    adapter: str | None
     profile: str
     engine: Literal["docker", "slurm"]
     status: BatchStatus
