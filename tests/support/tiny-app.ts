@@ -4,7 +4,8 @@
  * Docker Engine), a local default profile and the tiny models registered. Removes its services and
  * home when cleaned up.
  */
-import { mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import type { ServiceStatus } from "@svc/contracts";
@@ -29,6 +30,29 @@ export function sh(command: string[], cwd = REPO_ROOT): string {
   const result = Bun.spawnSync(command, { cwd, stdout: "pipe", stderr: "pipe", env: process.env });
   if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed:\n${result.stderr.toString()}`);
   return result.stdout.toString();
+}
+
+/**
+ * Writes the tiny models and adapters into the Hugging Face cache folder `cacheDir`: generated once
+ * per version of their generator (runtimes/tiny-models/src) into a folder every test file shares,
+ * then copied (links kept as they are: a test may change its copy, never the shared one).
+ */
+export function copyTinyModels(cacheDir: string): void {
+  const sources = join(REPO_ROOT, "runtimes", "tiny-models", "src");
+  const hash = new Bun.CryptoHasher("sha256");
+  for (const name of readdirSync(sources).sort()) hash.update(name).update(readFileSync(join(sources, name)));
+  const shared = join(tmpdir(), "svc-test-tiny-models", hash.digest("hex").slice(0, 16));
+  if (!existsSync(shared)) {
+    const writing = `${shared}.${process.pid}`;
+    sh([process.execPath, "runtimes/tiny-models/src/cli.ts", writing]);
+    try {
+      renameSync(writing, shared);
+    } catch {
+      // Another file generated the same version meanwhile.
+      rmSync(writing, { recursive: true, force: true });
+    }
+  }
+  cpSync(shared, cacheDir, { recursive: true, verbatimSymlinks: true });
 }
 
 export type RuntimeImages = Record<"text-generation" | "speech-recognition", string>;
@@ -70,7 +94,7 @@ export async function registerTinyModels(client: SvcClient, home: string): Promi
   const modelsHome = join(home, "profile-home");
   mkdirSync(join(home, "shared-cache"), { recursive: true });
   await client.profiles.create({ name: "default", schema: "local", home_dir: modelsHome, cache_dir: join(home, "shared-cache") });
-  sh([process.execPath, "runtimes/tiny-models/src/cli.ts", join(modelsHome, "models")]);
+  copyTinyModels(join(modelsHome, "models"));
   await client.models.refresh("default");
   const registered = (await client.models.list({ profile: "default" })).map((model) => model.repo).sort();
   if (registered.join() !== [...TINY_REPOS].sort().join()) throw new Error(`the tiny models were not registered: ${registered.join(", ")}`);
