@@ -1,4 +1,4 @@
-/** The generated option lists themselves: a cluster's vLLM 0.28 gets 0.28's options, 0.11 keeps its own. */
+/** The generated option lists themselves: a cluster's vLLM 0.28 gets 0.28's options, 0.11 keeps its own; SGLang's one list. */
 import { expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +19,8 @@ const plan = (extra: Partial<RunRequest>, found: string) =>
     "cluster",
   );
 const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Error("accepted"); }, (error) => error as ApiError);
-const names = (version: string) => new Set(OPTION_LISTS.vllm.find((list) => list.version === version)!.options.flatMap((option) => [option.name, ...option.aliases]));
+const names = (version: string, engine: "vllm" | "sglang" = "vllm") =>
+  new Set(OPTION_LISTS[engine].find((list) => list.version === version)!.options.flatMap((option) => [option.name, ...option.aliases]));
 
 test("vLLM's lists are the v0.11 and v0.28 lines, the newest pinned, and its image follows it", () => {
   expect(OPTION_LISTS.vllm.map((list) => list.version)).toEqual(["v0.11.1", "v0.28.0"]);
@@ -50,4 +51,24 @@ test("a cluster with vLLM 0.11 keeps 0.11's options: --swap-space passes, --perf
   expect(launched.engineVersion).toMatchObject({ version: "0.11.2", checkedAgainst: "v0.11.1" });
   const refused = await refusal(plan({ engineArgs: ["--performance-mode", "throughput"] }, "0.11.2"));
   expect(refused.message).toContain("--performance-mode is not an option of vLLM v0.11.1");
+});
+
+test("SGLang has the v0.5.5 list only, pinned, with its image; what svc sets itself and the tool-call parsers it picks are in it", () => {
+  expect(OPTION_LISTS.sglang.map((list) => list.version)).toEqual(["v0.5.5"]);
+  expect(pinnedList("sglang").version).toBe("v0.5.5");
+  expect(DEFAULT_IMAGES.sglang).toBe("lmsysorg/sglang:v0.5.5");
+  for (const option of ["--model-path", "--host", "--port", "--api-key", "--served-model-name", "--tp-size", "--pp-size", "--context-length", "--disable-cuda-graph", "--nnodes", "--node-rank", "--dist-init-addr", "--tool-call-parser"]) {
+    expect(names("v0.5.5", "sglang").has(option)).toBe(true);
+  }
+  // v0.5.5 builds its parser choices from a registry, not a list: any name passes, svc's included.
+  const parsers = ["llama3", "pythonic", "qwen25", "mistral", "deepseekv3"];
+  expect(pinnedList("sglang").options.find((option) => option.name === "--tool-call-parser")!.choices ?? parsers).toEqual(expect.arrayContaining(parsers));
+});
+
+test("every SGLang release so far is of the v0.5 line: a cluster's 0.5.9 is checked against v0.5.5's list, as that line's, with no warning", async () => {
+  const launched = await plan({ engine: "sglang", engineArgs: ["--context-length", "512"] }, "0.5.9");
+  expect(launched.engineVersion).toMatchObject({ engine: "sglang", version: "0.5.9", source: "found", checkedAgainst: "v0.5.5" });
+  expect(launched.warnings.join(" ")).not.toContain("no option list");
+  const refused = await refusal(plan({ engine: "sglang", engineArgs: ["--swap-space", "4"] }, "0.5.9"));
+  expect(refused.message).toContain("--swap-space is not an option of SGLang v0.5.5");
 });

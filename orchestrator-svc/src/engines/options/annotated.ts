@@ -18,6 +18,8 @@ export interface AnnotatedOption {
   optionalValue: boolean;
   /** `no_cli=True`: not an option. */
   hidden: boolean;
+  /** `cli_name="--x"`: the option's name where it is not the field's. */
+  cliName?: string;
 }
 
 /** Where the top-level comma after `A[`'s first argument is (brackets and strings skipped), or -1. */
@@ -58,8 +60,12 @@ export function readAnnotated(type: string, source: string): AnnotatedOption | u
   const aliases = /\baliases\s*=\s*\[([^\]]*)\]/.exec(arg)?.[1];
   const listed = /\bchoices\s*=\s*[\[{]([^\]}]*)[\]}]/.exec(arg)?.[1];
   const named = /\bchoices\s*=\s*([A-Z_][A-Z0-9_]*)\b/.exec(arg)?.[1];
-  const choices = listed !== undefined ? strings(listed) : named ? moduleChoices(source, named) : undefined;
-  const action = /\baction\s*=\s*("store_true"|"store_false"|argparse\.BooleanOptionalAction|BooleanOptionalAction)/.exec(arg)?.[1];
+  // Without `choices=`, a `Literal[…]` type gives them (SGLang's arg_utils does the same).
+  const literal = /^(?:Optional\[\s*)?Literal\[([^\]]*)\]/.exec(base)?.[1];
+  const choices = listed !== undefined ? strings(listed) : named ? moduleChoices(source, named) : literal !== undefined ? strings(literal) : undefined;
+  // SGLang's Deprecated*Action classes (argparse_actions.py) take no value, except DeprecatedAliasStoreAction.
+  const action = /\baction\s*=\s*("store_true"|"store_false"|"store_const"|argparse\.BooleanOptionalAction|BooleanOptionalAction|Deprecated(?:StoreTrue|StoreConst)?Action\b)/.exec(arg)?.[1];
+  const cliName = /\bcli_name\s*=\s*"(-[^"]+)"/.exec(arg)?.[1];
   const negatable = action !== undefined && action.includes("BooleanOptionalAction");
   return {
     base,
@@ -69,5 +75,6 @@ export function readAnnotated(type: string, source: string): AnnotatedOption | u
     negatable,
     optionalValue: /\bnargs\s*=\s*"\?"/.test(arg),
     hidden: /\bno_cli\s*=\s*True\b/.test(arg),
+    ...(cliName ? { cliName } : {}),
   };
 }

@@ -8,11 +8,13 @@
  * `--x` and `--no-x`; SGLang: a bool is a bare `--x`). The `add_argument(` calls add what the fields
  * do not say: other spellings (`-tp`, `--tp-size`), options taking an optional value (`nargs="?"`),
  * and simple `choices=[...]` lists; `Literal[...]` field types give choices too. Newer releases
- * annotate the fields instead (`A[type, Arg(aliases=…, choices=…)]`: annotated.ts).
+ * annotate the fields instead (`A[type, Arg(aliases=…, choices=…)]`: annotated.ts), and newer SGLang
+ * splits them over namespace classes in `arg_groups/fields/` (fields.ts: used where the checkout has it).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readAnnotated } from "./annotated";
+import { CHOICES_FILE, fieldsFiles, hasFieldsLayout } from "./fields";
 import type { EngineOptionList, UpstreamOption } from "./option-list";
 
 interface Layout {
@@ -24,6 +26,8 @@ interface Layout {
   extra: (UpstreamOption & { from: string })[];
   /** Fields that are no option (private ones). */
   skip: RegExp;
+  /** Files whose module-level lists `choices=NAME` may name besides each file's own (SGLang's choices.py). */
+  choicesFrom?: string[];
 }
 
 const LAYOUTS: Record<"vllm" | "sglang", Layout> = {
@@ -49,6 +53,13 @@ const LAYOUTS: Record<"vllm" | "sglang", Layout> = {
     skip: /^_/,
   },
 };
+
+/** SGLang's split ServerArgs (fields.ts): every namespace class of arg_groups/fields/, choices.py for named choices. */
+export const sglangFieldsLayout = (checkout: string): Layout => ({
+  ...LAYOUTS.sglang,
+  files: fieldsFiles(checkout),
+  choicesFrom: [CHOICES_FILE],
+});
 
 interface Field {
   name: string;
@@ -130,7 +141,7 @@ function fromField(field: Field, layout: Layout, source: string): UpstreamOption
   const annotated = readAnnotated(field.type, source);
   if (annotated) {
     if (annotated.hidden) return undefined;
-    const name = optionName(field.name);
+    const name = annotated.cliName ?? optionName(field.name);
     const negations = annotated.negatable || (annotated.flag && layout.negatableFlags && !/store_/.test(field.type)) ? [`--no-${field.name.replaceAll("_", "-")}`] : [];
     const value = annotated.flag ? "none" : annotated.optionalValue ? "optional" : "required";
     return { name, aliases: [...annotated.aliases.filter((alias) => alias !== name), ...negations], value, ...(annotated.choices && !annotated.flag ? { choices: annotated.choices } : {}) };
@@ -146,11 +157,13 @@ function fromField(field: Field, layout: Layout, source: string): UpstreamOption
 
 export function optionsFrom(checkout: string, layout: Layout): UpstreamOption[] {
   const options = new Map<string, UpstreamOption>();
+  const shared = (layout.choicesFrom ?? []).filter((path) => existsSync(join(checkout, path))).map((path) => readFileSync(join(checkout, path), "utf8"));
   for (const file of layout.files) {
     const source = readFileSync(join(checkout, file.path), "utf8");
+    const named = [source, ...shared].join("\n");
     for (const className of file.classes) {
       for (const field of dataclassFields(source, className)) {
-        const option = layout.skip.test(field.name) ? undefined : fromField(field, layout, source);
+        const option = layout.skip.test(field.name) ? undefined : fromField(field, layout, named);
         if (option) options.set(option.name, option);
       }
     }
@@ -176,9 +189,10 @@ if (import.meta.main) {
     console.error("usage: bun generate.ts vllm|sglang <checkout> <version> <where the source came from> [<file>=<commit>@<YYYY-MM-DD> …] [--pinned]");
     process.exit(2);
   }
-  const layout = LAYOUTS[engine];
+  const layout = engine === "sglang" && hasFieldsLayout(checkout) ? sglangFieldsLayout(checkout) : LAYOUTS[engine];
   const pinned = where.includes("--pinned");
-  const commits = layout.files.map(({ path }) => {
+  const paths = [...layout.files.map((file) => file.path), ...(layout.choicesFrom ?? []).filter((path) => existsSync(join(checkout, path)))];
+  const commits = paths.map((path) => {
     const given = where.find((each) => each.startsWith(`${path}=`))?.slice(path.length + 1);
     const [commit, date] = given ? given.split("@") : [];
     return { path, commit: commit || null, date: date || null };
@@ -187,7 +201,7 @@ if (import.meta.main) {
     engine,
     version,
     source,
-    files: layout.files.map((file) => file.path),
+    files: paths,
     commits,
     generatedBy: "orchestrator-svc/src/engines/options/generate.ts",
     options: optionsFrom(checkout, layout),
