@@ -65,10 +65,12 @@ test("SGLang has the v0.5.5 list only, pinned, with its image; what svc sets its
   expect(pinnedList("sglang").options.find((option) => option.name === "--tool-call-parser")!.choices ?? parsers).toEqual(expect.arrayContaining(parsers));
 });
 
-test("every SGLang release so far is of the v0.5 line: a cluster's 0.5.9 is checked against v0.5.5's list, as that line's, with no warning", async () => {
+test("SGLang's patch releases each add options: a cluster's 0.5.9 is checked against v0.5.5's list with a warning that says so; 0.5.5.post3 is v0.5.5's own", async () => {
   const launched = await plan({ engine: "sglang", engineArgs: ["--context-length", "512"] }, "0.5.9");
   expect(launched.engineVersion).toMatchObject({ engine: "sglang", version: "0.5.9", source: "found", checkedAgainst: "v0.5.5" });
-  expect(launched.warnings.join(" ")).not.toContain("no option list");
+  expect(launched.warnings.join(" ")).toContain("svc has no option list for SGLang 0.5.9");
+  const post = await plan({ engine: "sglang", engineArgs: ["--context-length", "512"] }, "0.5.5.post3");
+  expect(post.warnings.join(" ")).not.toContain("no option list");
   const refused = await refusal(plan({ engine: "sglang", engineArgs: ["--swap-space", "4"] }, "0.5.9"));
   expect(refused.message).toContain("--swap-space is not an option of SGLang v0.5.5");
 });

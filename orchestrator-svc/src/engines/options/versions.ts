@@ -29,7 +29,17 @@ export function releaseLine(version: string): string | undefined {
   return numbers ? `${numbers[0]}.${numbers[1]}` : undefined;
 }
 
-const compareLines = (a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1];
+/**
+ * How many numbers of a version make its release line: vLLM keeps its options within a minor line
+ * (0.11.0, 0.11.1); SGLang has stayed on 0.5 for its releases since 2025, each adding options, so a
+ * patch release is a line of its own (0.5.5, 0.5.9).
+ */
+const LINE_DEPTH: Record<GpuEngine, number> = { vllm: 2, sglang: 3 };
+
+const compareLines = (a: number[], b: number[], depth: number) => {
+  for (let i = 0; i < depth; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+};
 
 export interface ChosenOptionList {
   list: EngineOptionList;
@@ -56,9 +66,10 @@ export function optionListFor(engine: GpuEngine, version: string | undefined, li
   const wanted = parseEngineVersion(version);
   if (!wanted) throw badRequest(`${field} ${JSON.stringify(version)} is not a version of ${LABELS[engine]}: give one such as 0.11.1.`, { field });
   const lines = lists.map((list) => ({ list, numbers: parseEngineVersion(list.version)! }));
-  const same = lines.find((each) => compareLines(each.numbers, wanted) === 0);
+  const depth = LINE_DEPTH[engine];
+  const same = lines.find((each) => compareLines(each.numbers, wanted, depth) === 0);
   if (same) return { list: same.list, version };
-  const older = lines.filter((each) => compareLines(each.numbers, wanted) < 0).at(-1);
+  const older = lines.filter((each) => compareLines(each.numbers, wanted, depth) < 0).at(-1);
   const chosen = older ?? lines[0];
   const why = older ? "the nearest older release svc has a list for" : "the oldest svc has a list for";
   return {
