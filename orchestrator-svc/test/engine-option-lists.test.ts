@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApiError, Model, Profile, RunRequest } from "@svc/contracts";
-import { DEFAULT_IMAGES } from "../../platform/src/config/images";
+import { DEFAULT_IMAGES } from "@svc/platform/config";
 import { planLaunch } from "../src/launch/planner";
 import { OPTION_LISTS, pinnedList } from "../src/engines/options/versions";
 import { plannerDeps } from "./planner-deps";

@@ -74,6 +74,7 @@ describe("a cluster whose vLLM and SGLang are newer than svc's pinned ones", () 
     await asRoot("echo 0.28.1 > /etc/svc-stand-ins/vllm-version");
     const add = await runSvc(["profile", "add", "--name", "newer", "--schema", "slurm", "--host", "127.0.0.1", "--port", String(started.cluster.port), "--user", "svc", "--home", "~/svc", "--cache", "/shared/cache", "--identity-file", join(started.localHome, ".ssh", "id_ed25519"), "--yes"], env);
     expect(add.code).toBe(0);
+    await client.models.refresh("newer");
     const newer = (...args: string[]) => runSvc(["run", "--profile", "newer", "--dry-run", "--gres", "1", "text-generation", MODEL, ...args], env);
     const accepted = await newer("--performance-mode", "throughput");
     expect(accepted.stderr).toContain("Engine: vLLM 0.28.1 (found: python3 on 127.0.0.1), checked against vLLM v0.28.0's options.");

@@ -18,7 +18,11 @@ const NOT_HONOURED: Record<string, (value: unknown) => string | undefined> = {
 /** Form fields that hold a list: `name[]` from OpenAI's clients, `name` from curl (see form-array-fields.ts). */
 export const TRANSCRIPTION_ARRAY_FIELDS = ["timestamp_granularities", "include", "known_speaker_names", "known_speaker_references"];
 
-/** A 400 for a field svc cannot honour or does not know (OpenAI's "Unrecognized request argument"), naming it. */
+/**
+ * A 400 for a field svc cannot honour or does not know (OpenAI's "Unrecognized request argument"),
+ * naming it; a field whose value asks for what svc does anyway (`stream=false`, `chunking_strategy=auto`)
+ * is taken off the body.
+ */
 export function refuseFieldsNotHonoured(body: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(body)) {
     if (TAKEN.has(name)) continue;
@@ -26,5 +30,6 @@ export function refuseFieldsNotHonoured(body: Record<string, unknown>): void {
     if (!why) throw invalidRequest(`Unrecognized request argument supplied: ${name}`, name);
     const refusal = why(value);
     if (refusal) throw invalidRequest(refusal, name);
+    delete body[name];
   }
 }
