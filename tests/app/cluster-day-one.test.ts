@@ -175,7 +175,7 @@ describe("a new account on a real cluster, from svc profile add to a chat", () =
     const [stderr, code] = await Promise.all([new Response(install.stderr).text(), install.exited]);
     expect(code).not.toBe(0);
     expect(stderr).toContain("Nothing of it counts as installed");
-    await eventually(async () => (await asUser("ls -A ~/svc/runtime")) === "", 20_000, "the upload's temporary folder to go");
+    await eventually(async () => (await asUser("ls -A ~/svc/runtime")) === "", 60_000, "the upload's temporary folder to go");
     expect((await runtimes()).versions).toEqual([]);
 
     // Two runs at once: both wait for the one upload they share.

@@ -106,7 +106,7 @@ describe("on Slurm", () => {
     expect(answer.headers.get("retry-after")).toBe("30");
     const body = (await answer.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("start_timeout");
-    expect(body.error.message).toContain("within its start timeout (60 s)");
+    expect(body.error.message).toContain("within its start timeout (1 min)");
     expect(body.error.message).toMatch(/PENDING: .*\(Slurm: \w+\)/);
     await cluster.execAsUser(`scancel ${blocker}`);
     await eventually(async () => (await client.services.get(id)).status === "HEALTHY", 120_000, "the start to go on once the node is free");

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { SvcClient } from "@svc/client";
-import { eventually, GPU_TEST_NODES, LORA_PEFT, runSvc, SAFETENSORS_MODEL, startAppWithCluster, type ClusterApp } from "@svc/testing";
+import { clusterFiles, eventually, GPU_TEST_NODES, LORA_PEFT, runSvc, SAFETENSORS_MODEL, startAppWithCluster, type ClusterApp } from "@svc/testing";
 
 const PROFILE = "cluster";
 const TINY_GGUF = "/shared/cache/models/models--svc-tiny--tiny-llama-gguf/snapshots/*/tiny-llama-f32.gguf";
@@ -18,6 +18,7 @@ let started: ClusterApp;
 let client: SvcClient;
 let env: Record<string, string>;
 const run = (args: string[]) => runSvc(args, env);
+const onCluster = (command: string) => clusterFiles(started.cluster).onCluster(command);
 
 beforeAll(async () => {
   started = await startAppWithCluster(PROFILE, { gpuNodes: true });
@@ -75,3 +76,23 @@ test("vLLM on a GPU node serves the base and the adapter; the adapter is unloade
   expect((await run(["logs", id])).stdout).toContain(`loaded LoRA adapter ${LORA_PEFT}`);
   expect((await client.services.get(id)).status).toBe("HEALTHY");
 });
+
+test("a batch job of the PEFT adapter on a GPU node: vLLM gets the adapter, every request names it, the record says which base", async () => {
+  await onCluster(`mkdir -p ~/svc/adapter-batch/texts && for i in 1 2 3; do echo "Document $i: the quick brown fox." > ~/svc/adapter-batch/texts/doc-$i.txt; done`);
+  const params = JSON.stringify({ prompt: "Summarise:\n{text}", max_tokens: 4, temperature: 0 });
+  const submitted = await run(["batch", "run", "-p", PROFILE, "--partition", GPU_TEST_NODES.partition, "--gres", "1", "chat", LORA_PEFT, "--input-dir", "~/svc/adapter-batch/texts", "--output-dir", "~/svc/adapter-batch/answers", "--params", params, "--idle-timeout", "5"]);
+  expect(submitted.code, submitted.stderr).toBe(0);
+  const id = submitted.stdout.trim();
+  await eventually(
+    async () => {
+      const batch = await client.batches.get(id);
+      if (batch.status === "FAILED") throw new Error(`${id} FAILED: ${batch.reason}`);
+      return batch.status === "COMPLETED";
+    },
+    300_000,
+    `${id} to complete`,
+  );
+  expect(await client.batches.get(id)).toMatchObject({ model: SAFETENSORS_MODEL, adapter: LORA_PEFT, progress: { done: 3, failed: 0 } });
+  expect((await onCluster("ls ~/svc/adapter-batch/answers")).split("\n").filter(Boolean).sort()).toEqual(["doc-1.txt", "doc-2.txt", "doc-3.txt"]);
+  expect((await onCluster("find ~/svc/adapter-batch/answers -name '*.txt' -size 0 | wc -l")).trim()).toBe("0");
+}, 360_000);
