@@ -46,7 +46,7 @@ function chooseRevision(rows: Model[], repo: string, task: Task, profile: string
 }
 
 /** Refuses a repo whose registered snapshots are all LoRA adapters (see adapterRefusal). */
-export function refuseAdapter(rows: Model[]): void {
+function refuseAdapter(rows: Model[]): void {
   if (rows.length > 0 && rows.every((row) => row.adapter)) throw adapterRefusal(rows[0]);
 }
 
