@@ -1,9 +1,8 @@
 /**
  * `npm test`: prepares the machine (tests/setup/prepare.sh) and builds the images the files need
  * (tests/setup/test-images.ts, once for all of them), runs every test file in its own
- * `bun test` process, a few at a time (SVC_TEST_WORKERS, default 4: most files wait on containers,
- * Slurm and sockets rather than use the two cores; on the 2-core machine the whole suite took 456 s
- * with 4, 620 s with 3), with the Python API's pytest suite
+ * `bun test` process, a few at a time (SVC_TEST_WORKERS, default 4: on the 2-core machine four keep
+ * both cores busy, 14 % idle over a whole run, and more start apps too slowly for their tests), with the Python API's pytest suite
  * (tests/setup/python-tests.ts) as one more job. Each file's output is printed whole when it ends.
  * The end is the test time (setup not counted) and the plain line `N passed, N failed` that CI reads.
  * `npm test -- <files>` runs only those bun tests, in one `bun test` process, its output as it comes.
