@@ -9,6 +9,12 @@ export interface LayoutOptions {
   session?: boolean;
   /** Hide the navigation (login page). */
   bare?: boolean;
+  /**
+   * Without JavaScript, reload the page this often (htmx updates it otherwise). In the head, where
+   * `<noscript>` is inert text when scripts run and htmx's swaps of #main never carry it: a meta
+   * refresh that htmx inserted into the body would be live, and reload the page under the script.
+   */
+  reloadWithoutScriptSeconds?: number;
 }
 
 const NAV = [
@@ -49,6 +55,7 @@ export function layout(options: LayoutOptions, body: SafeHtml): string {
     <link rel="stylesheet" href="${ASSET_PREFIX}/app.css" />
     <script src="${ASSET_PREFIX}/htmx.min.js" defer></script>
     <script src="${ASSET_PREFIX}/svc.js" defer></script>
+    ${options.reloadWithoutScriptSeconds ? html`<noscript><meta http-equiv="refresh" content="${String(options.reloadWithoutScriptSeconds)}" /></noscript>` : ""}
   </head>
   <body>
     ${nav}

@@ -151,7 +151,7 @@ function refreshReport(report: RefreshReport): SafeHtml {
 
 /**
  * A download's progress. While it runs, htmx polls this fragment every second (it replaces
- * itself); without JavaScript the page reloads itself every 2 s instead.
+ * itself); without JavaScript the page reloads itself every 2 s instead (modelsPage's layout).
  */
 export function downloadProgress(task: DownloadTask): SafeHtml {
   const url = `/models/downloads/${encodeURIComponent(task.id)}/progress`;
@@ -166,7 +166,6 @@ export function downloadProgress(task: DownloadTask): SafeHtml {
       ? html`<p class="notice">Downloaded and registered: ${task.model.repo} (${task.model.image}) in <code>${task.model.modelDir}</code>. <a href="/models">Show the table</a></p>`
       : ""}
     ${task.state === "failed" ? html`<p class="error" role="alert">${task.error?.message ?? "The download failed."}</p>` : ""}
-    ${running ? html`<noscript><meta http-equiv="refresh" content="2" /></noscript>` : ""}
   </section>`;
 }
 
@@ -175,8 +174,9 @@ export function modelsPage(options: ModelsPageOptions): string {
   const values = options.addValues ?? {};
   const profileChoice = (name: string, id: string, selected: string | undefined, blank: string | undefined) =>
     profiles.length > 0 ? select(name, id, profiles, selected, blank) : html`<input id="${id}" name="${name}" value="${selected ?? ""}" placeholder="default" />`;
+  const downloading = options.download?.state === "running" || (options.running ?? []).some((task) => task.state === "running");
   return layout(
-    { title: "Models", current: CURRENT, session: options.session },
+    { title: "Models", current: CURRENT, session: options.session, ...(downloading ? { reloadWithoutScriptSeconds: 2 } : {}) },
     html`${STYLE}<h1>Models</h1>
       ${options.download ? downloadProgress(options.download) : ""}
       ${(options.running ?? []).filter((t) => t.id !== options.download?.id).map(downloadProgress)}
