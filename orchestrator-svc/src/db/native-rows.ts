@@ -8,6 +8,12 @@ export function fieldsOf(table: SQLiteTable): Record<string, SQL.Aliased> {
 }
 
 /**
+ * `column` is one of the ids given as the placeholder `ids`, a JSON array: one prepared statement for
+ * any number of ids (an IN list of its own length would be built and prepared anew on every call).
+ */
+export const inIdList = (column: Column) => sql`${column} in (select value from json_each(${sql.placeholder("ids")}))`;
+
+/**
  * A query built by drizzle (selecting `fieldsOf(table)`) whose rows bun:sqlite builds itself:
  * drizzle's mapping of every value of every row costs more than SQLite takes to read them, on a
  * page of 100 services. The columns drizzle converts (a boolean is stored as 0 or 1) are

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, like, sql } from "drizzle-orm";
 import { DORMANT_STATUSES, LIVE_STATUSES, type ServiceStatus } from "@svc/contracts";
-import { fieldsOf, NativeRows } from "./native-rows";
+import { fieldsOf, inIdList, NativeRows } from "./native-rows";
 import * as schema from "./schema";
 import { WorkloadStore, type ListFilter as WorkloadListFilter } from "./workload-store";
 
@@ -34,7 +34,7 @@ export class ServiceStore extends WorkloadStore<ServiceRow, NewServiceRow, Servi
       this.db
         .select(fieldsOf(t))
         .from(t)
-        .where(sql`${t.deploymentId} in (select value from json_each(${sql.placeholder("ids")}))`)
+        .where(inIdList(t.deploymentId))
         .orderBy(asc(t.createdAt), asc(t.name)),
       t,
     );

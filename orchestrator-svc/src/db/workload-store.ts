@@ -4,7 +4,7 @@ import { statusIn } from "@svc/contracts";
 import { openDatabase } from "@svc/platform/db";
 import { join } from "node:path";
 import * as schema from "./schema";
-import { fieldsOf, NativeRows } from "./native-rows";
+import { fieldsOf, inIdList, NativeRows } from "./native-rows";
 import type { ListFilter, ListPosition, WorkloadEvent, WorkloadRow } from "./workload-shapes";
 
 /** The orchestrator's migrations (drizzle-kit generate), applied by every store that opens its file. */
@@ -62,17 +62,15 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
     this.prepared = {
       get: this.db.select().from(table).where(eq(table.id, sql.placeholder("id"))).prepare(),
       named: this.db.select().from(table).where(eq(table.name, sql.placeholder("name"))).orderBy(desc(table.createdAt)).prepare(),
-      byIds: new NativeRows<Row>(this.db.$client, this.db.select(fieldsOf(table)).from(table).where(sql`${table.id} in (select value from json_each(${sql.placeholder("ids")}))`), table),
+      byIds: new NativeRows<Row>(this.db.$client, this.db.select(fieldsOf(table)).from(table).where(inIdList(table.id)), table),
       live: this.db.select().from(table).where(inArray(table.status, tables.live)).prepare(),
       events: this.db.select().from(events).where(eq(events.ownerId, sql.placeholder("id"))).orderBy(asc(events.id)).prepare(),
-      // The ids go in as one JSON array: one statement for any number of them (an IN list of its own
-      // length would be built and prepared anew for every page, several times what running it costs).
       eventsOf: new NativeRows<EventRow<Status>>(
         this.db.$client,
         this.db
           .select(fieldsOf(events))
           .from(events)
-          .where(sql`${events.ownerId} in (select value from json_each(${sql.placeholder("ids")}))`)
+          .where(inIdList(events.ownerId))
           .orderBy(asc(events.id)),
         events,
       ),
@@ -98,6 +96,7 @@ export class WorkloadStore<Row extends WorkloadRow<Status>, NewRow extends Pick<
     return found;
   }
 
+  /** Rows whose id starts with `prefix` (at most `limit`). */
   byPrefix(prefix: string, limit = 10): Row[] {
     const { table } = this.tables;
     return this.db.select().from(table).where(like(table.id, likePrefix(prefix))).limit(limit).all() as Row[];
