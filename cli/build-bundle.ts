@@ -12,10 +12,10 @@ const QUICK_ENTRY = "cli/src/quick.ts";
  * Builds the CLI of the checkout at `root` (its cli/src/main.ts) into root/cli/.bundle: one module
  * graph, minified, split so each command loads only what it needs. main.js is given SVC_BUNDLE, what
  * it was built from (cli/src/bundle-check.ts), so it runs the sources when one of them changed since.
- * Returns how many sources it watches, or the build's messages when it failed (no bundle then).
+ * Returns how many sources it watches and what `svc ls` and `svc model ls` load (every input of
+ * their chunks, node_modules' too), or the build's messages when it failed (no bundle then).
  */
-export async function bundleCli(root: string): Promise<{ sources: number } | { failed: string[] }> {
-  const out = join(root, "cli", ".bundle");
+export async function bundleCli(root: string, out = join(root, "cli", ".bundle")): Promise<{ sources: number; quickInputs: string[] } | { failed: string[] }> {
   const staging = `${out}.${process.pid}`;
   // Written before the build: a source saved while it runs is newer than this and makes the bundle stale.
   mkdirSync(staging, { recursive: true });
@@ -36,7 +36,8 @@ export async function bundleCli(root: string): Promise<{ sources: number } | { f
   }
   const metafile = result.metafile!;
   const sources = [...sourcesOf(root, Object.keys(metafile.inputs))].sort();
-  const quick = sourcesOf(root, quickInputs(root, metafile.outputs));
+  const quickLoads = quickInputs(root, metafile.outputs);
+  const quick = sourcesOf(root, quickLoads);
   const main = join(staging, "main.js");
   let text = readFileSync(main, "utf8");
   for (const mark of [SOURCES_MARK, QUICK_MARK]) {
@@ -52,7 +53,7 @@ export async function bundleCli(root: string): Promise<{ sources: number } | { f
   writeFileSync(main, text);
   rmSync(out, { recursive: true, force: true });
   renameSync(staging, out);
-  return { sources: sources.length };
+  return { sources: sources.length, quickInputs: quickLoads.map((input) => relative(root, resolve(process.cwd(), input))) };
 }
 
 /**

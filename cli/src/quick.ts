@@ -1,8 +1,6 @@
 import { createContext } from "./context";
 import { consoleIo, type Io } from "./io";
 import { EXIT, reportError } from "./errors";
-import { listServices } from "./commands/services/ls";
-import { listModels } from "./commands/model/ls";
 
 /** What runQuick answers when the bundle turned out to be stale: nothing was printed, run the sources. */
 export const STALE = "stale";
@@ -31,8 +29,9 @@ export async function runQuick(args: string[], options: QuickOptions = {}): Prom
   const { ctx, loadedSettings } = createContext(output, env, check);
   let code: number;
   try {
-    if (args[0] === "ls") await listServices(ctx, {});
-    else await listModels(ctx, {});
+    // Only the listing asked for is loaded: each brings its own modules.
+    if (args[0] === "ls") await (await import("./commands/services/ls")).listServices(ctx, {});
+    else await (await import("./commands/model/ls")).listModels(ctx, {});
     code = EXIT.ok;
   } catch (error) {
     code = reportError(error, output.err, loadedSettings(), args[0]);

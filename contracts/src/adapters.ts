@@ -1,5 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { literalUnion } from "./literal-union";
+import { MODEL_KINDS } from "./model-values";
+
+export * from "./model-values";
 
 /**
  * LoRA adapters in the model registry (issue 42): what an adapter's files say, read at `svc model
@@ -76,6 +79,5 @@ export const AdapterBase = Type.Object(
 );
 export type AdapterBase = Static<typeof AdapterBase>;
 
-export const MODEL_KINDS = ["model", "adapter"] as const;
 export const ModelKind = literalUnion(MODEL_KINDS, { description: "model: served on its own; adapter: a LoRA adapter, served on a base model." });
 export type ModelKind = (typeof MODEL_KINDS)[number];
