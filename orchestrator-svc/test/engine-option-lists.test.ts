@@ -1,4 +1,4 @@
-/** The generated option lists themselves: a cluster's vLLM 0.28 gets 0.28's options, 0.11 keeps its own; SGLang's one list. */
+/** The generated option lists themselves: a cluster's vLLM 0.28 gets 0.28's options, 0.11, 0.18 and 0.21 keep their own; SGLang's one list. */
 import { expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,8 +22,8 @@ const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Er
 const names = (version: string, engine: "vllm" | "sglang" = "vllm") =>
   new Set(OPTION_LISTS[engine].find((list) => list.version === version)!.options.flatMap((option) => [option.name, ...option.aliases]));
 
-test("vLLM's lists are the v0.11 and v0.28 lines, the newest pinned, and its image follows it", () => {
-  expect(OPTION_LISTS.vllm.map((list) => list.version)).toEqual(["v0.11.1", "v0.28.0"]);
+test("vLLM's lists are the v0.11, v0.18, v0.21 and v0.28 lines, the newest pinned, and its image follows it", () => {
+  expect(OPTION_LISTS.vllm.map((list) => list.version)).toEqual(["v0.11.1", "v0.18.0", "v0.21.0", "v0.28.0"]);
   expect(pinnedList("vllm").version).toBe("v0.28.0");
   expect(DEFAULT_IMAGES.vllm).toBe("vllm/vllm-openai:v0.28.0");
   // The real differences the tests below lean on.
@@ -31,10 +31,42 @@ test("vLLM's lists are the v0.11 and v0.28 lines, the newest pinned, and its ima
   expect(names("v0.11.1").has("--performance-mode")).toBe(false);
   expect(names("v0.11.1").has("--swap-space")).toBe(true);
   expect(names("v0.28.0").has("--swap-space")).toBe(false);
-  // What svc sets itself exists in both.
-  for (const option of ["--host", "--port", "--served-model-name", "--tensor-parallel-size", "--enable-auto-tool-choice", "--tool-call-parser"]) {
-    expect(names("v0.28.0").has(option)).toBe(true);
+  // What svc sets itself exists in each, and the options the docs' examples name.
+  for (const version of ["v0.11.1", "v0.18.0", "v0.21.0", "v0.28.0"]) {
+    for (const option of ["--host", "--port", "--served-model-name", "--tensor-parallel-size", "-tp", "--pipeline-parallel-size", "--max-model-len", "--enforce-eager", "--enable-auto-tool-choice", "--tool-call-parser", "--distributed-executor-backend", "--gpu-memory-utilization", "--enable-lora", "--lora-modules", "--max-lora-rank", "--max-loras", "--chat-template", "--quantization", "--dtype", "--trust-remote-code"]) {
+      expect(`${version} ${option} ${names(version).has(option)}`).toBe(`${version} ${option} true`);
+    }
   }
+});
+
+test("the v0.18 and v0.21 lists sit between: 0.11's removed options are gone from both, 0.21 adds its own, and a fork's additions are left out", () => {
+  for (const version of ["v0.18.0", "v0.21.0"]) {
+    expect(names(version).has("--swap-space")).toBe(false);
+    expect(names(version).has("--performance-mode")).toBe(true);
+  }
+  // Added between 0.18 and 0.21 (read from each release's EngineArgs).
+  expect(names("v0.21.0").has("--numa-bind")).toBe(true);
+  expect(names("v0.18.0").has("--numa-bind")).toBe(false);
+  // The copies' own additions: the 0.18 copy's later --extract-activation-layers, the 0.21 copy's --mlu-config.
+  expect(names("v0.18.0").has("--extract-activation-layers")).toBe(false);
+  expect(names("v0.21.0").has("--mlu-config")).toBe(false);
+  // 0.21 has no cli_args.py of its own: its frontend options are 0.18's.
+  const frontend = (version: string) => OPTION_LISTS.vllm.find((list) => list.version === version)!.commits.find((commit) => commit.path.endsWith("cli_args.py"))!.commit;
+  expect(frontend("v0.21.0")).toBe(frontend("v0.18.0"));
+});
+
+test("a cluster's vLLM 0.19 is checked against v0.18's list, 0.21.2 against v0.21's, 0.25 against v0.21's with a warning", async () => {
+  const between = await plan({ engineArgs: ["--max-model-len", "512"] }, "0.19.1");
+  expect(between.engineVersion).toMatchObject({ version: "0.19.1", checkedAgainst: "v0.18.0" });
+  expect(between.warnings.join(" ")).toContain("svc has no option list for vLLM 0.19.1");
+  const own = await plan({ engineArgs: ["--numa-bind"] }, "0.21.2");
+  expect(own.engineVersion).toMatchObject({ version: "0.21.2", checkedAgainst: "v0.21.0" });
+  expect(own.warnings.join(" ")).not.toContain("no option list");
+  const later = await plan({ engineArgs: ["--max-model-len", "512"] }, "0.25.0");
+  expect(later.engineVersion).toMatchObject({ checkedAgainst: "v0.21.0" });
+  expect(later.warnings.join(" ")).toContain("svc has no option list for vLLM 0.25.0");
+  const refused = await refusal(plan({ engineArgs: ["--numa-bind"] }, "0.18.0"));
+  expect(refused.message).toContain("--numa-bind is not an option of vLLM v0.18.0");
 });
 
 test("a cluster with vLLM 0.28 gets 0.28's options and has a 0.11-only one refused, naming the version; the dry run names it", async () => {

@@ -2,6 +2,8 @@ import { badRequest, type GpuEngine } from "@svc/contracts";
 import type { EngineOptionList } from "./option-list";
 import sglang from "./sglang.json";
 import vllm from "./vllm.json";
+import vllm018 from "./vllm-v0.18.0.json";
+import vllm021 from "./vllm-v0.21.0.json";
 import vllm028 from "./vllm-v0.28.0.json";
 
 /**
@@ -10,7 +12,7 @@ import vllm028 from "./vllm-v0.28.0.json";
  * engine is the one its pinned image runs (platform/src/config/images.ts).
  */
 export const OPTION_LISTS: Record<GpuEngine, EngineOptionList[]> = {
-  vllm: [vllm as EngineOptionList, vllm028 as EngineOptionList],
+  vllm: [vllm as EngineOptionList, vllm018 as EngineOptionList, vllm021 as EngineOptionList, vllm028 as EngineOptionList],
   sglang: [sglang as EngineOptionList],
 };
 
