@@ -85,24 +85,35 @@ test("a cluster with vLLM 0.11 keeps 0.11's options: --swap-space passes, --perf
   expect(refused.message).toContain("--performance-mode is not an option of vLLM v0.11.1");
 });
 
-test("SGLang has the v0.5.5 list only, pinned, with its image; what svc sets itself and the tool-call parsers it picks are in it", () => {
-  expect(OPTION_LISTS.sglang.map((list) => list.version)).toEqual(["v0.5.5"]);
-  expect(pinnedList("sglang").version).toBe("v0.5.5");
-  expect(DEFAULT_IMAGES.sglang).toBe("lmsysorg/sglang:v0.5.5");
-  for (const option of ["--model-path", "--host", "--port", "--api-key", "--served-model-name", "--tp-size", "--pp-size", "--context-length", "--disable-cuda-graph", "--nnodes", "--node-rank", "--dist-init-addr", "--tool-call-parser"]) {
-    expect(names("v0.5.5", "sglang").has(option)).toBe(true);
-  }
-  // v0.5.5 builds its parser choices from a registry, not a list: any name passes, svc's included.
+test("SGLang has a list per patch release from v0.5.5 to v0.5.18, the last pinned, with its image; what svc sets itself and the tool-call parsers it picks are in each", () => {
+  const releases = ["v0.5.5", ...[6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18].map((patch) => `v0.5.${patch}`)];
+  expect(OPTION_LISTS.sglang.map((list) => list.version)).toEqual(releases);
+  expect(pinnedList("sglang").version).toBe("v0.5.18");
+  expect(DEFAULT_IMAGES.sglang).toBe("lmsysorg/sglang:v0.5.18");
   const parsers = ["llama3", "pythonic", "qwen25", "mistral", "deepseekv3"];
-  expect(pinnedList("sglang").options.find((option) => option.name === "--tool-call-parser")!.choices ?? parsers).toEqual(expect.arrayContaining(parsers));
+  for (const release of releases) {
+    for (const option of ["--model-path", "--host", "--port", "--api-key", "--served-model-name", "--tp-size", "--tensor-parallel-size", "--pp-size", "--context-length", "--mem-fraction-static", "--disable-cuda-graph", "--nnodes", "--node-rank", "--dist-init-addr", "--tool-call-parser", "--enable-lora", "--lora-paths", "--max-lora-rank", "--chat-template", "--quantization", "--dtype", "--trust-remote-code"]) {
+      expect([release, option, names(release, "sglang").has(option)]).toEqual([release, option, true]);
+    }
+    // SGLang builds its parser choices from a registry, not a list: any name passes, svc's included.
+    const list = OPTION_LISTS.sglang.find((each) => each.version === release)!;
+    expect(list.options.find((option) => option.name === "--tool-call-parser")!.choices ?? parsers).toEqual(expect.arrayContaining(parsers));
+  }
 });
 
-test("SGLang's patch releases each add options: a cluster's 0.5.9 is checked against v0.5.5's list with a warning that says so; 0.5.5.post3 is v0.5.5's own", async () => {
+test("SGLang's patch releases each add options: a cluster's 0.5.9 is checked against v0.5.9's own list, 0.5.5.post3 against v0.5.5's, a newer one against the pinned list with a warning", async () => {
   const launched = await plan({ engine: "sglang", engineArgs: ["--context-length", "512"] }, "0.5.9");
-  expect(launched.engineVersion).toMatchObject({ engine: "sglang", version: "0.5.9", source: "found", checkedAgainst: "v0.5.5" });
-  expect(launched.warnings.join(" ")).toContain("svc has no option list for SGLang 0.5.9");
+  expect(launched.engineVersion).toMatchObject({ engine: "sglang", version: "0.5.9", source: "found", checkedAgainst: "v0.5.9" });
+  expect(launched.warnings.join(" ")).not.toContain("no option list");
   const post = await plan({ engine: "sglang", engineArgs: ["--context-length", "512"] }, "0.5.5.post3");
+  expect(post.engineVersion).toMatchObject({ checkedAgainst: "v0.5.5" });
   expect(post.warnings.join(" ")).not.toContain("no option list");
+  const newer = await plan({ engine: "sglang", engineArgs: ["--context-length", "512"] }, "0.5.23");
+  expect(newer.engineVersion).toMatchObject({ checkedAgainst: "v0.5.18" });
+  expect(newer.warnings.join(" ")).toContain("svc has no option list for SGLang 0.5.23");
   const refused = await refusal(plan({ engine: "sglang", engineArgs: ["--swap-space", "4"] }, "0.5.9"));
-  expect(refused.message).toContain("--swap-space is not an option of SGLang v0.5.5");
+  expect(refused.message).toContain("--swap-space is not an option of SGLang v0.5.9");
+  // An option v0.5.9 added is refused for 0.5.5, whose list lacks it.
+  const added = OPTION_LISTS.sglang.find((list) => list.version === "v0.5.9")!.options.find((option) => !names("v0.5.5", "sglang").has(option.name) && option.value === "none")!;
+  expect((await refusal(plan({ engine: "sglang", engineArgs: [added.name] }, "0.5.5"))).message).toContain(`${added.name} is not an option of SGLang v0.5.5`);
 });

@@ -65,8 +65,9 @@ test("every list says where it came from: its release, its files and each file's
     expect(lists.length).toBeGreaterThan(0);
     expect(ENGINE_OPTIONS[engine]).toBe(pinnedList(engine));
     const versions = lists.map((each) => parseEngineVersion(each.version)!);
-    // Oldest first, one per release line.
-    for (let i = 1; i < versions.length; i++) expect(versions[i][0] * 1000 + versions[i][1]).toBeGreaterThan(versions[i - 1][0] * 1000 + versions[i - 1][1]);
+    // Oldest first, one per release line (vLLM: major.minor; SGLang: major.minor.patch).
+    const line = (numbers: number[]) => (engine === "sglang" ? numbers[0] * 1e6 + numbers[1] * 1e3 + numbers[2] : numbers[0] * 1000 + numbers[1]);
+    for (let i = 1; i < versions.length; i++) expect(line(versions[i])).toBeGreaterThan(line(versions[i - 1]));
     for (const each of lists) {
       expect(each.engine).toBe(engine);
       expect(parseEngineVersion(each.version)).toBeDefined();

@@ -27,7 +27,7 @@ test("with GPUs vLLM serves by default; --engine sglang, or the profile's engine
   expect([vllm.server, vllm.image]).toEqual(["vllm", "vllm/vllm-openai:v0.28.0"]);
   expect(vllm.args).toEqual(["--served-model-name", "acme/tiny", "--tensor-parallel-size", "2"]);
   const sglang = await plan({ job: { gres: 2 }, engine: "sglang" });
-  expect([sglang.server, sglang.image]).toEqual(["sglang", "lmsysorg/sglang:v0.5.5"]);
+  expect([sglang.server, sglang.image]).toEqual(["sglang", "lmsysorg/sglang:v0.5.18"]);
   expect(sglang.args).toEqual(["--served-model-name", "acme/tiny", "--tp-size", "2"]);
   expect((await plan({ job: { gres: 1 } }, { ...cluster, engine: "sglang" } as Profile)).server).toBe("sglang");
   expect((await plan({ job: { gres: 1 }, engine: "vllm" }, { ...cluster, engine: "sglang" } as Profile)).server).toBe("vllm");
@@ -47,7 +47,7 @@ test("a misspelt option is a 400 naming the nearest real one of that engine's pi
   expect(vllm.message).toStartWith("--max-modle-len is not an option of vLLM v0.28.0. Did you mean --max-model-len");
   expect(vllm.details).toMatchObject({ engine: "vllm", version: "v0.28.0" });
   const sglang = await refusal(plan({ engine: "sglang", job: { gres: 1 }, engineArgs: ["--mem-fraction-statc", "0.8"] }));
-  expect(sglang.message).toStartWith("--mem-fraction-statc is not an option of SGLang v0.5.5. Did you mean --mem-fraction-static?");
+  expect(sglang.message).toStartWith("--mem-fraction-statc is not an option of SGLang v0.5.18. Did you mean --mem-fraction-static?");
   // Each engine's names: vLLM's option is no SGLang option.
   expect((await refusal(plan({ engine: "sglang", job: { gres: 1 }, engineArgs: ["--gpu-memory-utilization", "0.8"] }))).message).toContain("is not an option of SGLang");
   expect((await plan({ job: { gres: 1 }, engineArgs: ["--gpu-memory-utilization", "0.8"] })).args).toContain("--gpu-memory-utilization");
@@ -62,7 +62,7 @@ test("values are read as the engine's parser reads them: flags, choices, =value,
   expect(readUpstreamArgs(["--max-model-len"], ENGINE_OPTIONS.vllm).problems).toEqual(["--max-model-len needs a value."]);
   expect(readUpstreamArgs(["--kv-cache-dtype", "fp9"], ENGINE_OPTIONS.sglang).problems[0]).toStartWith('--kv-cache-dtype "fp9": use one of auto, fp8_e5m2');
   expect(readUpstreamArgs(["--max-num"], ENGINE_OPTIONS.vllm).problems[0]).toStartWith("--max-num is ambiguous in vLLM v0.28.0");
-  expect(readUpstreamArgs(["stray"], ENGINE_OPTIONS.sglang).problems[0]).toContain('"stray" is not an option of SGLang v0.5.5');
+  expect(readUpstreamArgs(["stray"], ENGINE_OPTIONS.sglang).problems[0]).toContain('"stray" is not an option of SGLang v0.5.18');
   // SGLang's parser takes no underscores.
   expect(readUpstreamArgs(["--max_running_requests", "8"], ENGINE_OPTIONS.sglang).problems[0]).toContain("Did you mean --max-running-requests?");
 });

@@ -99,3 +99,43 @@ test("annotated fields: a Literal type gives choices unless Arg names its own; c
   expect(readAnnotated("A[int, Arg(action=DeprecatedAction)]", "")?.flag).toBe(true);
   expect(readAnnotated("A[str, Arg(action=DeprecatedAliasStoreAction)]", "")?.flag).toBe(false);
 });
+
+test("server_args.py of the releases: only what the parser registers is an option (dest=, deprecated flags, NS-only fields, choices built from more than a list)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "svc-sglang-release-"));
+  mkdirSync(join(dir, "python/sglang/srt"), { recursive: true });
+  const source = [
+    "@dataclasses.dataclass",
+    "class ServerArgs:",
+    '    host: A[str, "The host."] = "127.0.0.1"',
+    "    swa_ratio: A[",
+    "        float,",
+    '        ("A help text in parentheses, "',
+    '         "over two lines."),',
+    "    ] = 0.8",
+    '    custom_handler: A[Optional[Callable], NS("device")] = None',
+    '    stat_loggers: A[Optional[Dict[str, type]], NS("observability")] = None',
+    "    fp8_gemm_runner_backend: str = \"auto\"",
+    "    tool_call_parser: Optional[str] = None",
+    "    incremental_streaming_output: A[bool, \"Stream incrementally.\"] = False",
+    "",
+    "    @staticmethod",
+    "    def add_cli_args(parser):",
+    '        parser.add_argument("--tool-call-parser", type=str, choices=["auto"] + parsers)',
+    '        parser.add_argument("--fp8-gemm-backend", type=str, choices=CHOICES, dest="fp8_gemm_runner_backend")',
+    '        parser.add_argument("--stream-output", action=DeprecatedStoreTrueAction, dest="incremental_streaming_output")',
+    '        parser.add_argument("--old-mode", action=DeprecatedAliasStoreAction, dest="other")',
+  ].join("\n");
+  writeFileSync(join(dir, SERVER_ARGS_FILE), source);
+  const layout = { files: [{ path: SERVER_ARGS_FILE, classes: ["ServerArgs"] }], negatableFlags: false, extra: [], skip: /^_/, registeredOnly: true };
+  expect(optionsFrom(dir, layout)).toEqual([
+    { name: "--fp8-gemm-backend", aliases: [], value: "required" },
+    { name: "--host", aliases: [], value: "required" },
+    { name: "--incremental-streaming-output", aliases: [], value: "none" },
+    { name: "--old-mode", aliases: [], value: "required" },
+    { name: "--stream-output", aliases: [], value: "none" },
+    { name: "--swa-ratio", aliases: [], value: "required" },
+    { name: "--tool-call-parser", aliases: [], value: "required" },
+  ]);
+  // Without registeredOnly (vLLM's reading) every field is an option, as before.
+  expect(optionsFrom(dir, { ...layout, registeredOnly: false }).map((option) => option.name)).toContain("--stat-loggers");
+});

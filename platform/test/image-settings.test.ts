@@ -9,7 +9,7 @@ test("defaults, each set by nobody", () => {
     "text-generation/svc": ["svc-text-generation:latest", null],
     "speech-recognition/svc": ["svc-speech-recognition:latest", null],
     "text-generation/vllm": ["vllm/vllm-openai:v0.28.0", null],
-    "text-generation/sglang": ["lmsysorg/sglang:v0.5.5", null],
+    "text-generation/sglang": ["lmsysorg/sglang:v0.5.18", null],
   });
 });
 

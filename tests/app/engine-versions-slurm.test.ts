@@ -50,7 +50,7 @@ describe("a cluster whose vLLM and SGLang are newer than svc's pinned ones", () 
     expect(vllm.stderr).toContain("svc has no option list for vLLM 0.26.1");
     const sglang = await dryRun("--engine", "sglang", "--context-length", "512");
     expect(sglang.code).toBe(0);
-    expect(sglang.stderr).toContain("Engine: SGLang 0.5.9 (found: python3 on 127.0.0.1), checked against SGLang v0.5.5's options.");
+    expect(sglang.stderr).toContain("Engine: SGLang 0.5.9 (found: python3 on 127.0.0.1), checked against SGLang v0.5.9's options.");
     const answer = await client.services.run({ task: "text-generation", model: MODEL, profile: PROFILE, dryRun: true, job: { gres: 1 } });
     expect(answer.engineVersion).toEqual({ engine: "vllm", version: "0.26.1", source: "found", checkedAgainst: "v0.11.1", how: "python3 on 127.0.0.1" });
   }, 120_000);

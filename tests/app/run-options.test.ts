@@ -154,6 +154,6 @@ describe("run options on a local profile (Docker)", () => {
     const info: AppInfo = await (await fetch(`${app.url}/api/info`)).json();
     expect(info.images).toContainEqual({ task: "text-generation", engine: "svc", image, setBy: "SVC_TEXT_GENERATION_IMAGE" });
     expect(info.images).toContainEqual({ task: "text-generation", engine: "vllm", image: "vllm/vllm-openai:v0.28.0", setBy: null });
-    expect(info.images).toContainEqual({ task: "text-generation", engine: "sglang", image: "lmsysorg/sglang:v0.5.5", setBy: null });
+    expect(info.images).toContainEqual({ task: "text-generation", engine: "sglang", image: "lmsysorg/sglang:v0.5.18", setBy: null });
   });
 });

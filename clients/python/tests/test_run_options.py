@@ -59,7 +59,7 @@ def test_services_pages_through_the_history(client: svc.Svc) -> None:
 def test_app_info_names_the_images(client: svc.Svc) -> None:
     images = {(choice.task, choice.engine): choice for choice in client.info().images}
     assert images[("text-generation", "vllm")].image == "vllm/vllm-openai:v0.28.0"
-    assert images[("text-generation", "sglang")].image == "lmsysorg/sglang:v0.5.5"
+    assert images[("text-generation", "sglang")].image == "lmsysorg/sglang:v0.5.18"
     assert images[("text-generation", "vllm")].set_by is None
     assert {image.task for image in client.images()} == {"text-generation", "speech-recognition"}
 

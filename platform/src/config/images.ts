@@ -17,7 +17,7 @@ export const DEFAULT_IMAGES: Record<ImageSlot, string> = {
   "speech-recognition": "svc-speech-recognition:latest",
   // The versions whose options svc checks engine arguments against (orchestrator-svc/src/engines/options/).
   vllm: "vllm/vllm-openai:v0.28.0",
-  sglang: "lmsysorg/sglang:v0.5.5",
+  sglang: "lmsysorg/sglang:v0.5.18",
 };
 
 /** Each image's variables, in order of preference (current name first). */

@@ -82,7 +82,7 @@ export function runHelp(task?: Task): string {
           "",
           "Other arguments after MODEL go to the text-generation engine unchanged, each as one argument ('--' ends svc's own options):",
           "the CPU runtime refuses any not listed above at 'svc run'; vLLM and SGLang (--gres 1 or more) take their own, checked at 'svc run'",
-          "against the options of the version svc runs (vLLM v0.28.0, SGLang v0.5.5; a cluster's own version where svc finds it): a misspelt one is refused with the nearest real one.",
+          "against the options of the version svc runs (vLLM v0.28.0, SGLang v0.5.18; a cluster's own version where svc finds it): a misspelt one is refused with the nearest real one.",
         ]
       : []),
   ].join("\n");

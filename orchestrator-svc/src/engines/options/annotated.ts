@@ -20,6 +20,11 @@ export interface AnnotatedOption {
   hidden: boolean;
   /** `cli_name="--x"`: the option's name where it is not the field's. */
   cliName?: string;
+  /**
+   * Whether the annotation makes an option (SGLang's `_unwrap_annotated`): an `Arg(…)` or a bare help
+   * string among its metadata. `A[T, NS("serving")]` alone does not: such a field is registered by hand.
+   */
+  described: boolean;
 }
 
 /** Where the top-level comma after `A[`'s first argument is (brackets and strings skipped), or -1. */
@@ -57,6 +62,12 @@ export function readAnnotated(type: string, source: string): AnnotatedOption | u
   const base = (comma < 0 ? type.slice(start[0].length).replace(/\]\s*$/, "") : type.slice(start[0].length, comma)).trim();
   const meta = comma < 0 ? "" : type.slice(comma + 1);
   const arg = /\bArg\(/.test(meta) ? meta : "";
+  const items: string[] = [];
+  for (let rest = meta.replace(/\]\s*$/, ""), at = firstComma(rest, 0); rest.trim() !== ""; at = firstComma(rest, 0)) {
+    items.push((at < 0 ? rest : rest.slice(0, at)).trim());
+    rest = at < 0 ? "" : rest.slice(at + 1);
+  }
+  const described = arg !== "" || items.some((item) => /^\(?\s*[rfbu]?["']/i.test(item));
   const aliases = /\baliases\s*=\s*\[([^\]]*)\]/.exec(arg)?.[1];
   const listed = /\bchoices\s*=\s*[\[{]([^\]}]*)[\]}]/.exec(arg)?.[1];
   const named = /\bchoices\s*=\s*([A-Z_][A-Z0-9_]*)\b/.exec(arg)?.[1];
@@ -76,5 +87,6 @@ export function readAnnotated(type: string, source: string): AnnotatedOption | u
     optionalValue: /\bnargs\s*=\s*"\?"/.test(arg),
     hidden: /\bno_cli\s*=\s*True\b/.test(arg),
     ...(cliName ? { cliName } : {}),
+    described,
   };
 }

@@ -28,6 +28,12 @@ interface Layout {
   skip: RegExp;
   /** Files whose module-level lists `choices=NAME` may name besides each file's own (SGLang's choices.py). */
   choicesFrom?: string[];
+  /**
+   * SGLang: only what its parser registers is an option. A field is one where annotated (`A[…]`, not
+   * `no_cli`) or named by an `add_argument(` call (its option string, or `dest="field"`, which puts the
+   * field under the call's spelling); other fields (`stat_loggers`) have no command-line surface.
+   */
+  registeredOnly?: boolean;
 }
 
 const LAYOUTS: Record<"vllm" | "sglang", Layout> = {
@@ -51,6 +57,7 @@ const LAYOUTS: Record<"vllm" | "sglang", Layout> = {
     negatableFlags: false,
     extra: [],
     skip: /^_/,
+    registeredOnly: true,
   },
 };
 
@@ -103,8 +110,11 @@ const countDepth = (text: string) => {
   return (code.match(/[([{]/g)?.length ?? 0) - (code.match(/[)\]}]/g)?.length ?? 0);
 };
 
-/** Each `add_argument(` call's leading option strings and its simple keywords. */
-export function addArgumentCalls(source: string): { names: string[]; optionalValue: boolean; choices?: string[]; flag: boolean }[] {
+/**
+ * Each `add_argument(` call's leading option strings and its simple keywords. `sglang` reads them as
+ * SGLang's parser does (its Deprecated*Action flags, `dest=`, no choices from `choices=["auto"] + more`).
+ */
+export function addArgumentCalls(source: string, sglang = false): { names: string[]; optionalValue: boolean; choices?: string[]; flag: boolean; dest?: string }[] {
   const calls = [];
   for (const match of source.matchAll(/add_argument\(/g)) {
     let depth = 1;
@@ -123,13 +133,16 @@ export function addArgumentCalls(source: string): { names: string[]; optionalVal
       rest = rest.slice(m[0].length);
     }
     if (leading.length === 0) continue;
-    const choices = /choices=\[([^\]]*)\]/.exec(body)?.[1];
+    // Only a list that is the whole value (`choices=["auto"] + parsers` names more than it lists).
+    const choices = (sglang ? /choices=\[([^\]]*)\]\s*(?:,|$)/ : /choices=\[([^\]]*)\]/).exec(body)?.[1];
     const strings = choices ? [...choices.matchAll(/"([^"]*)"/g)].map((m) => m[1]) : undefined;
     calls.push({
       names: leading,
       optionalValue: /nargs="\?"/.test(body),
       choices: strings && strings.length > 0 ? strings : undefined,
-      flag: /action="store_(true|false)"/.test(body),
+      // argparse's own flags, and SGLang's Deprecated*Action (argparse_actions.py: nargs=0) but DeprecatedAliasStoreAction.
+      flag: (sglang ? /action=(?:"store_(?:true|false|const)"|Deprecated(?:StoreTrue|StoreConst)?Action\b)/ : /action="store_(true|false)"/).test(body),
+      dest: sglang ? /\bdest="([A-Za-z_][A-Za-z0-9_]*)"/.exec(body)?.[1] : undefined,
     });
   }
   return calls;
@@ -139,7 +152,8 @@ const optionName = (field: string) => `--${field.replaceAll("_", "-")}`;
 
 function fromField(field: Field, layout: Layout, source: string): UpstreamOption | undefined {
   const annotated = readAnnotated(field.type, source);
-  if (annotated) {
+  // SGLang registers a field annotated with neither Arg(…) nor help by hand, as a plain one.
+  if (annotated && !(layout.registeredOnly && !annotated.described)) {
     if (annotated.hidden) return undefined;
     const name = annotated.cliName ?? optionName(field.name);
     const negations = annotated.negatable || (annotated.flag && layout.negatableFlags && !/store_/.test(field.type)) ? [`--no-${field.name.replaceAll("_", "-")}`] : [];
@@ -158,20 +172,34 @@ function fromField(field: Field, layout: Layout, source: string): UpstreamOption
 export function optionsFrom(checkout: string, layout: Layout): UpstreamOption[] {
   const options = new Map<string, UpstreamOption>();
   const shared = (layout.choicesFrom ?? []).filter((path) => existsSync(join(checkout, path))).map((path) => readFileSync(join(checkout, path), "utf8"));
+  // Plain fields waiting for an add_argument call to register them (registeredOnly), by option name and by field.
+  const unregistered = new Map<string, UpstreamOption>();
+  const byField = new Map<string, string>();
   for (const file of layout.files) {
     const source = readFileSync(join(checkout, file.path), "utf8");
     const named = [source, ...shared].join("\n");
     for (const className of file.classes) {
       for (const field of dataclassFields(source, className)) {
         const option = layout.skip.test(field.name) ? undefined : fromField(field, layout, named);
-        if (option) options.set(option.name, option);
+        if (!option) continue;
+        if (layout.registeredOnly && !readAnnotated(field.type, named)?.described) {
+          unregistered.set(option.name, option);
+          byField.set(field.name, option.name);
+        } else options.set(option.name, option);
       }
     }
-    for (const call of addArgumentCalls(source)) {
-      const known = call.names.find((name) => options.has(name));
+    for (const call of addArgumentCalls(source, layout.registeredOnly)) {
+      // The plain field this call registers: by its option string, else by `dest=` (then under the call's spelling only).
+      const byDest = call.dest !== undefined && !call.names.some((name) => options.has(name) || unregistered.has(name)) ? byField.get(call.dest) : undefined;
+      const pending = call.names.find((name) => unregistered.has(name)) ?? (byDest !== undefined && unregistered.has(byDest) ? byDest : undefined);
+      if (pending !== undefined) {
+        options.set(pending, unregistered.get(pending)!);
+        unregistered.delete(pending);
+      }
+      const known = [...call.names, ...(pending !== undefined ? [pending] : [])].find((name) => options.has(name));
       const option: UpstreamOption = known ? options.get(known)! : { name: call.names[0], aliases: [], value: call.flag ? "none" : "required" };
       if (known) options.delete(known);
-      const names = [...new Set([...call.names, option.name, ...option.aliases])];
+      const names = [...new Set([...call.names, ...(known !== undefined && !call.names.includes(known) ? [] : [option.name]), ...option.aliases])];
       const merged: UpstreamOption = { ...option, name: call.names[0], aliases: names.filter((name) => name !== call.names[0]) };
       if (call.optionalValue) merged.value = "optional";
       if (call.flag) merged.value = "none";

@@ -1,6 +1,19 @@
 import { badRequest, type GpuEngine } from "@svc/contracts";
 import type { EngineOptionList } from "./option-list";
 import sglang from "./sglang.json";
+import sglang0506 from "./sglang-v0.5.6.json";
+import sglang0507 from "./sglang-v0.5.7.json";
+import sglang0508 from "./sglang-v0.5.8.json";
+import sglang0509 from "./sglang-v0.5.9.json";
+import sglang0510 from "./sglang-v0.5.10.json";
+import sglang0511 from "./sglang-v0.5.11.json";
+import sglang0512 from "./sglang-v0.5.12.json";
+import sglang0513 from "./sglang-v0.5.13.json";
+import sglang0514 from "./sglang-v0.5.14.json";
+import sglang0515 from "./sglang-v0.5.15.json";
+import sglang0516 from "./sglang-v0.5.16.json";
+import sglang0517 from "./sglang-v0.5.17.json";
+import sglang0518 from "./sglang-v0.5.18.json";
 import vllm from "./vllm.json";
 import vllm018 from "./vllm-v0.18.0.json";
 import vllm021 from "./vllm-v0.21.0.json";
@@ -13,7 +26,22 @@ import vllm028 from "./vllm-v0.28.0.json";
  */
 export const OPTION_LISTS: Record<GpuEngine, EngineOptionList[]> = {
   vllm: [vllm as EngineOptionList, vllm018 as EngineOptionList, vllm021 as EngineOptionList, vllm028 as EngineOptionList],
-  sglang: [sglang as EngineOptionList],
+  sglang: [
+    sglang as EngineOptionList,
+    sglang0506 as EngineOptionList,
+    sglang0507 as EngineOptionList,
+    sglang0508 as EngineOptionList,
+    sglang0509 as EngineOptionList,
+    sglang0510 as EngineOptionList,
+    sglang0511 as EngineOptionList,
+    sglang0512 as EngineOptionList,
+    sglang0513 as EngineOptionList,
+    sglang0514 as EngineOptionList,
+    sglang0515 as EngineOptionList,
+    sglang0516 as EngineOptionList,
+    sglang0517 as EngineOptionList,
+    sglang0518 as EngineOptionList,
+  ],
 };
 
 const LABELS: Record<GpuEngine, string> = { vllm: "vLLM", sglang: "SGLang" };

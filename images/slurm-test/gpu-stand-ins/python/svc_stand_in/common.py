@@ -40,9 +40,13 @@ def write_pid(role):
         file.write(f"{os.getpid()}\n")
 
 
-def _line(version):
-    match = re.match(r"^v?(\d+)\.(\d+)", version)
-    return (int(match.group(1)), int(match.group(2))) if match else None
+def _line(version, engine="vllm"):
+    """A version's release line as svc reads it (versions.ts): vLLM's major.minor, SGLang's major.minor.patch."""
+    match = re.match(r"^v?(\d+)\.(\d+)(?:\.(\d+))?", version)
+    if not match:
+        return None
+    numbers = (int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
+    return numbers if engine == "sglang" else numbers[:2]
 
 
 def _lists(engine):
@@ -52,7 +56,7 @@ def _lists(engine):
         if name == f"{engine}.json" or (name.startswith(f"{engine}-") and name.endswith(".json")):
             with open(os.path.join(OPTIONS_DIR, name)) as file:
                 found.append(json.load(file))
-    return sorted(found, key=lambda each: _line(each["version"]))
+    return sorted(found, key=lambda each: _line(each["version"], engine))
 
 
 def engine_version(engine):
@@ -60,7 +64,7 @@ def engine_version(engine):
     try:
         with open(os.path.join(VERSION_DIR, f"{engine}-version")) as file:
             version = file.read().strip()
-        if _line(version):
+        if _line(version, engine):
             return version
     except OSError:
         pass
@@ -70,8 +74,8 @@ def engine_version(engine):
 def option_list(engine):
     """The list of the version played, as svc picks it: its release line's, else the nearest older, else the oldest."""
     lists = _lists(engine)
-    wanted = _line(engine_version(engine))
-    older = [each for each in lists if _line(each["version"]) <= wanted]
+    wanted = _line(engine_version(engine), engine)
+    older = [each for each in lists if _line(each["version"], engine) <= wanted]
     return older[-1] if older else lists[0]
 
 
