@@ -92,16 +92,19 @@ def parse_engine_args(prog, engine, argv):
     """
     Reads `argv` as the engine's own argparse parser would (long names, aliases, unique prefixes,
     `--name=value`, choices), built from the same pinned list `svc run` checks against. vLLM also
-    takes `--max_model_len` for `--max-model-len`. Returns {long name: [values] or True}.
+    takes `--max_model_len` for `--max-model-len`. Returns {long name: [values] or True}, under each
+    spelling of the option (a release may name it `--tp-size`, another `--tensor-parallel-size`).
     """
     pinned = option_list(engine)
     if engine == "vllm":
         argv = [_dashes(arg) for arg in argv]
     parser = _Parser(prog=prog, add_help=False)
+    spellings = {}
     for option in pinned["options"]:
         dest = option["name"][2:]
         negations = [alias for alias in option["aliases"] if alias.startswith("--no-")]
         names = [option["name"], *[alias for alias in option["aliases"] if alias not in negations]]
+        spellings[dest] = names
         if option["value"] == "none":
             parser.add_argument(*names, dest=dest, action="store_true", default=None)
             if negations:
@@ -113,7 +116,7 @@ def parse_engine_args(prog, engine, argv):
         values = vars(parser.parse_args(argv))
     except ArgumentError as error:
         fail(prog, f"{error} (checked against {engine} {pinned['version']}'s options, for {engine} {engine_version(engine)})", 2)
-    return {f"--{dest}": value for dest, value in values.items() if value is not None}
+    return {name: value for dest, value in values.items() if value is not None for name in spellings[dest]}
 
 
 def _dashes(arg):
