@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { ApiError, Model, Profile, RunRequest } from "@svc/contracts";
 import { DEFAULT_IMAGES } from "@svc/platform/config";
 import { planLaunch } from "../src/launch/planner";
+import { OPTION_STRING } from "../src/engines/options/generate";
 import { OPTION_LISTS, pinnedList } from "../src/engines/options/versions";
 import { plannerDeps } from "./planner-deps";
 
@@ -53,6 +54,20 @@ test("the v0.18 and v0.21 lists sit between: 0.11's removed options are gone fro
   // 0.21 has no cli_args.py of its own: its frontend options are 0.18's.
   const frontend = (version: string) => OPTION_LISTS.vllm.find((list) => list.version === version)!.commits.find((commit) => commit.path.endsWith("cli_args.py"))!.commit;
   expect(frontend("v0.21.0")).toBe(frontend("v0.18.0"));
+  // Nor has 0.28 (the HyQuant copy has none): its frontend options are 0.18's too, not 0.11's.
+  expect(frontend("v0.28.0")).toBe(frontend("v0.18.0"));
+  expect(names("v0.28.0").has("--disable-frontend-multiprocessing")).toBe(true);
+  expect(names("v0.28.0").has("--fingerprint-mode")).toBe(false);
+  // The HyQuant fork's own fields are left out.
+  expect([...names("v0.28.0")].filter((name) => name.startsWith("--hyquant-"))).toEqual([]);
+});
+
+test("every name in every list is an option string as users type it (no misread piece such as \"--pass-\")", () => {
+  for (const engine of ["vllm", "sglang"] as const) {
+    for (const list of OPTION_LISTS[engine]) {
+      expect([...names(list.version, engine)].filter((name) => !OPTION_STRING.test(name)).map((name) => `${list.version} ${name}`)).toEqual([]);
+    }
+  }
 });
 
 test("a cluster's vLLM 0.19 is checked against v0.18's list, 0.21.2 against v0.21's, 0.25 against v0.21's with a warning", async () => {

@@ -119,6 +119,39 @@ test("the generator reads dataclass fields (continued types, Literal choices) an
   ]);
 });
 
+test("the generator joins split option strings as Python does and makes no name of a piece (no \"--pass-\")", () => {
+  const source = [
+    "@dataclass",
+    "class EngineArgs:",
+    "    pass_: int = 0",
+    "    pass_config: str = None",
+    "",
+    "    def add_cli_args(parser):",
+    '        parser.add_argument("--pass-" "config", "-pc", type=str)',
+    "        parser.add_argument(",
+    '            "--pass-"  # split over lines',
+    '            "through",',
+    '            action="store_true",',
+    "        )",
+    '        parser.add_argument(f"--pass-{name}", type=str)',
+    '        parser.add_argument("--pass-" + name, type=str)',
+    '        parser.add_argument("--pass-", type=str)',
+    '        parser.add_argument("--device", choices=["auto", "cpu"] + platform_devices)',
+  ].join("\n");
+  expect(addArgumentCalls(source)).toEqual([
+    { names: ["--pass-config", "-pc"], optionalValue: false, choices: undefined, flag: false },
+    { names: ["--pass-through"], optionalValue: false, choices: undefined, flag: true },
+    // `choices=[…] + more` names more than it lists: no choices.
+    { names: ["--device"], optionalValue: false, choices: undefined, flag: false },
+  ]);
+  const dir = mkdtempSync(join(tmpdir(), "svc-split-"));
+  mkdirSync(join(dir, "vllm/engine"), { recursive: true });
+  writeFileSync(join(dir, "vllm/engine/arg_utils.py"), source);
+  const options = optionsFrom(dir, { files: [{ path: "vllm/engine/arg_utils.py", classes: ["EngineArgs"] }], negatableFlags: true, extra: [], skip: /^_/ });
+  expect(options.map((option) => option.name)).toEqual(["--device", "--pass-config", "--pass-through"]);
+  expect(options.find((option) => option.name === "--pass-config")).toEqual({ name: "--pass-config", aliases: ["-pc"], value: "required" });
+});
+
 test("the generator reads the annotated style of newer releases: A[type, Arg(aliases, choices by name, actions, no_cli)], docstrings skipped", () => {
   const source = [
     'LOAD_FORMAT_CHOICES = [',

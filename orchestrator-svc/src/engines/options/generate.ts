@@ -111,8 +111,19 @@ const countDepth = (text: string) => {
 };
 
 /**
- * Each `add_argument(` call's leading option strings and its simple keywords. `sglang` reads them as
- * SGLang's parser does (its Deprecated*Action flags, `dest=`, no choices from `choices=["auto"] + more`).
+ * One leading argument of an `add_argument(` call when it is plain string literals (adjacent ones
+ * joined, as Python does) followed by a comma or the call's end. A name made at run time (an f-string,
+ * `"--x-" + name`) is not read: it ends the leading names.
+ */
+const LEADING_STRING = /^\s*((?:"[^"\n]*"\s*)+)(?:,|$)/;
+
+/** An option string as argparse users type it: `-x`, `--name-with-dashes`, never ending in a dash. */
+export const OPTION_STRING = /^-{1,2}[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/**
+ * Each `add_argument(` call's leading option strings and its simple keywords; no choices from
+ * `choices=["auto"] + more` (vLLM's `--mm-processor-device` adds the platform's device). `sglang` reads
+ * them as SGLang's parser does (its Deprecated*Action flags, `dest=`).
  */
 export function addArgumentCalls(source: string, sglang = false): { names: string[]; optionalValue: boolean; choices?: string[]; flag: boolean; dest?: string }[] {
   const calls = [];
@@ -128,13 +139,21 @@ export function addArgumentCalls(source: string, sglang = false): { names: strin
     // The option strings lead the call: `"--x", "-x", type=…` (comments between them dropped).
     let rest = body.replace(/#[^\n]*/g, "");
     const leading: string[] = [];
-    for (let m = /^\s*"(-[^"]+)"\s*(,|$)/.exec(rest); m; m = /^\s*"(-[^"]+)"\s*(,|$)/.exec(rest)) {
-      leading.push(m[1]);
+    for (let m = LEADING_STRING.exec(rest); m; m = LEADING_STRING.exec(rest)) {
+      // Python joins adjacent literals: `"--pass-" "config"` is `--pass-config`.
+      const name = [...m[1].matchAll(/"([^"]*)"/g)].map((piece) => piece[1]).join("");
+      if (!name.startsWith("-")) break;
+      // What is no option string (`"--x-"`, a piece of a name made at run time) is none.
+      if (!OPTION_STRING.test(name)) {
+        console.warn(`generate: skipped ${JSON.stringify(name)}, no option string`);
+        break;
+      }
+      leading.push(name);
       rest = rest.slice(m[0].length);
     }
     if (leading.length === 0) continue;
     // Only a list that is the whole value (`choices=["auto"] + parsers` names more than it lists).
-    const choices = (sglang ? /choices=\[([^\]]*)\]\s*(?:,|$)/ : /choices=\[([^\]]*)\]/).exec(body)?.[1];
+    const choices = /choices=\[([^\]]*)\]\s*(?:,|$)/.exec(body)?.[1];
     const strings = choices ? [...choices.matchAll(/"([^"]*)"/g)].map((m) => m[1]) : undefined;
     calls.push({
       names: leading,
@@ -208,6 +227,13 @@ export function optionsFrom(checkout: string, layout: Layout): UpstreamOption[] 
     }
   }
   for (const { from: _from, ...extra } of layout.extra) options.set(extra.name, extra);
+  // A name that is no option string (`--pass-`) was misread: left out, and said.
+  for (const [name, option] of options) {
+    if (!OPTION_STRING.test(name)) {
+      console.warn(`generate: left out ${JSON.stringify(name)}, no option string`);
+      options.delete(name);
+    } else option.aliases = option.aliases.filter((alias) => OPTION_STRING.test(alias));
+  }
   return [...options.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
