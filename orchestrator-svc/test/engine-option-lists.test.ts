@@ -1,4 +1,4 @@
-/** The generated option lists themselves: a cluster's vLLM 0.28 gets 0.28's options, 0.11, 0.18 and 0.21 keep their own; SGLang's one list. */
+/** The generated option lists themselves: a cluster's vLLM 0.28 gets 0.28's options, 0.11 and 0.12 to 0.23 keep their own; SGLang's one list. */
 import { expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,8 +23,10 @@ const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Er
 const names = (version: string, engine: "vllm" | "sglang" = "vllm") =>
   new Set(OPTION_LISTS[engine].find((list) => list.version === version)!.options.flatMap((option) => [option.name, ...option.aliases]));
 
-test("vLLM's lists are the v0.11, v0.18, v0.21 and v0.28 lines, the newest pinned, and its image follows it", () => {
-  expect(OPTION_LISTS.vllm.map((list) => list.version)).toEqual(["v0.11.1", "v0.18.0", "v0.21.0", "v0.28.0"]);
+const VLLM_LISTS = ["v0.11.1", "v0.12.0", "v0.13.0", "v0.14.0", "v0.15.0", "v0.16.0", "v0.17.0", "v0.18.0", "v0.19.0", "v0.20.0", "v0.21.0", "v0.22.0", "v0.23.0", "v0.28.0"];
+
+test("vLLM's lists are the v0.11, v0.12 to v0.23 and v0.28 lines, the newest pinned, and its image follows it", () => {
+  expect(OPTION_LISTS.vllm.map((list) => list.version)).toEqual(VLLM_LISTS);
   expect(pinnedList("vllm").version).toBe("v0.28.0");
   expect(DEFAULT_IMAGES.vllm).toBe("vllm/vllm-openai:v0.28.0");
   // The real differences the tests below lean on.
@@ -33,29 +35,43 @@ test("vLLM's lists are the v0.11, v0.18, v0.21 and v0.28 lines, the newest pinne
   expect(names("v0.11.1").has("--swap-space")).toBe(true);
   expect(names("v0.28.0").has("--swap-space")).toBe(false);
   // What svc sets itself exists in each, and the options the docs' examples name.
-  for (const version of ["v0.11.1", "v0.18.0", "v0.21.0", "v0.28.0"]) {
+  for (const version of VLLM_LISTS) {
     for (const option of ["--host", "--port", "--served-model-name", "--tensor-parallel-size", "-tp", "--pipeline-parallel-size", "--max-model-len", "--enforce-eager", "--enable-auto-tool-choice", "--tool-call-parser", "--distributed-executor-backend", "--gpu-memory-utilization", "--enable-lora", "--lora-modules", "--max-lora-rank", "--max-loras", "--chat-template", "--quantization", "--dtype", "--trust-remote-code"]) {
       expect(`${version} ${option} ${names(version).has(option)}`).toBe(`${version} ${option} true`);
     }
   }
 });
 
-test("the v0.18 and v0.21 lists sit between: 0.11's removed options are gone from both, 0.21 adds its own, and a fork's additions are left out", () => {
-  for (const version of ["v0.18.0", "v0.21.0"]) {
+test("the lists read at upstream's release tags sit between: 0.11's removed options go in 0.18, 0.20 adds its own, and each has its own frontend options", () => {
+  // Removed between 0.17 and 0.18, added in 0.17 (each read from the release's own EngineArgs).
+  expect(names("v0.17.0").has("--swap-space")).toBe(true);
+  for (const version of ["v0.18.0", "v0.19.0", "v0.20.0", "v0.21.0", "v0.22.0", "v0.23.0"]) {
     expect(names(version).has("--swap-space")).toBe(false);
     expect(names(version).has("--performance-mode")).toBe(true);
   }
-  // Added between 0.18 and 0.21 (read from each release's EngineArgs).
-  expect(names("v0.21.0").has("--numa-bind")).toBe(true);
-  expect(names("v0.18.0").has("--numa-bind")).toBe(false);
-  // The copies' own additions: the 0.18 copy's later --extract-activation-layers, the 0.21 copy's --mlu-config.
+  expect(names("v0.16.0").has("--performance-mode")).toBe(false);
+  // Added in 0.20.
+  expect(names("v0.20.0").has("--numa-bind")).toBe(true);
+  expect(names("v0.19.0").has("--numa-bind")).toBe(false);
+  // The copies the 0.18 and 0.21 lists were once made from added their own: not in the releases' files.
   expect(names("v0.18.0").has("--extract-activation-layers")).toBe(false);
   expect(names("v0.21.0").has("--mlu-config")).toBe(false);
-  // 0.21 has no cli_args.py of its own: its frontend options are 0.18's.
-  const frontend = (version: string) => OPTION_LISTS.vllm.find((list) => list.version === version)!.commits.find((commit) => commit.path.endsWith("cli_args.py"))!.commit;
-  expect(frontend("v0.21.0")).toBe(frontend("v0.18.0"));
-  // Nor has 0.28 (the HyQuant copy has none): its frontend options are 0.18's too, not 0.11's.
-  expect(frontend("v0.28.0")).toBe(frontend("v0.18.0"));
+  // Each list from 0.12 to 0.23 reads both files at its tag's commit: its frontend options are its own.
+  const commits = (version: string) => OPTION_LISTS.vllm.find((list) => list.version === version)!.commits;
+  for (const version of VLLM_LISTS.filter((version) => version !== "v0.11.1" && version !== "v0.28.0")) {
+    const [engine, frontend] = commits(version);
+    expect(frontend.path).toBe("vllm/entrypoints/openai/cli_args.py");
+    expect(`${version} ${frontend.commit}`).toBe(`${version} ${engine.commit}`);
+  }
+  expect(commits("v0.18.0")[0].commit).toBe("bcf2be96120005e9aea171927f85055a6a5c0cf6");
+  expect(commits("v0.21.0")[0].commit).toBe("ad7125a431e176d4161099480a66f0169609a690");
+  // 0.19 dropped --disable-frontend-multiprocessing; 0.21 has --grpc and --fingerprint-mode of its own cli_args.py.
+  expect(names("v0.18.0").has("--disable-frontend-multiprocessing")).toBe(true);
+  expect(names("v0.19.0").has("--disable-frontend-multiprocessing")).toBe(false);
+  expect(names("v0.21.0").has("--grpc")).toBe(true);
+  expect(names("v0.21.0").has("--fingerprint-mode")).toBe(true);
+  // 0.28 has no release's cli_args.py (the HyQuant copy has none): its frontend options are still the v0.18.0 package copy's.
+  expect(commits("v0.28.0")[1].commit).toBe("25fe47e21b1fa65e4ddc22440051dde6ee1f7de2");
   expect(names("v0.28.0").has("--disable-frontend-multiprocessing")).toBe(true);
   expect(names("v0.28.0").has("--fingerprint-mode")).toBe(false);
   // The HyQuant fork's own fields are left out.
@@ -70,18 +86,18 @@ test("every name in every list is an option string as users type it (no misread 
   }
 });
 
-test("a cluster's vLLM 0.19 is checked against v0.18's list, 0.21.2 against v0.21's, 0.25 against v0.21's with a warning", async () => {
-  const between = await plan({ engineArgs: ["--max-model-len", "512"] }, "0.19.1");
-  expect(between.engineVersion).toMatchObject({ version: "0.19.1", checkedAgainst: "v0.18.0" });
-  expect(between.warnings.join(" ")).toContain("svc has no option list for vLLM 0.19.1");
+test("a cluster's vLLM 0.19.1 is checked against v0.19's list, 0.21.2 against v0.21's, 0.25 against v0.23's with a warning", async () => {
+  const own19 = await plan({ engineArgs: ["--max-model-len", "512"] }, "0.19.1");
+  expect(own19.engineVersion).toMatchObject({ version: "0.19.1", checkedAgainst: "v0.19.0" });
+  expect(own19.warnings.join(" ")).not.toContain("no option list");
   const own = await plan({ engineArgs: ["--numa-bind"] }, "0.21.2");
   expect(own.engineVersion).toMatchObject({ version: "0.21.2", checkedAgainst: "v0.21.0" });
   expect(own.warnings.join(" ")).not.toContain("no option list");
   const later = await plan({ engineArgs: ["--max-model-len", "512"] }, "0.25.0");
-  expect(later.engineVersion).toMatchObject({ checkedAgainst: "v0.21.0" });
+  expect(later.engineVersion).toMatchObject({ checkedAgainst: "v0.23.0" });
   expect(later.warnings.join(" ")).toContain("svc has no option list for vLLM 0.25.0");
-  const refused = await refusal(plan({ engineArgs: ["--numa-bind"] }, "0.18.0"));
-  expect(refused.message).toContain("--numa-bind is not an option of vLLM v0.18.0");
+  const refused = await refusal(plan({ engineArgs: ["--numa-bind"] }, "0.19.0"));
+  expect(refused.message).toContain("--numa-bind is not an option of vLLM v0.19.0");
 });
 
 test("a cluster with vLLM 0.28 gets 0.28's options and has a 0.11-only one refused, naming the version; the dry run names it", async () => {

@@ -152,6 +152,29 @@ test("the generator joins split option strings as Python does and makes no name 
   expect(options.find((option) => option.name === "--pass-config")).toEqual({ name: "--pass-config", aliases: ["-pc"], value: "required" });
 });
 
+test("the generator reads vLLM's frontend options with or without BaseFrontendArgs (v0.12 to v0.16 have FrontendArgs alone); a class not marked optional must be there", () => {
+  const frontend = (withBase: boolean) =>
+    [
+      ...(withBase ? ["@config", "class BaseFrontendArgs:", "    lora_modules: list[str] | None = None", "", "@config", "class FrontendArgs(BaseFrontendArgs):"] : ["@config", "@dataclass", "class FrontendArgs:", "    lora_modules: list[str] | None = None"]),
+      '    host: str | None = None',
+      "    port: int = 8000",
+      "",
+    ].join("\n");
+  const layout = {
+    files: [{ path: "vllm/entrypoints/openai/cli_args.py", classes: ["BaseFrontendArgs", "FrontendArgs"], optional: ["BaseFrontendArgs"] }],
+    negatableFlags: true,
+    extra: [],
+    skip: /^_/,
+  };
+  for (const withBase of [true, false]) {
+    const dir = mkdtempSync(join(tmpdir(), "svc-frontend-"));
+    mkdirSync(join(dir, "vllm/entrypoints/openai"), { recursive: true });
+    writeFileSync(join(dir, "vllm/entrypoints/openai/cli_args.py"), frontend(withBase));
+    expect(optionsFrom(dir, layout).map((option) => option.name)).toEqual(["--host", "--lora-modules", "--port"]);
+    if (!withBase) expect(() => optionsFrom(dir, { ...layout, files: [{ ...layout.files[0], optional: [] }] })).toThrow("class BaseFrontendArgs not found");
+  }
+});
+
 test("the generator reads the annotated style of newer releases: A[type, Arg(aliases, choices by name, actions, no_cli)], docstrings skipped", () => {
   const source = [
     'LOAD_FORMAT_CHOICES = [',

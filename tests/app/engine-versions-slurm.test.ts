@@ -46,7 +46,7 @@ describe("a cluster whose vLLM and SGLang are other versions than svc's pinned o
   test("the dry run names the version found and the list that checked the arguments, with a warning where svc has no list of that line", async () => {
     const vllm = await dryRun("--max-model-len", "512");
     expect(vllm.code).toBe(0);
-    expect(vllm.stderr).toContain("Engine: vLLM 0.26.1 (found: python3 on 127.0.0.1), checked against vLLM v0.21.0's options.");
+    expect(vllm.stderr).toContain("Engine: vLLM 0.26.1 (found: python3 on 127.0.0.1), checked against vLLM v0.23.0's options.");
     expect(vllm.stderr).toContain("svc has no option list for vLLM 0.26.1");
     const sglang = await dryRun("--engine", "sglang", "--context-length", "512");
     expect(sglang.code).toBe(0);
@@ -60,14 +60,14 @@ describe("a cluster whose vLLM and SGLang are other versions than svc's pinned o
     expect(later.code).not.toBe(0);
     expect(later.stderr).toContain("--batch-notify-size is not an option of SGLang v0.5.9");
     const answer = await client.services.run({ task: "text-generation", model: MODEL, profile: PROFILE, dryRun: true, job: { gres: 1 } });
-    expect(answer.engineVersion).toEqual({ engine: "vllm", version: "0.26.1", source: "found", checkedAgainst: "v0.21.0", how: "python3 on 127.0.0.1" });
+    expect(answer.engineVersion).toEqual({ engine: "vllm", version: "0.26.1", source: "found", checkedAgainst: "v0.23.0", how: "python3 on 127.0.0.1" });
   }, 120_000);
 
   test("an option the version's list lacks is refused naming the version; --engine-version wins over what was found", async () => {
     const refused = await dryRun("--max-modle-len", "512");
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain("--max-modle-len is not an option of vLLM v0.21.0");
-    expect(refused.stderr).toContain("vLLM v0.21.0 (for 0.26.1)");
+    expect(refused.stderr).toContain("--max-modle-len is not an option of vLLM v0.23.0");
+    expect(refused.stderr).toContain("vLLM v0.23.0 (for 0.26.1)");
     const given = await dryRun("--engine-version", "0.11.1", "--max-model-len", "512");
     expect(given.code).toBe(0);
     expect(given.stderr).toContain("Engine: vLLM 0.11.1 (--engine-version): arguments checked against its options.");

@@ -18,8 +18,12 @@ import { CHOICES_FILE, fieldsFiles, hasFieldsLayout } from "./fields";
 import type { EngineOptionList, UpstreamOption } from "./option-list";
 
 interface Layout {
-  /** Source files, relative to the checkout, and the dataclasses in each whose fields are options. */
-  files: { path: string; classes: string[] }[];
+  /**
+   * Source files, relative to the checkout, and the dataclasses in each whose fields are options;
+   * `optional` ones may be missing from a release's file (vLLM split BaseFrontendArgs out of
+   * FrontendArgs in v0.17: v0.12 to v0.16 have FrontendArgs alone).
+   */
+  files: { path: string; classes: string[]; optional?: string[] }[];
   /** Bool fields: `--x` and `--no-x` (argparse.BooleanOptionalAction, vLLM), or `--x` alone (store_true, SGLang). */
   negatableFlags: boolean;
   /** Options added outside the files read (subcommand parsers), each with where it comes from. */
@@ -40,7 +44,7 @@ const LAYOUTS: Record<"vllm" | "sglang", Layout> = {
   vllm: {
     files: [
       { path: "vllm/engine/arg_utils.py", classes: ["EngineArgs"] },
-      { path: "vllm/entrypoints/openai/cli_args.py", classes: ["BaseFrontendArgs", "FrontendArgs"] },
+      { path: "vllm/entrypoints/openai/cli_args.py", classes: ["BaseFrontendArgs", "FrontendArgs"], optional: ["BaseFrontendArgs"] },
     ],
     negatableFlags: true,
     extra: [
@@ -72,6 +76,8 @@ interface Field {
   name: string;
   type: string;
 }
+
+const hasClass = (source: string, className: string) => new RegExp(`^class ${className}\\b`, "m").test(source);
 
 /** The `name: type = …` fields of `class <name>` (up to its first method), types joined over continuation lines. */
 export function dataclassFields(source: string, className: string): Field[] {
@@ -198,6 +204,7 @@ export function optionsFrom(checkout: string, layout: Layout): UpstreamOption[] 
     const source = readFileSync(join(checkout, file.path), "utf8");
     const named = [source, ...shared].join("\n");
     for (const className of file.classes) {
+      if (file.optional?.includes(className) && !hasClass(source, className)) continue;
       for (const field of dataclassFields(source, className)) {
         const option = layout.skip.test(field.name) ? undefined : fromField(field, layout, named);
         if (!option) continue;

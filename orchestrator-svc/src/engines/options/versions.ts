@@ -15,8 +15,18 @@ import sglang0516 from "./sglang-v0.5.16.json";
 import sglang0517 from "./sglang-v0.5.17.json";
 import sglang0518 from "./sglang-v0.5.18.json";
 import vllm from "./vllm.json";
+import vllm012 from "./vllm-v0.12.0.json";
+import vllm013 from "./vllm-v0.13.0.json";
+import vllm014 from "./vllm-v0.14.0.json";
+import vllm015 from "./vllm-v0.15.0.json";
+import vllm016 from "./vllm-v0.16.0.json";
+import vllm017 from "./vllm-v0.17.0.json";
 import vllm018 from "./vllm-v0.18.0.json";
+import vllm019 from "./vllm-v0.19.0.json";
+import vllm020 from "./vllm-v0.20.0.json";
 import vllm021 from "./vllm-v0.21.0.json";
+import vllm022 from "./vllm-v0.22.0.json";
+import vllm023 from "./vllm-v0.23.0.json";
 import vllm028 from "./vllm-v0.28.0.json";
 
 /**
@@ -25,7 +35,22 @@ import vllm028 from "./vllm-v0.28.0.json";
  * engine is the one its pinned image runs (platform/src/config/images.ts).
  */
 export const OPTION_LISTS: Record<GpuEngine, EngineOptionList[]> = {
-  vllm: [vllm as EngineOptionList, vllm018 as EngineOptionList, vllm021 as EngineOptionList, vllm028 as EngineOptionList],
+  vllm: [
+    vllm as EngineOptionList,
+    vllm012 as EngineOptionList,
+    vllm013 as EngineOptionList,
+    vllm014 as EngineOptionList,
+    vllm015 as EngineOptionList,
+    vllm016 as EngineOptionList,
+    vllm017 as EngineOptionList,
+    vllm018 as EngineOptionList,
+    vllm019 as EngineOptionList,
+    vllm020 as EngineOptionList,
+    vllm021 as EngineOptionList,
+    vllm022 as EngineOptionList,
+    vllm023 as EngineOptionList,
+    vllm028 as EngineOptionList,
+  ],
   sglang: [
     sglang as EngineOptionList,
     sglang0506 as EngineOptionList,
