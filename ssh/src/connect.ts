@@ -1,5 +1,5 @@
 import { userInfo, homedir } from "node:os";
-import { Client, type Algorithms, type AnyAuthMethod, type ConnectConfig } from "ssh2";
+import type { Algorithms, AnyAuthMethod, Client, ConnectConfig } from "ssh2";
 import { resolveTarget, type ResolvedTarget, type SshTarget } from "./config";
 import { SshError } from "./errors";
 import { loadKeys } from "./keys";
@@ -114,7 +114,10 @@ export async function connectSsh(target: SshTarget, options: ConnectOptions = {}
   const name = knownHostName(resolved.hostKeyName, resolved.port);
   const where = `${resolved.user}@${resolved.alias}${resolved.alias !== resolved.hostName || resolved.port !== 22 ? ` (${resolved.hostName}:${resolved.port})` : ""}`;
 
-  const { keys, skipped } = loadKeys(resolved.identityFiles, userHome);
+  // ssh2 (with node:net, node:crypto and its streams, ~100 ms) loads on the first connection, not with
+  // every service that may make one: most apps never open a Slurm profile's connection.
+  const ssh2 = await import("ssh2");
+  const { keys, skipped } = loadKeys(resolved.identityFiles, userHome, ssh2.utils.parseKey);
   const agent = !resolved.identitiesOnly ? env.SSH_AUTH_SOCK : undefined;
   // With no key at all ssh still connects (so an unreachable host is reported as such) and then fails to log in.
   const looked = resolved.identityFiles.length > 0 ? resolved.identityFiles.join(", ") : `${userHome}/.ssh/id_{rsa,ecdsa,ed25519}`;
@@ -182,7 +185,7 @@ export async function connectSsh(target: SshTarget, options: ConnectOptions = {}
     algorithms: { kex: [...FAST_KEX], serverHostKey: hostKeyAlgorithms(recorded) } as Algorithms,
   };
 
-  const client = new Client();
+  const client = new ssh2.Client();
   let authenticatedWith = "";
   await new Promise<void>((resolve, reject) => {
     let settled = false;

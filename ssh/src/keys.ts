@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { utils } from "ssh2";
+import type { ParsedKey } from "ssh2";
 
 /** The key files ssh tries when none is configured, in its order (those ssh2 can use). */
 export const DEFAULT_KEY_NAMES = ["id_rsa", "id_ecdsa", "id_ed25519"];
@@ -19,8 +19,9 @@ export interface KeyLoadResult {
 /**
  * Loads private keys: the given files, else the default ones in ~/.ssh. A passphrase-protected key
  * cannot be used without a prompt, so it is skipped with a note (load it into ssh-agent instead).
+ * `parseKey` is ssh2's (utils.parseKey), given by the caller that has loaded ssh2.
  */
-export function loadKeys(files: string[], userHome: string): KeyLoadResult {
+export function loadKeys(files: string[], userHome: string, parseKey: (data: Buffer) => ParsedKey | ParsedKey[] | Error): KeyLoadResult {
   const explicit = files.length > 0;
   const candidates = explicit ? files : DEFAULT_KEY_NAMES.map((name) => join(userHome, ".ssh", name));
   const keys: LoadedKey[] = [];
@@ -37,7 +38,7 @@ export function loadKeys(files: string[], userHome: string): KeyLoadResult {
       skipped.push(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
       continue;
     }
-    const parsed = utils.parseKey(data);
+    const parsed = parseKey(data);
     if (parsed instanceof Error) {
       const encrypted = /passphrase|encrypted/i.test(parsed.message);
       skipped.push(encrypted ? `${path} is passphrase-protected: add it to ssh-agent (ssh-add ${path})` : `${path} is not a usable private key (${parsed.message})`);

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "@svc/platform/metrics";
 import { SERVICE_METRICS_PATH, type QueueReport } from "@svc/contracts";
 import type { InternalClient } from "@svc/platform";
 import type { ReplicaChooser } from "../openai/replica-choice";

@@ -1,4 +1,4 @@
-import type { Counter } from "prom-client";
+import type { Counter } from "@svc/platform/metrics";
 
 /**
  * A counter's sums per label set, added to per request in a Map keyed by the label values, and

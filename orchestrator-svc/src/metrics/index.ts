@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { Gauge, Histogram, Registry } from "prom-client";
+import { Gauge, Histogram, Registry } from "@svc/platform/metrics";
 import { SERVICE_METRICS_PATH } from "@svc/contracts";
 import { sshRoundTripsSoFar } from "@svc/ssh";
 import type { ServiceStore } from "../db/service-store";
