@@ -1,4 +1,4 @@
-import { gguf, GGMLFileQuantizationType, GGMLQuantizationType, type GGUFParseOutput } from "@huggingface/gguf";
+import type { GGUFParseOutput } from "@huggingface/gguf";
 import type { ModelFacts } from "@svc/contracts";
 import { defined } from "./config";
 import type { WeightTotals } from "./safetensors";
@@ -12,6 +12,16 @@ export const GGUF_FIRST_SHARD = /^(.*)-00001-of-(\d{5})\.gguf$/;
 export class GgufError extends Error {
   override name = "GgufError";
 }
+
+/**
+ * @huggingface/gguf, loaded by the first parse rather than with model-svc (it loads @huggingface/tasks
+ * too: ~30 ms of every start). What reads a parse's types uses the module that parse loaded.
+ */
+let ggufModule: typeof import("@huggingface/gguf") | undefined;
+const parsedWith = () => {
+  if (!ggufModule) throw new Error("a GGUF parse comes from parseGgufHead, which loads @huggingface/gguf");
+  return ggufModule;
+};
 
 /** File types that are plain floats: not a quantization. */
 const FLOAT_TYPES = new Set(["F32", "F16", "BF16"]);
@@ -30,6 +40,7 @@ export async function parseGgufHead(head: Uint8Array, fileSize: number): Promise
   }) as typeof fetch;
   const tooLong = () => new GgufError(`its metadata is longer than the ${head.length} bytes svc reads`);
   let parsed: GGUFParseOutput & { parameterCount: number };
+  const { gguf } = (ggufModule ??= await import("@huggingface/gguf"));
   try {
     parsed = await gguf("http://svc.invalid/model.gguf", { fetch: fromHead, computeParametersCount: true });
   } catch (error) {
@@ -51,7 +62,7 @@ function bytesByType(parsed: GGUFParseOutput, fileSize: number): Record<string, 
   const bytes: Record<string, number> = {};
   tensors.forEach((tensor, i) => {
     const end = i + 1 < tensors.length ? Number(tensors[i + 1].offset) : dataSize;
-    const type = GGMLQuantizationType[tensor.dtype] ?? String(tensor.dtype);
+    const type = parsedWith().GGMLQuantizationType[tensor.dtype] ?? String(tensor.dtype);
     bytes[type] = (bytes[type] ?? 0) + end - Number(tensor.offset);
   });
   return bytes;
@@ -92,7 +103,7 @@ export function ggufMetadataFacts(parsed: GGUFParseOutput): ModelFacts {
   if (facts.kvLoraRank !== undefined) facts.qkRopeHeadDim = key("rope.dimension_count");
   if (facts.headDim === undefined && facts.hiddenSize && facts.attentionHeads && facts.hiddenSize % facts.attentionHeads === 0) facts.headDim = facts.hiddenSize / facts.attentionHeads;
   const fileType = num(metadata["general.file_type"]);
-  const typeName = fileType === undefined ? undefined : GGMLFileQuantizationType[fileType];
+  const typeName = fileType === undefined ? undefined : parsedWith().GGMLFileQuantizationType[fileType];
   if (typeName) {
     facts.dtype = typeName;
     if (!FLOAT_TYPES.has(typeName)) facts.quantization = typeName;
