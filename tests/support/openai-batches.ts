@@ -1,5 +1,4 @@
 import type OpenAI from "openai";
-import { toFile } from "openai";
 import { assertShape, BatchObject, BatchRequestOutput } from "@svc/contracts/openai";
 import { eventually } from "./svc-app";
 
@@ -15,7 +14,7 @@ export function chatBatchFile(model: string, count: number, extra: object[] = []
 }
 
 /** Uploads a batch input with the official client (files.create, purpose batch). */
-export const uploadBatchFile = async (openai: OpenAI, text: string, name = "requests.jsonl") => openai.files.create({ file: await toFile(Buffer.from(text), name), purpose: "batch" });
+export const uploadBatchFile = async (openai: OpenAI, text: string, name = "requests.jsonl") => openai.files.create({ file: await (await import("openai")).toFile(Buffer.from(text), name), purpose: "batch" });
 
 const FINAL = ["completed", "failed", "expired", "cancelled"];
 

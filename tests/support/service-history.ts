@@ -1,10 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BatchStatus } from "@svc/contracts";
-import { BatchStore, ServiceStore } from "@svc/orchestrator-svc";
 import { tempHome } from "./svc-app";
 
 const DAY = 86_400_000;
+
+/** orchestrator-svc's stores, loaded when a history is made (its index costs every test file ~240 ms). */
+const orchestrator = () => require("@svc/orchestrator-svc") as typeof import("@svc/orchestrator-svc");
 
 /**
  * A fresh svc home whose orchestrator-svc already holds `count` ended services (no containers behind
@@ -14,7 +16,7 @@ const DAY = 86_400_000;
 export function homeWithEndedServices(count: number, endedAgo = (i: number) => 2 * DAY + i * 60_000): string {
   const home = tempHome("svc-history-");
   mkdirSync(join(home, "data", "orchestrator-svc"), { recursive: true });
-  const store = new ServiceStore(join(home, "data", "orchestrator-svc", "orchestrator.db"));
+  const store = new (orchestrator().ServiceStore)(join(home, "data", "orchestrator-svc", "orchestrator.db"));
   const now = Date.now();
   for (let i = 0; i < count; i++) {
     const at = new Date(now - endedAgo(i)).toISOString();
@@ -37,7 +39,7 @@ export function homeWithEndedServices(count: number, endedAgo = (i: number) => 2
 export function homeWithEndedBatches(jobs: Array<{ name: string; status: BatchStatus; endedAgoMs: number; outputDir: string }>): string {
   const home = tempHome("svc-batch-history-");
   mkdirSync(join(home, "data", "orchestrator-svc"), { recursive: true });
-  const store = new BatchStore(join(home, "data", "orchestrator-svc", "orchestrator.db"));
+  const store = new (orchestrator().BatchStore)(join(home, "data", "orchestrator-svc", "orchestrator.db"));
   const now = Date.now();
   for (const job of jobs) {
     const at = new Date(now - job.endedAgoMs).toISOString();

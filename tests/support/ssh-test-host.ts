@@ -10,7 +10,7 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, r
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { GenericContainer, Wait, type StartedTestContainer } from "testcontainers";
+import type { StartedTestContainer } from "testcontainers";
 import { freePort, retryWhilePortTaken } from "@svc/platform/net";
 import { ensureBaseImage, ensureDocker } from "./docker";
 import { prebuiltImage } from "./prebuilt-images";
@@ -161,6 +161,8 @@ const BIND_FAILED = /Cannot bind any address|Address already in use/;
 async function startContainer(tag: string, port: number, options: SshTestHostOptions) {
   const slurmPorts: Record<string, string> = options.slurm ? { SLURMCTLD_PORT: String(await freeLoopbackPort()), SLURMD_PORT: String(await freeLoopbackPort()) } : {};
   if (options.slurm && options.gpuNodes) slurmPorts.SLURMD_GPU_PORTS = `${await freeLoopbackPort()} ${await freeLoopbackPort()}`;
+  // testcontainers (with dockerode and gRPC, ~450 ms) loads with the first test host, not with every test file.
+  const { GenericContainer, Wait } = await import("testcontainers");
   let starting = new GenericContainer(tag).withLabels(testFileLabels()).withNetworkMode("host");
   if (options.sharedRuntime) starting = starting.withBindMounts([{ source: sharedRuntimeFolder(), target: SHARED_RUNTIME_TARGET, mode: "rw" }]);
   const container = await starting
