@@ -1,7 +1,6 @@
 /** @svc/platform/metrics: prom-client's classes without its index (push gateway, cluster, default metrics), working as its index's. */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { REPO_ROOT } from "@svc/testing";
 import { Counter, Histogram, Registry } from "@svc/platform/metrics";
 
 test("a registry of a counter and a histogram writes Prometheus text", async () => {
@@ -19,7 +18,7 @@ test("a registry of a counter and a histogram writes Prometheus text", async () 
 
 test("loading it does not load prom-client's index, push gateway or default metrics", () => {
   const script = `await import("@svc/platform/metrics"); console.log(JSON.stringify(Object.keys(require.cache).filter((path) => path.includes("prom-client")).map((path) => path.slice(path.indexOf("prom-client")))));`;
-  const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: join(REPO_ROOT, "platform"), stdout: "pipe", stderr: "pipe" });
+  const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: join(import.meta.dir, ".."), stdout: "pipe", stderr: "pipe" });
   expect(run.stderr.toString()).toBe("");
   const loaded = JSON.parse(run.stdout.toString()) as string[];
   expect(loaded).toContain("prom-client/lib/registry.js");
