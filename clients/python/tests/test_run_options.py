@@ -45,6 +45,10 @@ def test_hostile_option_values_are_refused(client: svc.Svc) -> None:
 
 
 def test_services_pages_through_the_history(client: svc.Svc) -> None:
+    # Two services of its own, stopped at once: pages of one whether or not other tests ran before.
+    for name in ("py-page-1", "py-page-2"):
+        with client.run("text-generation", TEXT_MODEL, name=name):
+            pass
     everything = [service.id for service in client.services(all=True)]
     assert len(everything) >= 2
     seen: list[str] = []
