@@ -53,8 +53,11 @@ export async function bundleCli(root: string, out = join(root, "cli", ".bundle")
   writeFileSync(main, text);
   rmSync(out, { recursive: true, force: true });
   renameSync(staging, out);
-  return { sources: sources.length, quickInputs: quickLoads.map((input) => relative(root, resolve(process.cwd(), input))) };
+  return { sources: sources.length, quickInputs: quickLoads.map((input) => inCheckout(root, input)) };
 }
+
+/** A path as the metafile names it (relative to the working folder, which need not be `root`), relative to `root`. */
+const inCheckout = (root: string, input: string) => relative(root, resolve(process.cwd(), input));
 
 /**
  * What a bundle built from `inputs` (as the metafile names them) must be checked against: every
@@ -64,8 +67,7 @@ export async function bundleCli(root: string, out = join(root, "cli", ".bundle")
 function sourcesOf(root: string, inputs: Iterable<string>): Set<string> {
   const sources = new Set<string>(["package.json", "tsconfig.json"].filter((file) => existsSync(join(root, file))));
   for (const input of inputs) {
-    // The metafile names inputs relative to the working folder, which need not be `root`.
-    const path = relative(root, resolve(process.cwd(), input));
+    const path = inCheckout(root, input);
     if (path.startsWith("node_modules/") || path.startsWith("..") || !path.includes("/src/")) continue;
     const pkg = path.slice(0, path.indexOf("/src/"));
     sources.add(path).add(`${pkg}/package.json`);
@@ -83,7 +85,7 @@ type Outputs = NonNullable<Awaited<ReturnType<typeof Bun.build>>["metafile"]>["o
  */
 function quickInputs(root: string, outputs: Outputs): string[] {
   const byPath = new Map(Object.entries(outputs).map(([path, output]) => [path.replace(/^\.\//, ""), output]));
-  const isQuickEntry = (entry: string | undefined) => entry !== undefined && relative(root, resolve(process.cwd(), entry)) === QUICK_ENTRY;
+  const isQuickEntry = (entry: string | undefined) => entry !== undefined && inCheckout(root, entry) === QUICK_ENTRY;
   const pending = [...byPath].filter(([path, output]) => path === "main.js" || isQuickEntry(output.entryPoint)).map(([path]) => path);
   const loaded = new Set<string>();
   for (let path = pending.pop(); path !== undefined; path = pending.pop()) {

@@ -1,4 +1,3 @@
-
 /**
  * A new ed25519 key pair (OpenSSH format, no passphrase). ssh2's generator drops leading zero bytes
  * of the public key, so about 1 pair in 256 cannot be parsed back (mscdex/ssh2 issues 1390, 1513):

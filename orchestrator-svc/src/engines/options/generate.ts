@@ -1,7 +1,8 @@
 /**
- * Writes an engine's option list (vllm.json, sglang.json beside this file) from the engine's Python
- * source at a release: `bun generate.ts vllm|sglang <checkout> <version> <source note> [<file>=<commit>@<date> …]`,
- * written to `<engine>.json` for the version svc pins, else `<engine>-<version>.json` (see versions.ts).
+ * Writes an engine's option list (beside this file) from the engine's Python source at a release:
+ * `bun generate.ts vllm|sglang <checkout> <version> <source note> [<file>=<commit>@<date> …] [--oldest]`,
+ * written to `<engine>-<version>.json`, or with `--oldest` to `<engine>.json`, the engine's first list
+ * (v0.11.1, v0.5.5); versions.ts imports each, and the newest one is the pinned one.
  *
  * Both engines build their command lines from dataclasses: every field of vLLM's EngineArgs and
  * frontend args, and of SGLang's ServerArgs, is an option `--field-name` (vLLM: a bool field is
@@ -247,11 +248,11 @@ export function optionsFrom(checkout: string, layout: Layout): UpstreamOption[] 
 if (import.meta.main) {
   const [engine, checkout, version, source, ...where] = process.argv.slice(2);
   if ((engine !== "vllm" && engine !== "sglang") || !checkout || !version || !source) {
-    console.error("usage: bun generate.ts vllm|sglang <checkout> <version> <where the source came from> [<file>=<commit>@<YYYY-MM-DD> …] [--pinned]");
+    console.error("usage: bun generate.ts vllm|sglang <checkout> <version> <where the source came from> [<file>=<commit>@<YYYY-MM-DD> …] [--oldest]");
     process.exit(2);
   }
   const layout = engine === "sglang" && hasFieldsLayout(checkout) ? sglangFieldsLayout(checkout) : LAYOUTS[engine];
-  const pinned = where.includes("--pinned");
+  const oldest = where.includes("--oldest");
   const paths = [...layout.files.map((file) => file.path), ...(layout.choicesFrom ?? []).filter((path) => existsSync(join(checkout, path)))];
   const commits = paths.map((path) => {
     const given = where.find((each) => each.startsWith(`${path}=`))?.slice(path.length + 1);
@@ -270,6 +271,6 @@ if (import.meta.main) {
   // One option a line, so a new version's list reads as a short diff.
   const { options, ...head } = list;
   const text = JSON.stringify(head, null, 2).replace(/"commits": \[[^\]]*\]/, `"commits": [\n${commits.map((each) => `    ${JSON.stringify(each)}`).join(",\n")}\n  ]`).replace(/\n}$/, `,\n  "options": [\n${options.map((option) => `    ${JSON.stringify(option)}`).join(",\n")}\n  ]\n}\n`);
-  writeFileSync(join(import.meta.dir, pinned ? `${engine}.json` : `${engine}-${version}.json`), text);
+  writeFileSync(join(import.meta.dir, oldest ? `${engine}.json` : `${engine}-${version}.json`), text);
   console.log(`${engine} ${version}: ${list.options.length} options`);
 }
