@@ -7,7 +7,8 @@
 # each with four a100 GPUs (typed GRES on device files made here) and its own slurmd on that port.
 set -eu
 port="${SSHD_PORT:-22}"
-ssh-keygen -A >/dev/null
+# One host key, Ed25519 (what svc's client prefers): RSA's would cost every cluster start half a CPU-second.
+[ -f /etc/ssh/ssh_host_ed25519_key ] || ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key
 mkdir -p /run/sshd
 if [ -n "${AUTHORIZED_KEYS:-}" ]; then
   printf '%s\n' "$AUTHORIZED_KEYS" > /home/svc/.ssh/authorized_keys

@@ -1,13 +1,53 @@
-/** Runs `run` on every item with at most `workers` at a time, taking items in their order. */
-export async function runQueue<T, R>(items: T[], workers: number, run: (item: T) => Promise<R>): Promise<R[]> {
+/**
+ * Runs `run` on every item, taking items in their order: always up to `workers` at a time, and up to
+ * `most` while `hasRoom()` says the machine has CPU to spare. Many files mostly wait (a soak, Slurm's
+ * time limits, idle timeouts), and four of them at once leave the cores idle; one more starts only
+ * when the CPU has been idle enough lately, and then not before `settleMs` have passed, so that its
+ * own start shows in the CPU before the next is weighed.
+ */
+export interface QueueLimits {
+  workers: number;
+  most: number;
+  hasRoom: () => boolean;
+  /** How often room is looked for, besides whenever a job ends. */
+  pollMs: number;
+  settleMs: number;
+}
+
+export const fixedWorkers = (workers: number): QueueLimits => ({ workers, most: workers, hasRoom: () => false, pollMs: 1000, settleMs: 0 });
+
+export function runQueue<T, R>(items: T[], limits: QueueLimits, run: (item: T) => Promise<R>): Promise<R[]> {
+  const workers = Math.max(1, limits.workers);
   const results: R[] = new Array(items.length);
   let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
+  let running = 0;
+  let lastBeyond = -Infinity;
+  return new Promise((resolve, reject) => {
+    const start = () => {
       const index = next++;
-      results[index] = await run(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, worker));
-  return results;
+      running++;
+      run(items[index]!).then((result) => {
+        results[index] = result;
+        running--;
+        fill();
+      }, fail);
+    };
+    const fill = () => {
+      while (next < items.length && running < workers) start();
+      if (next < items.length && running < limits.most && performance.now() - lastBeyond >= limits.settleMs && limits.hasRoom()) {
+        lastBeyond = performance.now();
+        start();
+      }
+      if (next === items.length && running === 0) {
+        clearInterval(poll);
+        resolve(results);
+      }
+    };
+    const fail = (error: unknown) => {
+      clearInterval(poll);
+      reject(error);
+    };
+    const poll = setInterval(fill, limits.pollMs);
+    fill();
+  });
 }

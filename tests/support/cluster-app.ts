@@ -24,15 +24,16 @@ export interface ClusterApp {
 }
 
 /**
- * `gpuNodes`: the cluster also has the partition `gpu` of two GPU nodes (GPU_TEST_NODES). The svc
+ * `gpuNodes`: the cluster also has the partition `gpu` of two GPU nodes (GPU_TEST_NODES); `cpus`: the
+ * cores the cluster's container may use (a job that computes until its time limit). The svc
  * runtime folder on the cluster is the one test clusters share (sharedRuntimeFolder): the runtime is
  * sent once for all the files that use it.
  */
-export async function startAppWithCluster(profile = "cluster", options: { gpuNodes?: boolean } = {}): Promise<ClusterApp> {
+export async function startAppWithCluster(profile = "cluster", options: { gpuNodes?: boolean; cpus?: number } = {}): Promise<ClusterApp> {
   ensureDocker();
   const localHome = tempHome("svc-slurm-user-");
   const key = writeKeyPair(join(localHome, ".ssh"));
-  const cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey], gpuNodes: options.gpuNodes, sharedRuntime: true });
+  const cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey], gpuNodes: options.gpuNodes, cpus: options.cpus, sharedRuntime: true });
   let app = await startSvc({ env: { HOME: localHome } });
   const env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), HOME: localHome };
   const client = new SvcClient({ baseUrl: app.url });

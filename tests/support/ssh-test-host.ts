@@ -165,6 +165,7 @@ async function startContainer(tag: string, port: number, options: SshTestHostOpt
   const { GenericContainer, Wait } = await import("testcontainers");
   let starting = new GenericContainer(tag).withLabels(testFileLabels()).withNetworkMode("host");
   if (options.sharedRuntime) starting = starting.withBindMounts([{ source: sharedRuntimeFolder(), target: SHARED_RUNTIME_TARGET, mode: "rw" }]);
+  if (options.cpus !== undefined) starting = starting.withResourcesQuota({ cpu: options.cpus });
   const container = await starting
     .withEnvironment({ SSHD_PORT: String(port), AUTHORIZED_KEYS: options.authorizedKeys.join("\n"), ...slurmPorts })
     .withWaitStrategy(Wait.forLogMessage(new RegExp(`${SSHD_UP.source}|${BIND_FAILED.source}|slurm did not come up`)))
@@ -214,6 +215,8 @@ export interface SshTestHostOptions {
   slurm?: boolean;
   /** With `slurm`: also the partition `gpu` of two nodes with four a100 GPUs each (see GPU_TEST_NODES). */
   gpuNodes?: boolean;
+  /** The CPU the whole container may use, in cores (Docker's --cpus): for a job that computes until its time limit ends it. */
+  cpus?: number;
 }
 
 /**
@@ -284,6 +287,6 @@ export const GPU_TEST_NODES = { partition: "gpu", nodes: ["gpu-a", "gpu-b"], gpu
  * partition `gpu` of GPU_TEST_NODES (two more slurmd: about 5 MB each, no measurable start-up time;
  * opt-in so that the clusters of tests about CPU services have no GPUs anywhere).
  */
-export function startSlurmCluster(options: { authorizedKeys: string[]; gpuNodes?: boolean; sharedRuntime?: boolean }): Promise<SshTestHost> {
+export function startSlurmCluster(options: Omit<SshTestHostOptions, "slurm" | "port">): Promise<SshTestHost> {
   return startSshTestHost({ ...options, slurm: true });
 }
