@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { inCheckout, sourcesOf } from "@svc/platform/bundle-sources";
 
 /** Stands for the list of sources in the first build's main.js (see bundleCli). */
 const SOURCES_MARK = "__SVC_BUNDLE_SOURCES__";
@@ -54,26 +55,6 @@ export async function bundleCli(root: string, out = join(root, "cli", ".bundle")
   rmSync(out, { recursive: true, force: true });
   renameSync(staging, out);
   return { sources: sources.length, quickInputs: quickLoads.map((input) => inCheckout(root, input)) };
-}
-
-/** A path as the metafile names it (relative to the working folder, which need not be `root`), relative to `root`. */
-const inCheckout = (root: string, input: string) => relative(root, resolve(process.cwd(), input));
-
-/**
- * What a bundle built from `inputs` (as the metafile names them) must be checked against: every
- * workspace source among them, each folder from it up to its package's src folder, each such
- * package's package.json, and the checkout's package.json and tsconfig.json.
- */
-function sourcesOf(root: string, inputs: Iterable<string>): Set<string> {
-  const sources = new Set<string>(["package.json", "tsconfig.json"].filter((file) => existsSync(join(root, file))));
-  for (const input of inputs) {
-    const path = inCheckout(root, input);
-    if (path.startsWith("node_modules/") || path.startsWith("..") || !path.includes("/src/")) continue;
-    const pkg = path.slice(0, path.indexOf("/src/"));
-    sources.add(path).add(`${pkg}/package.json`);
-    for (let dir = dirname(path); dir.startsWith(`${pkg}/src`); dir = dirname(dir)) sources.add(dir);
-  }
-  return sources;
 }
 
 type Outputs = NonNullable<Awaited<ReturnType<typeof Bun.build>>["metafile"]>["outputs"];

@@ -6,7 +6,7 @@ import { acquireLock, processStartTicks, releaseLock, updateLock, type RunRecord
 import { portInUse } from "@svc/platform/net";
 import { ComponentPorts } from "./component-ports";
 import { decideAuthToken } from "./auth-token";
-import { GATEWAY_ENTRY, GATEWAY_OPEN_REQUESTS, SERVICE_ENTRIES } from "./components";
+import { componentEntries, GATEWAY_OPEN_REQUESTS } from "./components";
 import { SupervisedProcess } from "./supervised-process";
 import { servicesOnExit } from "./services-on-exit";
 import { waitReady } from "./wait-ready";
@@ -126,10 +126,11 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
       },
       message: (name: string, message: unknown) => ports.received(name, message),
     };
+    const entries = componentEntries();
     // Each binds port 0 at first, and at a restart the port it had (a service takes another if that is taken).
     for (const { name } of SERVICES) {
       const env = () => ({ ...baseEnv, ...ports.upstreamEnv(), SVC_SERVICE_PORT: String(ports.portOf(name) ?? 0) });
-      processes.push(new SupervisedProcess({ name, entry: SERVICE_ENTRIES[name], env, logFile: layout.logFile(name) }, log, events));
+      processes.push(new SupervisedProcess({ name, entry: entries[name], env, logFile: layout.logFile(name) }, log, events));
     }
     const gatewayEnv = () => ({
       BUN_CONFIG_MAX_HTTP_REQUESTS: GATEWAY_OPEN_REQUESTS,
@@ -137,7 +138,7 @@ export async function startApp(settings: Settings, out: Output, signal?: AbortSi
       ...ports.upstreamEnv(),
       SVC_PORT: String(ports.portOf("gateway") ?? settings.port),
     });
-    processes.push(new SupervisedProcess({ name: "gateway", entry: GATEWAY_ENTRY, env: gatewayEnv, logFile: layout.logFile("gateway") }, log, events));
+    processes.push(new SupervisedProcess({ name: "gateway", entry: entries.gateway, env: gatewayEnv, logFile: layout.logFile("gateway") }, log, events));
     for (const p of processes) p.start();
 
     const started = Date.now();
