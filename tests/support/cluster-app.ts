@@ -3,7 +3,8 @@
  * 127.0.0.1): a local default profile, then the slurm profile added with the CLI, its host key
  * accepted (`--yes`) as a user would after checking it, and its models registered.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SvcClient } from "@svc/client";
 import { startSlurmCluster, writeKeyPair, type SshTestHost } from "./ssh-test-host";
@@ -34,7 +35,10 @@ export async function startAppWithCluster(profile = "cluster", options: { gpuNod
   const localHome = tempHome("svc-slurm-user-");
   const key = writeKeyPair(join(localHome, ".ssh"));
   const cluster = await startSlurmCluster({ authorizedKeys: [key.publicKey], gpuNodes: options.gpuNodes, cpus: options.cpus, sharedRuntime: true });
-  let app = await startSvc({ env: { HOME: localHome } });
+  const home = tempHome();
+  mkdirSync(join(home, "cache"), { recursive: true });
+  symlinkSync(sharedNpmCache(), join(home, "cache", "npm"));
+  let app = await startSvc({ env: { HOME: localHome }, home });
   const env = { SVC_HOME_DIR: app.home, SVC_HOST: "127.0.0.1", SVC_PORT: String(app.port), HOME: localHome };
   const client = new SvcClient({ baseUrl: app.url });
   mkdirSync(join(app.home, "cache"), { recursive: true });
@@ -65,4 +69,16 @@ export async function startAppWithCluster(profile = "cluster", options: { gpuNod
       await cluster.stop();
     },
   };
+}
+
+/**
+ * One npm package cache for the apps of every file, as one user's svc home keeps one: what the runtime
+ * svc makes for a cluster takes from the npm registry (Bun's executable for the cluster's CPU, tens of
+ * MB to download and unpack) is fetched once per machine, not once per file. Apps filling it at once
+ * are safe: each package is unpacked into a folder of its own and renamed into place.
+ */
+export function sharedNpmCache(): string {
+  const folder = join(tmpdir(), "svc-test-npm-cache");
+  mkdirSync(folder, { recursive: true });
+  return folder;
 }
