@@ -22,6 +22,7 @@ export function runQueue<T, R>(items: T[], limits: QueueLimits, run: (item: T) =
   let next = 0;
   let running = 0;
   let lastBeyond = -Infinity;
+  let failed = false;
   return new Promise((resolve, reject) => {
     const start = () => {
       const index = next++;
@@ -33,6 +34,7 @@ export function runQueue<T, R>(items: T[], limits: QueueLimits, run: (item: T) =
       }, fail);
     };
     const fill = () => {
+      if (failed) return;
       while (next < items.length && running < workers) start();
       if (next < items.length && running < limits.most && performance.now() - lastBeyond >= limits.settleMs && limits.hasRoom()) {
         lastBeyond = performance.now();
@@ -44,6 +46,7 @@ export function runQueue<T, R>(items: T[], limits: QueueLimits, run: (item: T) =
       }
     };
     const fail = (error: unknown) => {
+      failed = true;
       clearInterval(poll);
       reject(error);
     };

@@ -75,12 +75,17 @@ describe("the parallel runner of npm test", () => {
     expect(settling.seen.most).toBe(3);
   });
 
-  test("a job that throws fails the queue", async () => {
-    const failing = runQueue([1, 2, 3], fixedWorkers(2), async (n) => {
+  test("a job that throws fails the queue, and no job starts after it", async () => {
+    const started: number[] = [];
+    const failing = runQueue([1, 2, 3, 4], fixedWorkers(2), async (n) => {
+      started.push(n);
       if (n === 2) throw new Error("job 2 broke");
+      await Bun.sleep(20);
       return n;
     });
     await expect(failing).rejects.toThrow("job 2 broke");
+    await Bun.sleep(60);
+    expect(started).toEqual([1, 2]);
   });
 
   test("the CPU's room is the idle share of /proc/stat's ticks over the window; none where it cannot be read", async () => {
